@@ -1,0 +1,365 @@
+"""The lattice of the dice pyramid: slots, supports, free dice, exposed faces and scores.
+
+Pure numpy. Slots are cube-lattice coordinates ``(i, j, k)``, integers >= 0 with
+``i + j + k <= 8``; the apex is ``(0, 0, 0)`` and the layer counted from the top is ``i + j + k``.
+A die seated in a slot shows its faces along the cube axes +i, +j, +k upward.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from functools import cache
+from typing import TypeAlias
+
+import numpy as np
+
+Slot: TypeAlias = tuple[int, int, int]
+Face: TypeAlias = int
+UpFaces: TypeAlias = tuple[Face, Face, Face]
+Exposed: TypeAlias = tuple[Slot, int]  # (slot, axis): the face of that die along +axis
+
+LAYERS = 9
+BASE_LAYER = LAYERS - 1
+SQRT2 = float(np.sqrt(2.0))
+SQRT3 = float(np.sqrt(3.0))
+
+# Body-frame outward normal of each die face. Opposite faces sum to 7, and 1, 2, 3 run
+# counter-clockwise around their shared corner (+x, +y, +z) seen from outside: a right-handed die.
+FACE_NORMALS: dict[Face, tuple[int, int, int]] = {
+    1: (1, 0, 0),
+    2: (0, 1, 0),
+    3: (0, 0, 1),
+    4: (0, 0, -1),
+    5: (0, -1, 0),
+    6: (-1, 0, 0),
+}
+
+
+def layer(slot: Slot) -> int:
+    """The layer of a slot counted from the top: 0 is the apex, 8 the base."""
+    return slot[0] + slot[1] + slot[2]
+
+
+def is_slot(slot: tuple[int, ...]) -> bool:
+    """Whether ``slot`` is one of the 165 slots of the pyramid."""
+    return len(slot) == 3 and min(slot) >= 0 and sum(slot) <= BASE_LAYER
+
+
+@cache
+def layer_slots(n: int) -> tuple[Slot, ...]:
+    """The slots of layer ``n`` in canonical order: rows of constant i, then j ascending."""
+    if not 0 <= n <= BASE_LAYER:
+        raise ValueError(f"layer must be 0..{BASE_LAYER}, got {n}")
+    return tuple((i, j, n - i - j) for i in range(n + 1) for j in range(n - i + 1))
+
+
+SLOTS: tuple[Slot, ...] = tuple(s for n in range(LAYERS) for s in layer_slots(n))
+SLOT_INDEX: dict[Slot, int] = {s: n for n, s in enumerate(SLOTS)}
+BASE_SLOTS: tuple[Slot, ...] = layer_slots(BASE_LAYER)
+APEX: Slot = (0, 0, 0)
+_UNIT: tuple[Slot, Slot, Slot] = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
+
+
+def _add(a: Slot, b: Slot, sign: int = 1) -> Slot:
+    return (a[0] + sign * b[0], a[1] + sign * b[1], a[2] + sign * b[2])
+
+
+def supports(slot: Slot) -> tuple[Slot, ...]:
+    """The three slots a die in ``slot`` rests on; empty for the base layer (it rests on the plate)."""
+    if layer(slot) == BASE_LAYER:
+        return ()
+    return tuple(_add(slot, u) for u in _UNIT)
+
+
+def resting_on(slot: Slot) -> tuple[Slot, ...]:
+    """The slots of the dice that would rest on ``slot`` (up to three)."""
+    return tuple(s for s in (_add(slot, u, -1) for u in _UNIT) if min(s) >= 0)
+
+
+def free_slots(occupied: Iterable[Slot]) -> list[Slot]:
+    """Occupied slots whose die can be removed without moving another: nothing rests on it."""
+    occ = set(occupied)
+    return [s for s in SLOTS if s in occ and not any(r in occ for r in resting_on(s))]
+
+
+def open_slots(occupied: Iterable[Slot]) -> list[Slot]:
+    """Empty slots ready for a die: base funnels, or funnels whose three supports are occupied."""
+    occ = set(occupied)
+    return [s for s in SLOTS if s not in occ and all(t in occ for t in supports(s))]
+
+
+def is_stable(occupied: Iterable[Slot]) -> bool:
+    """Whether every occupied slot has all its supports occupied."""
+    occ = set(occupied)
+    return all(all(t in occ for t in supports(s)) for s in occ)
+
+
+def exposed_faces(occupied: Iterable[Slot]) -> list[Exposed]:
+    """The upward faces not covered by another die: (slot, axis) for axis 0, 1, 2 = +i, +j, +k."""
+    occ = set(occupied)
+    out: list[Exposed] = []
+    for s in SLOTS:
+        if s not in occ:
+            continue
+        for axis, u in enumerate(_UNIT):
+            above = _add(s, u, -1)
+            if min(above) < 0 or above not in occ:
+                out.append((s, axis))
+    return out
+
+
+def outer_faces(occupied: Iterable[Slot]) -> list[Exposed]:
+    """Exposed faces on the three outer planes i = 0, j = 0, k = 0 (the rule book's 135 faces)."""
+    return [(s, axis) for s, axis in exposed_faces(occupied) if s[axis] == 0]
+
+
+def face_count(owner: Mapping[Slot, str], outer_only: bool = True) -> Counter[str]:
+    """Faces showing per owner (a colour or a player): edge dice count double, the apex triple.
+
+    ``owner`` maps occupied slots to who owns that die. With ``outer_only`` only the faces on the
+    pyramid's three outer planes count (135 in all when complete); otherwise every uncovered face.
+    """
+    faces = outer_faces(owner) if outer_only else exposed_faces(owner)
+    return Counter(owner[s] for s, _ in faces)
+
+
+def pip_sum(up: Mapping[Slot, UpFaces], outer_only: bool = True) -> int:
+    """Sum of the pips on the faces that show (``up`` maps slots to their upward faces)."""
+    faces = outer_faces(up) if outer_only else exposed_faces(up)
+    return sum(up[s][axis] for s, axis in faces)
+
+
+# The six in-layer neighbour directions: permutations of (+1, -1, 0).
+NEIGHBOUR_STEPS: tuple[Slot, ...] = (
+    (1, -1, 0), (-1, 1, 0), (1, 0, -1), (-1, 0, 1), (0, 1, -1), (0, -1, 1),
+)
+# One direction per row family; the row keeps constant the coordinate that the step leaves at 0.
+ROW_DIRECTIONS: tuple[Slot, ...] = ((0, 1, -1), (1, 0, -1), (1, -1, 0))
+
+
+def neighbours(slot: Slot) -> list[Slot]:
+    """The up to six slots of the same layer that touch ``slot`` edge to edge."""
+    return [n for n in (_add(slot, d) for d in NEIGHBOUR_STEPS) if min(n) >= 0]
+
+
+def row(slot: Slot, direction: Slot) -> list[Slot]:
+    """The whole row of ``slot``'s layer through ``slot`` along ``direction`` (a neighbour step)."""
+    if direction not in NEIGHBOUR_STEPS:
+        raise ValueError(f"direction must be one of {NEIGHBOUR_STEPS}, got {direction}")
+    start = slot
+    while min(prev := _add(start, direction, -1)) >= 0:
+        start = prev
+    out = []
+    while min(start) >= 0:
+        out.append(start)
+        start = _add(start, direction)
+    return out
+
+
+def rows(n: int) -> list[list[Slot]]:
+    """All rows of layer ``n`` along the three row directions (each row listed once)."""
+    out = []
+    for d in ROW_DIRECTIONS:
+        fixed = d.index(0)
+        for value in range(n + 1):
+            first = next(s for s in layer_slots(n) if s[fixed] == value)
+            out.append(row(first, d))
+    return out
+
+
+# --- small pyramids --------------------------------------------------------------------------
+
+SMALL_PYRAMID_LAYERS = {1: 1, 4: 2, 10: 3, 20: 4, 35: 5, 56: 6, 84: 7, 120: 8, 165: 9}
+
+
+def small_pyramid(dice: int, apex: Slot) -> list[Slot]:
+    """The slots of a pyramid of ``dice`` dice (4, 10, 20, 56, ...) with its top at ``apex``.
+
+    The small pyramid stands on the plate, so its apex must lie in layer ``9 - layers``.
+    """
+    if dice not in SMALL_PYRAMID_LAYERS:
+        raise ValueError(f"a pyramid has 1, 4, 10, 20, 35, 56, 84, 120 or 165 dice, not {dice}")
+    n = SMALL_PYRAMID_LAYERS[dice]
+    if not is_slot(apex) or layer(apex) != LAYERS - n:
+        raise ValueError(f"the apex of a {dice}-die pyramid must be a slot of layer {LAYERS - n}, got {apex}")
+    return [_add(apex, d) for m in range(n) for d in layer_slots(m)]
+
+
+def small_pyramid_apexes(dice: int) -> dict[str, Slot]:
+    """Named apex positions for a small pyramid: the three corners ``a``, ``b``, ``c`` and ``centre``."""
+    top = LAYERS - SMALL_PYRAMID_LAYERS[dice]
+    third = top / 3
+    centre = min(layer_slots(top), key=lambda s: sum((c - third) ** 2 for c in s))
+    return {"a": (top, 0, 0), "b": (0, top, 0), "c": (0, 0, top), "centre": centre}
+
+
+# --- orientation of a die in the lattice -----------------------------------------------------
+
+
+def orientation_matrix(up: UpFaces) -> np.ndarray:
+    """Rotation (3, 3) from the die's body frame to the cube frame that shows ``up`` along +i, +j, +k.
+
+    Raises ValueError unless the three values meet at one corner of a right-handed die.
+    """
+    if len(up) != 3 or any(v not in FACE_NORMALS for v in up):
+        raise ValueError(f"up faces must be three values 1..6, got {up}")
+    # Rows are the body normals of the faces that must point along the cube axes.
+    q = np.array([FACE_NORMALS[v] for v in up], dtype=float)
+    if round(float(np.linalg.det(q))) != 1:
+        raise ValueError(f"faces {up} do not meet counter-clockwise at one corner of a die")
+    return q
+
+
+def up_faces(q: np.ndarray) -> UpFaces:
+    """The faces along +i, +j, +k for a body-to-cube rotation ``q`` (3, 3), snapped to the lattice."""
+    out = []
+    for axis in range(3):
+        # Body direction that the cube axis points along.
+        body = q[axis]
+        k = int(np.argmax(np.abs(body)))
+        normal = [0, 0, 0]
+        normal[k] = 1 if body[k] > 0 else -1
+        out.append(next(v for v, n in FACE_NORMALS.items() if list(n) == normal))
+    return (out[0], out[1], out[2])
+
+
+ALL_UP_FACES: tuple[UpFaces, ...] = tuple(
+    sorted(
+        (a, b, c)
+        for a in FACE_NORMALS
+        for b in FACE_NORMALS
+        for c in FACE_NORMALS
+        if len({a, b, c, 7 - a, 7 - b, 7 - c}) == 6
+        and round(float(np.linalg.det(np.array([FACE_NORMALS[v] for v in (a, b, c)])))) == 1
+    )
+)
+
+
+# --- the physical frame ----------------------------------------------------------------------
+# All lengths below are in die edges; multiply by the edge (metres) for the world.
+
+# Rows are the plate frame's x, y, z axes in cube coordinates: z is the cube diagonal (1, 1, 1),
+# x points from the plate's centre towards the corner funnel (8, 0, 0).
+CUBE_TO_PLATE = np.array(
+    [
+        np.array([-2.0, 1.0, 1.0]) / np.sqrt(6.0),
+        np.array([0.0, -1.0, 1.0]) / np.sqrt(2.0),
+        np.array([1.0, 1.0, 1.0]) / np.sqrt(3.0),
+    ]
+)
+# Height above the plate's underside of the lowest corner of the virtual 10th layer of cubes
+# whose upper faces form the funnels.
+PLATE_FOOT = 0.2
+APEX_HEIGHT = LAYERS / SQRT3 + SQRT3 / 2 + PLATE_FOOT
+FUNNEL_BOTTOM = APEX_HEIGHT - BASE_LAYER / SQRT3 - SQRT3 / 2
+SLAB_TOP = FUNNEL_BOTTOM - 0.1
+RIM = 0.6  # flat rim of the plate beyond the outermost funnel walls
+SLAB_INRADIUS = LAYERS * SQRT2 / (2 * SQRT3) + 1 / SQRT2 + RIM
+
+
+def cube_to_plate(points: np.ndarray) -> np.ndarray:
+    """Cube-frame points (n, 3), in edges, to plate-frame points (n, 3), in edges."""
+    return np.asarray(points, dtype=float) @ CUBE_TO_PLATE.T + np.array([0.0, 0.0, APEX_HEIGHT])
+
+
+def plate_to_cube(points: np.ndarray) -> np.ndarray:
+    """Plate-frame points (n, 3), in edges, to cube-frame points (n, 3), in edges."""
+    return (np.asarray(points, dtype=float) - np.array([0.0, 0.0, APEX_HEIGHT])) @ CUBE_TO_PLATE
+
+
+def settling(layers: np.ndarray, clearance: float = 0.0) -> np.ndarray:
+    """Cube-frame offset (n, 3), in edges, of seated dice of layers (n,) below the ideal lattice.
+
+    A die whose collision box is ``clearance`` edges smaller than the plate's pitch nests deeper
+    into its funnel: half the clearance in the base layer, one clearance more per layer above.
+    """
+    depth = clearance * (0.5 + BASE_LAYER - np.asarray(layers, dtype=float))
+    return -depth[..., None] * np.ones(3)
+
+
+def slot_centre(slot: Slot, clearance: float = 0.0) -> np.ndarray:
+    """Centre (3,) of a seated die in the plate frame, in edges."""
+    return slot_centres([slot], clearance)[0]
+
+
+def slot_centres(slots: Iterable[Slot] = SLOTS, clearance: float = 0.0) -> np.ndarray:
+    """Centres (n, 3) of seated dice in the plate frame, in edges."""
+    s = np.array(list(slots), dtype=float).reshape(-1, 3)
+    return cube_to_plate(-s + settling(s.sum(axis=1), clearance))
+
+
+def nearest_slots(cube: np.ndarray, clearance: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """For cube-frame points (n, 3), in edges: the nearest lattice slot (n, 3) int and the distance (n,)."""
+    cube = np.asarray(cube, dtype=float).reshape(-1, 3)
+    # Undo the settling of the layer the point's height suggests, then round to the lattice.
+    guess = np.rint((-cube.sum(axis=1) - 3 * clearance * (0.5 + BASE_LAYER)) / (1 - 3 * clearance))
+    slots = np.rint(-(cube - settling(guess, clearance))).astype(int)
+    error = np.linalg.norm(cube + slots - settling(slots.sum(axis=1), clearance), axis=1)
+    return slots, error
+
+
+# The virtual 10th layer (i + j + k = 9): the 55 cubes whose upper faces are the plate's surface.
+PLATE_CUBES: tuple[Slot, ...] = tuple((i, j, 9 - i - j) for i in range(10) for j in range(10 - i))
+PLATE_CUBE_CENTRES = cube_to_plate(-np.array(PLATE_CUBES, dtype=float))
+
+
+def slab_corners() -> np.ndarray:
+    """The plate's triangular outline (3, 2) in the plate frame, in edges; corner 0 points along +x."""
+    circumradius = 2 * SLAB_INRADIUS
+    angles = np.radians([0.0, 120.0, 240.0])
+    return circumradius * np.stack([np.cos(angles), np.sin(angles)], axis=1)
+
+
+def on_plate_footprint(xy: np.ndarray) -> np.ndarray:
+    """Whether plate-frame points (n, 2), in edges, lie over the plate's triangle: (n,) bool."""
+    xy = np.atleast_2d(xy)
+    corners = slab_corners()
+    inside = np.ones(len(xy), dtype=bool)
+    for a in range(3):
+        p, q = corners[a], corners[(a + 1) % 3]
+        # Sign of the 2-D cross product: left of each counter-clockwise edge means inside.
+        inside &= (q[0] - p[0]) * (xy[:, 1] - p[1]) - (q[1] - p[1]) * (xy[:, 0] - p[0]) >= 0
+    return inside
+
+
+# --- rotations -------------------------------------------------------------------------------
+
+
+def quat_to_matrix(q: np.ndarray) -> np.ndarray:
+    """Unit quaternions (n, 4) in (x, y, z, w) order, as PyBullet gives them, to rotations (n, 3, 3)."""
+    q = np.atleast_2d(np.asarray(q, dtype=float))
+    x, y, z, w = q.T
+    return np.stack(
+        [
+            np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], axis=-1),
+            np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], axis=-1),
+            np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], axis=-1),
+        ],
+        axis=-2,
+    )
+
+
+def matrix_to_quat(m: np.ndarray) -> np.ndarray:
+    """A rotation (3, 3) to a unit quaternion (4,) in (x, y, z, w) order."""
+    m = np.asarray(m, dtype=float)
+    # Shepperd's method: pivot on the largest of w, x, y, z to stay well conditioned.
+    t = np.trace(m)
+    if t > 0:
+        s = 2 * np.sqrt(1 + t)
+        q = [(m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s, s / 4]
+    else:
+        a = int(np.argmax(np.diag(m)))
+        b, c = (a + 1) % 3, (a + 2) % 3
+        s = 2 * np.sqrt(1 + m[a, a] - m[b, b] - m[c, c])
+        q = [0.0, 0.0, 0.0, (m[c, b] - m[b, c]) / s]
+        q[a] = s / 4
+        q[b] = (m[a, b] + m[b, a]) / s
+        q[c] = (m[a, c] + m[c, a]) / s
+    out = np.array(q)
+    return out / np.linalg.norm(out)
+
+
+def seated_rotation(up: UpFaces) -> np.ndarray:
+    """Rotation (3, 3) from a die's body frame to the plate frame for a die seated showing ``up``."""
+    return CUBE_TO_PLATE @ orientation_matrix(up)

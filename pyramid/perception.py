@@ -1,0 +1,179 @@
+"""Die poses -> Readout: which die sits in which slot showing which faces, which lie, which are cocked.
+
+Sits between the world (which hands out poses) and the rules (which read the Readout). Pure numpy:
+the world is the truth, and this module only looks at where the dice are.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from pyramid import geometry
+from pyramid.dice import DICE, EDGE, Colour, DieId
+from pyramid.geometry import Face, Slot, UpFaces
+from pyramid.state import Cell, PyramidState
+
+# Tolerances of the read-out, in one place.
+SEAT_TOLERANCE = 0.25  # edges: farthest a die centre may be from its slot centre to count as seated
+ALIGN_TOLERANCE = 15.0  # degrees: largest turn away from the lattice for a seated die
+COCK_TOLERANCE = 10.0  # degrees: a lying die whose best face is further than this from up is cocked
+
+
+class Status(enum.Enum):
+    """Where a die is, as a player would say it."""
+
+    SEATED = "seated"  # corner-down in a slot of the pyramid
+    LYING = "lying"  # flat on a face, on the table or on the plate: it shows a top face
+    COCKED = "cocked"  # leaning: no face is clearly up
+
+
+@dataclass(frozen=True)
+class DieReading:
+    """What the read-out saw of one die."""
+
+    die: DieId
+    colour: Colour
+    status: Status
+    position: tuple[float, float, float]  # world, metres
+    on_plate: bool  # above the plate's triangle (False: it has left the plate)
+    slot: Slot | None = None  # SEATED: the slot
+    up: UpFaces | None = None  # SEATED: the faces along +i, +j, +k
+    seat_error: float = 0.0  # SEATED: distance from the slot centre, in edges
+    top: Face | None = None  # LYING: the face that shows up
+    tilt: float = 0.0  # degrees: SEATED, turn away from the lattice; otherwise the top face from vertical
+
+
+@dataclass(frozen=True)
+class Readout:
+    """Every die in play, read from its pose, and the pyramid they form."""
+
+    dice: dict[DieId, DieReading]
+    pyramid: PyramidState
+    slot_die: dict[Slot, DieId]
+
+    def seated(self) -> list[DieReading]:
+        """Dice corner-down in a slot."""
+        return [r for r in self.dice.values() if r.status is Status.SEATED]
+
+    def cocked(self) -> list[DieId]:
+        """Dice that show no clear face and are not seated."""
+        return [d for d, r in self.dice.items() if r.status is Status.COCKED]
+
+    def off_plate(self) -> list[DieId]:
+        """Dice that have left the plate."""
+        return [d for d, r in self.dice.items() if not r.on_plate]
+
+    def top_faces(self) -> dict[DieId, Face | None]:
+        """The face up of each die not seated (None for a cocked die)."""
+        return {d: r.top for d, r in self.dice.items() if r.status is not Status.SEATED}
+
+    def free_dice(self) -> list[DieId]:
+        """Seated dice that can be removed without moving another."""
+        return [self.slot_die[s] for s in self.pyramid.free_slots()]
+
+    def face_count(self, owners: Mapping[Colour, str] | None = None) -> Counter[str]:
+        """Faces showing on the pyramid's outer planes, per colour or per player."""
+        return self.pyramid.face_count(owners)
+
+    def notation(self) -> str:
+        """The pyramid in the text notation."""
+        return self.pyramid.to_notation()
+
+
+def read_poses(
+    dice: Sequence[DieId],
+    poses: np.ndarray,
+    plate_pose: np.ndarray | None = None,
+    edge: float = EDGE,
+    clearance: float = 0.0,
+) -> Readout:
+    """Read die poses back into game facts.
+
+    dice : (n,) die numbers
+    poses : (n, 7) float, world position (metres) and quaternion (x, y, z, w) of each die
+    plate_pose : (7,) float, the plate's pose (position of its underside centre and quaternion);
+        None for the plate lying untilted at the world origin
+    clearance : how much smaller than the plate's pitch a die's collision box is, in edges
+    """
+    poses = np.asarray(poses, dtype=float).reshape(-1, 7)
+    if len(poses) != len(dice):
+        raise ValueError(f"{len(dice)} dice but {len(poses)} poses")
+    if plate_pose is None:
+        plate_pose = np.array([0, 0, 0, 0, 0, 0, 1.0])
+    plate_rot = geometry.quat_to_matrix(plate_pose[3:])[0]
+    die_rot = geometry.quat_to_matrix(poses[:, 3:])  # (n, 3, 3) body -> world
+
+    # Die centres in the plate frame, then in the cube frame, in edges.
+    local = (poses[:, :3] - plate_pose[:3]) @ plate_rot / edge
+    cube = geometry.plate_to_cube(local)
+    slots, seat_error = geometry.nearest_slots(cube, clearance)
+    in_lattice = (slots.min(axis=1) >= 0) & (slots.sum(axis=1) <= geometry.BASE_LAYER)
+
+    # Body -> cube rotation of each die; its rotation away from the nearest lattice orientation.
+    body_to_cube = geometry.CUBE_TO_PLATE.T @ plate_rot.T @ die_rot
+    snapped = _snap(body_to_cube)
+    cos_turn = (np.einsum("nij,nij->n", body_to_cube, snapped) - 1) / 2
+    turn = np.degrees(np.arccos(np.clip(cos_turn, -1, 1)))
+
+    # Lying dice: the body axis whose world direction is nearest +z (either sign) names the top face.
+    up_z = die_rot[:, 2, :]  # (n, 3): world z of each body axis
+    axis = np.argmax(np.abs(up_z), axis=1)
+    best = np.abs(up_z[np.arange(len(dice)), axis])
+    tilt = np.degrees(np.arccos(np.clip(best, -1, 1)))
+    on_plate = geometry.on_plate_footprint(local[:, :2])
+
+    readings: dict[DieId, DieReading] = {}
+    slot_die: dict[Slot, DieId] = {}
+    for n, die in enumerate(dice):
+        colour = DICE[die].colour
+        position = (float(poses[n, 0]), float(poses[n, 1]), float(poses[n, 2]))
+        slot = (int(slots[n, 0]), int(slots[n, 1]), int(slots[n, 2]))
+        seated = bool(
+            in_lattice[n]
+            and seat_error[n] <= SEAT_TOLERANCE
+            and turn[n] <= ALIGN_TOLERANCE
+            and slot not in slot_die
+        )
+        if seated:
+            up = geometry.up_faces(snapped[n])
+            readings[die] = DieReading(
+                die, colour, Status.SEATED, position, bool(on_plate[n]), slot, up, float(seat_error[n]),
+                tilt=float(turn[n]),
+            )
+            slot_die[slot] = die
+        elif tilt[n] <= COCK_TOLERANCE:
+            sign = 1 if up_z[n, axis[n]] > 0 else -1
+            normal = [0, 0, 0]
+            normal[axis[n]] = sign
+            top = next(v for v, nrm in geometry.FACE_NORMALS.items() if list(nrm) == normal)
+            readings[die] = DieReading(die, colour, Status.LYING, position, bool(on_plate[n]), top=top, tilt=float(tilt[n]))
+        else:
+            readings[die] = DieReading(die, colour, Status.COCKED, position, bool(on_plate[n]), tilt=float(tilt[n]))
+    pyramid = PyramidState({s: Cell(readings[d].colour, readings[d].up) for s, d in slot_die.items()})
+    return Readout(readings, pyramid, slot_die)
+
+
+def _snap(rot: np.ndarray) -> np.ndarray:
+    """Nearest signed permutation matrices (n, 3, 3) with determinant +1 to rotations (n, 3, 3)."""
+    out = np.zeros_like(rot)
+    for n, m in enumerate(rot):
+        # Greedy: assign each row the largest remaining entry; rotations near the lattice snap exactly.
+        used_rows: set[int] = set()
+        used_cols: set[int] = set()
+        order = np.dstack(np.unravel_index(np.argsort(-np.abs(m), axis=None), m.shape))[0]
+        for r, c in order:
+            if r in used_rows or c in used_cols:
+                continue
+            out[n, r, c] = np.sign(m[r, c]) or 1.0
+            used_rows.add(int(r))
+            used_cols.add(int(c))
+        if np.linalg.det(out[n]) < 0:
+            # A reflection cannot be a die's orientation: flip the weakest assignment.
+            r, c = min(((r, c) for r in range(3) for c in range(3) if out[n, r, c]), key=lambda rc: abs(m[rc]))
+            out[n, r, c] *= -1
+    return out

@@ -1,0 +1,467 @@
+"""The PyBullet world: table, plate and the dice in play; it steps, settles and hands out poses.
+
+The world knows no rules. Dice still in a player's hand are not simulated: a die gets a body when it
+is placed or thrown and loses it when it is taken away. Headless by default.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import pybullet as pb
+from pybullet_utils.bullet_client import BulletClient
+
+from pyramid import geometry
+from pyramid.dice import DICE, EDGE, DENSITY, COLOURS, DieId
+from pyramid.geometry import Slot, UpFaces
+from pyramid.perception import Readout, read_poses
+from pyramid.state import PyramidState
+
+
+HULL_MARGIN = 0.001  # metres: PyBullet's collision margin around a convex hull
+
+
+@dataclass(frozen=True)
+class Physics:
+    """Engine and material settings. Lengths in metres, times in seconds.
+
+    The defaults are tuned for 16 mm dice (see the README's benchmark): PyBullet's own defaults are
+    sized for metre-scale bodies and let a pyramid of small dice sag.
+    """
+
+    edge: float = EDGE
+    proportions: tuple[float, float, float] = (1.0, 1.0, 1.0)  # die box relative to the edge
+    # The collision box is this much (in edges) smaller than the plate's pitch: real dice have
+    # rounded edges, so neighbours in a layer do not touch; sharp boxes would catch edge on edge.
+    clearance: float = 0.0
+    rounded: bool = True  # rounded edges (a convex hull) rather than a sharp box
+    density: float = DENSITY
+    time_step: float = 1 / 200
+    solver_iterations: int = 8
+    contact_erp: float = 0.4
+    warm_starting: float = 1.0
+    contact_breaking_threshold: float = 0.002
+    split_impulse: bool = True
+    split_impulse_threshold: float = -0.04  # metres of penetration beyond which split impulse is used
+    contact_slop: float = 0.001  # metres of penetration left uncorrected
+    maximal_coordinates: bool = True
+    gravity: float = 9.81
+    # Bullet multiplies the two bodies' coefficients: die on die 0.81^2 = 0.66 (acrylic),
+    # die on plate 0.81 * 0.45 = 0.36 (aluminium), die on table 0.81 * 0.5 = 0.40 (dry wood).
+    friction_die: float = 0.81
+    friction_plate: float = 0.45
+    friction_table: float = 0.5
+    restitution_die: float = 0.6
+    restitution_plate: float = 0.5
+    restitution_table: float = 0.6
+    friction_anchor: bool = False
+    rolling_friction: float = 0.0
+    spinning_friction: float = 0.0
+    sleep_after_settle: bool = True
+
+
+@dataclass(frozen=True)
+class SettleReport:
+    """How a call to ``World.settle`` ended."""
+
+    at_rest: bool
+    time: float  # simulated seconds spent settling
+    moving: tuple[DieId, ...] = ()  # dice still moving at the end (on a timeout)
+
+
+class NotAtRestError(RuntimeError):
+    """Raised when a read-out is asked of a world whose dice have not come to rest."""
+
+
+@dataclass
+class _Body:
+    body: int
+    die: DieId
+
+
+@dataclass
+class World:
+    """A table with the plate on it and the dice in play.
+
+    >>> w = World()
+    >>> w.build(PyramidState.from_notation("R123"))  # doctest: +SKIP
+    """
+
+    physics: Physics = field(default_factory=Physics)
+    gui: bool = False
+    plate: bool = True
+
+    def __post_init__(self) -> None:
+        self.client = BulletClient(connection_mode=pb.GUI if self.gui else pb.DIRECT)
+        self.time = 0.0
+        self._bodies: dict[DieId, int] = {}
+        self._at_rest = True
+        self._asleep = False
+        self._plate_bodies: list[int] = []
+        self._plate_pose = np.array([0, 0, 0, 0, 0, 0, 1.0])
+        self._configure()
+        self._make_table()
+        if self.plate:
+            self._make_plate()
+        ph = self.physics
+        self._die_shape = self._make_die_shape()
+        self._die_visuals = {
+            colour: self.client.createVisualShape(
+                pb.GEOM_BOX, halfExtents=[ph.edge * p / 2 for p in ph.proportions], rgbaColor=rgba
+            )
+            for colour, (_, rgba) in COLOURS.items()
+        }
+
+    # -- construction ----------------------------------------------------------------------------
+
+    def _configure(self) -> None:
+        c, ph = self.client, self.physics
+        c.resetSimulation()
+        c.setGravity(0, 0, -ph.gravity)
+        c.setPhysicsEngineParameter(
+            fixedTimeStep=ph.time_step,
+            numSubSteps=0,
+            numSolverIterations=ph.solver_iterations,
+            contactERP=ph.contact_erp,
+            warmStartingFactor=ph.warm_starting,
+            contactBreakingThreshold=ph.contact_breaking_threshold,
+            useSplitImpulse=int(ph.split_impulse),
+            splitImpulsePenetrationThreshold=ph.split_impulse_threshold,
+            contactSlop=ph.contact_slop,
+            deterministicOverlappingPairs=1,
+        )
+
+    def _make_table(self) -> None:
+        c, ph = self.client, self.physics
+        shape = c.createCollisionShape(pb.GEOM_BOX, halfExtents=[1.0, 1.0, 0.02])
+        visual = c.createVisualShape(pb.GEOM_BOX, halfExtents=[1.0, 1.0, 0.02], rgbaColor=[0.55, 0.40, 0.25, 1])
+        self.table = c.createMultiBody(0, shape, visual, basePosition=[0, 0, -0.02])
+        c.changeDynamics(self.table, -1, lateralFriction=ph.friction_table, restitution=ph.restitution_table)
+
+    def _make_plate(self) -> None:
+        """The plate: a triangular slab and the 55 cubes of the virtual 10th layer forming the funnels."""
+        c, ph = self.client, self.physics
+        a = ph.edge
+        grey = [0.72, 0.74, 0.76, 1]
+        corners = geometry.slab_corners() * a
+        top = geometry.SLAB_TOP * a
+        verts = [[x, y, z] for z in (0.0, top) for x, y in corners]
+        slab = c.createCollisionShape(pb.GEOM_MESH, vertices=verts)
+        slab_vis = c.createVisualShape(pb.GEOM_MESH, vertices=verts, indices=_prism_indices(), rgbaColor=grey)
+        bodies = [c.createMultiBody(0, slab, slab_vis)]
+        orn = geometry.matrix_to_quat(geometry.CUBE_TO_PLATE).tolist()
+        centres = geometry.PLATE_CUBE_CENTRES * a
+        # PyBullet's compound shapes keep only their first 16 children: chunk the 55 cubes.
+        for start in range(0, len(centres), 16):
+            chunk = centres[start : start + 16]
+            n = len(chunk)
+            shape = c.createCollisionShapeArray(
+                [pb.GEOM_BOX] * n,
+                halfExtents=[[a / 2] * 3] * n,
+                collisionFramePositions=chunk.tolist(),
+                collisionFrameOrientations=[orn] * n,
+            )
+            visual = c.createVisualShapeArray(
+                [pb.GEOM_BOX] * n,
+                halfExtents=[[a / 2] * 3] * n,
+                visualFramePositions=chunk.tolist(),
+                visualFrameOrientations=[orn] * n,
+                rgbaColors=[grey] * n,
+            )
+            bodies.append(c.createMultiBody(0, shape, visual))
+        for b in bodies:
+            c.changeDynamics(b, -1, lateralFriction=ph.friction_plate, restitution=ph.restitution_plate)
+        self._plate_bodies = bodies
+
+    def _make_die_shape(self) -> int:
+        """The die's collision shape: a cube with rounded edges and corners.
+
+        PyBullet gives a convex hull a collision margin of 1 mm all round, so the hull of a cube
+        shrunk by that margin is a cube of the full edge whose edges are rounded with a 1 mm radius.
+        Real dice are rounded too, so dice meeting edge to edge or corner to corner in the lattice do
+        not touch; a sharp box would catch there and push its neighbours apart.
+        """
+        ph = self.physics
+        half = np.array(ph.proportions) * ph.edge / 2
+        if ph.rounded:
+            core = half - HULL_MARGIN
+            corners = [[sx * core[0], sy * core[1], sz * core[2]] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
+            return self.client.createCollisionShape(pb.GEOM_MESH, vertices=corners)
+        return self.client.createCollisionShape(pb.GEOM_BOX, halfExtents=half.tolist())
+
+    # -- dice in and out -----------------------------------------------------------------------
+
+    def _spawn(self, die: DieId, position: Sequence[float], orientation: Sequence[float]) -> int:
+        if not 0 <= die < len(DICE):
+            raise ValueError(f"die {die} is not in the set (0..{len(DICE) - 1})")
+        if die in self._bodies:
+            raise ValueError(f"die {die} is already in play")
+        c, ph = self.client, self.physics
+        mass = ph.density * ph.edge**3 * float(np.prod(ph.proportions))
+        body = c.createMultiBody(
+            mass,
+            self._die_shape,
+            self._die_visuals[DICE[die].colour],
+            basePosition=list(position),
+            baseOrientation=list(orientation),
+            useMaximalCoordinates=ph.maximal_coordinates,
+        )
+        c.changeDynamics(
+            body,
+            -1,
+            lateralFriction=ph.friction_die,
+            restitution=ph.restitution_die,
+            rollingFriction=ph.rolling_friction,
+            spinningFriction=ph.spinning_friction,
+            frictionAnchor=int(ph.friction_anchor),
+        )
+        self._bodies[die] = body
+        self._changed()
+        return body
+
+    def slot_pose(self, slot: Slot, up: UpFaces = (1, 2, 3)) -> tuple[np.ndarray, np.ndarray]:
+        """World position (3,) and quaternion (4,) of a die seated in ``slot`` showing ``up``."""
+        if not geometry.is_slot(slot):
+            raise ValueError(f"{slot} is not a slot of the pyramid")
+        plate_rot = geometry.quat_to_matrix(self._plate_pose[3:])[0]
+        local = geometry.slot_centre(slot, self.physics.clearance) * self.physics.edge
+        position = self._plate_pose[:3] + plate_rot @ local
+        orientation = geometry.matrix_to_quat(plate_rot @ geometry.seated_rotation(up))
+        return position, orientation
+
+    def place(self, die: DieId, slot: Slot, up: UpFaces = (1, 2, 3), drop: float = 0.0) -> None:
+        """Put ``die`` into ``slot`` showing ``up``; with ``drop`` (metres) release it that high above."""
+        position, orientation = self.slot_pose(slot, up)
+        position = position + np.array([0, 0, drop + 1e-5 * self.physics.edge / 0.016])
+        self._spawn(die, position, orientation)
+
+    def build(
+        self,
+        state: PyramidState,
+        dice: Mapping[Slot, DieId] | None = None,
+    ) -> dict[Slot, DieId]:
+        """Place a die in every occupied slot of ``state`` (unknown faces as 1, 2, 3), layer by layer.
+
+        ``dice`` chooses which die goes where; by default the lowest free numbers of each colour.
+        Returns slot -> die. Settle afterwards.
+        """
+        chosen = dict(dice) if dice is not None else self.assign_dice(state)
+        for slot in sorted(state, key=lambda s: -geometry.layer(s)):
+            die = chosen[slot]
+            if DICE[die].colour != state[slot].colour:
+                raise ValueError(f"die {die} is {DICE[die].colour}, but {slot} wants {state[slot].colour}")
+            self.place(die, slot, state[slot].up or (1, 2, 3))
+        return chosen
+
+    def assign_dice(self, state: PyramidState) -> dict[Slot, DieId]:
+        """Pick dice not yet in play for each occupied slot of ``state``, by colour, lowest numbers first."""
+        stock: dict[str, list[DieId]] = {}
+        for d in DICE:
+            if d.id not in self._bodies:
+                stock.setdefault(d.colour, []).append(d.id)
+        out: dict[Slot, DieId] = {}
+        for slot in geometry.SLOTS:
+            if slot in state:
+                colour = state[slot].colour
+                if not stock.get(colour):
+                    raise ValueError(f"not enough {colour} dice left for the state")
+                out[slot] = stock[colour].pop(0)
+        return out
+
+    def remove(self, die: DieId) -> None:
+        """Take ``die`` out of the world at once (a hand lifting it cleanly); what it touched wakes up."""
+        body = self._body(die)
+        position = np.array(self.client.getBasePositionAndOrientation(body)[0])
+        self.client.removeBody(body)
+        del self._bodies[die]
+        self._wake_near(position, radius=2.0 * self.physics.edge)
+        self._changed()
+
+    def throw(
+        self,
+        die: DieId,
+        position: Sequence[float],
+        velocity: Sequence[float] = (0.0, 0.0, 0.0),
+        spin: Sequence[float] = (0.0, 0.0, 0.0),
+        orientation: Sequence[float] = (0.0, 0.0, 0.0, 1.0),
+    ) -> None:
+        """Release ``die`` at ``position`` with a velocity (m/s), spin (rad/s) and orientation (x, y, z, w)."""
+        body = self._spawn(die, position, orientation)
+        self.client.resetBaseVelocity(body, list(velocity), list(spin))
+
+    def random_throw(
+        self,
+        die: DieId,
+        rng: np.random.Generator,
+        height: float = 0.15,
+        target: Sequence[float] = (0.0, 0.0),
+        speed: float = 0.5,
+        spin: float = 20.0,
+    ) -> None:
+        """Throw ``die`` from ``height`` metres towards ``target`` (x, y) from a seeded random direction.
+
+        Orientation is uniform over rotations; the horizontal speed and the spin (rad/s) are scaled by
+        uniform factors in [0.5, 1.5].
+        """
+        quat = rng.normal(size=4)
+        quat /= np.linalg.norm(quat)
+        heading = rng.uniform(0, 2 * math.pi)
+        v = speed * rng.uniform(0.5, 1.5)
+        fall = math.sqrt(2 * height / self.physics.gravity)
+        # Start back along the heading so that the die lands near the target.
+        start = np.array(target) - v * fall * np.array([math.cos(heading), math.sin(heading)])
+        axis = rng.normal(size=3)
+        omega = spin * rng.uniform(0.5, 1.5) * axis / np.linalg.norm(axis)
+        self.throw(
+            die,
+            (start[0], start[1], height),
+            (v * math.cos(heading), v * math.sin(heading), 0.0),
+            omega,
+            quat,
+        )
+
+    # -- time ------------------------------------------------------------------------------------
+
+    def step(self, seconds: float) -> None:
+        """Advance simulated time; nothing is computed while every die sleeps."""
+        n = max(1, round(seconds / self.physics.time_step))
+        if self._asleep:
+            self.time += n * self.physics.time_step
+            return
+        for _ in range(n):
+            self.client.stepSimulation()
+        self.time += n * self.physics.time_step
+        self._at_rest = False
+
+    def settle(
+        self,
+        timeout: float = 10.0,
+        window: float = 0.25,
+        position_tolerance: float = 0.005,
+        angle_tolerance: float = 1.0,
+        raise_on_timeout: bool = True,
+    ) -> SettleReport:
+        """Step until every die is at rest: over a whole ``window`` of seconds no die moved more than
+        ``position_tolerance`` edges nor turned more than ``angle_tolerance`` degrees.
+
+        Raises NotAtRestError on a timeout unless ``raise_on_timeout`` is False. At rest, every die is
+        put to sleep (``Physics.sleep_after_settle``) so that an idle world costs nothing.
+        """
+        start = self.time
+        if self._asleep or not self._bodies:
+            self._at_rest = True
+            return SettleReport(True, 0.0)
+        dice = list(self._bodies)
+        before = self._raw_poses(dice)
+        while self.time - start < timeout - 1e-9:
+            self.step(window)
+            after = self._raw_poses(dice)
+            moved = _moved(before, after, self.physics.edge, position_tolerance, angle_tolerance)
+            if not moved.any():
+                self._at_rest = True
+                if self.physics.sleep_after_settle:
+                    self.sleep()
+                return SettleReport(True, self.time - start)
+            before = after
+        still = tuple(d for d, m in zip(dice, moved) if m)
+        if raise_on_timeout:
+            raise NotAtRestError(f"{len(still)} dice still moving after {timeout:g} s: {list(still)[:10]}")
+        return SettleReport(False, self.time - start, still)
+
+    def sleep(self) -> None:
+        """Put every die to sleep; a die that is hit, or whose neighbour is taken, wakes."""
+        for body in self._bodies.values():
+            self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_SLEEP)
+        self._asleep = True
+
+    def wake(self) -> None:
+        """Wake every die."""
+        for body in self._bodies.values():
+            self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
+        self._asleep = False
+
+    def _wake_near(self, position: np.ndarray, radius: float) -> None:
+        for die, body in self._bodies.items():
+            p = np.array(self.client.getBasePositionAndOrientation(body)[0])
+            if np.linalg.norm(p - position) <= radius:
+                self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
+        self._asleep = False
+
+    def _changed(self) -> None:
+        self._at_rest = False
+        if self._asleep:
+            # A new or vanished body touches the sleeping island: let Bullet wake what it reaches.
+            self._asleep = False
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    @property
+    def dice(self) -> list[DieId]:
+        """The dice in play, by number."""
+        return sorted(self._bodies)
+
+    @property
+    def at_rest(self) -> bool:
+        """Whether the last settle found every die at rest and nothing has happened since."""
+        return self._at_rest
+
+    def _body(self, die: DieId) -> int:
+        try:
+            return self._bodies[die]
+        except KeyError:
+            raise ValueError(f"die {die} is not in play") from None
+
+    def _raw_poses(self, dice: Iterable[DieId]) -> np.ndarray:
+        get = self.client.getBasePositionAndOrientation
+        return np.array([sum(map(tuple, get(self._bodies[d])), ()) for d in dice]).reshape(-1, 7)
+
+    def poses(self) -> tuple[list[DieId], np.ndarray]:
+        """The dice in play and their poses (n, 7): position (metres) and quaternion (x, y, z, w)."""
+        dice = self.dice
+        return dice, self._raw_poses(dice)
+
+    def velocities(self) -> np.ndarray:
+        """Linear (m/s) and angular (rad/s) velocity (n, 6) of the dice in play, in ``dice`` order."""
+        get = self.client.getBaseVelocity
+        return np.array([sum(map(tuple, get(self._bodies[d])), ()) for d in self.dice]).reshape(-1, 6)
+
+    @property
+    def plate_pose(self) -> np.ndarray:
+        """The plate's pose (7,): position of its underside centre and quaternion (x, y, z, w)."""
+        return self._plate_pose.copy()
+
+    def readout(self, require_rest: bool = True) -> Readout:
+        """The read-out of every die in play; raises NotAtRestError unless the world has settled."""
+        if require_rest and not self._at_rest:
+            raise NotAtRestError("the dice are not at rest: call settle() before reading the world")
+        dice, poses = self.poses()
+        return read_poses(dice, poses, self._plate_pose, self.physics.edge, self.physics.clearance)
+
+    def close(self) -> None:
+        """Disconnect from the physics server."""
+        self.client.disconnect()
+
+    def with_physics(self, **changes: object) -> World:
+        """A new empty world with some physics settings changed."""
+        return World(replace(self.physics, **changes), self.gui, self.plate)  # type: ignore[arg-type]
+
+
+def _prism_indices() -> list[int]:
+    # Vertices 0-2 bottom triangle, 3-5 top triangle (counter-clockwise seen from above).
+    tris = [(0, 2, 1), (3, 4, 5)]
+    for a in range(3):
+        b = (a + 1) % 3
+        tris += [(a, b, b + 3), (a, b + 3, a + 3)]
+    return [i for t in tris for i in t]
+
+
+def _moved(before: np.ndarray, after: np.ndarray, edge: float, tol: float, angle_deg: float) -> np.ndarray:
+    """Which dice moved more than ``tol`` edges or turned more than ``angle_deg`` between two poses."""
+    shift = np.linalg.norm(after[:, :3] - before[:, :3], axis=1) / edge
+    # Angle between two unit quaternions: 2 acos(|<q1, q2>|).
+    dot = np.abs(np.einsum("ni,ni->n", before[:, 3:], after[:, 3:]))
+    turn = np.degrees(2 * np.arccos(np.clip(dot, -1, 1)))
+    return (shift > tol) | (turn > angle_deg)
