@@ -363,3 +363,15 @@ def matrix_to_quat(m: np.ndarray) -> np.ndarray:
 def seated_rotation(up: UpFaces) -> np.ndarray:
     """Rotation (3, 3) from a die's body frame to the plate frame for a die seated showing ``up``."""
     return CUBE_TO_PLATE @ orientation_matrix(up)
+
+
+def slab_prism() -> tuple[np.ndarray, np.ndarray]:
+    """The plate's slab as a closed triangle mesh: vertices (6, 3) in edges and faces (8, 3), wound outward."""
+    corners = slab_corners()
+    vertices = np.array([[x, y, z] for z in (0.0, SLAB_TOP) for x, y in corners])
+    # Vertices 0-2 are the bottom triangle, 3-5 the top, both counter-clockwise seen from above.
+    tris = [(0, 2, 1), (3, 4, 5)]
+    for a in range(3):
+        b = (a + 1) % 3
+        tris += [(a, b, b + 3), (a, b + 3, a + 3)]
+    return vertices, np.array(tris)

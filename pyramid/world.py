@@ -15,6 +15,7 @@ import pybullet as pb
 from pybullet_utils.bullet_client import BulletClient
 
 from pyramid import geometry
+from pyramid.assets import cached_assets
 from pyramid.dice import DICE, EDGE, DENSITY, COLOURS, DieId
 from pyramid.geometry import Slot, UpFaces
 from pyramid.perception import Readout, read_poses
@@ -108,12 +109,11 @@ class World:
             self._make_plate()
         ph = self.physics
         self._die_shape = self._make_die_shape()
-        self._die_visuals = {
-            colour: self.client.createVisualShape(
-                pb.GEOM_BOX, halfExtents=[ph.edge * p / 2 for p in ph.proportions], rgbaColor=rgba
-            )
-            for colour, (_, rgba) in COLOURS.items()
-        }
+        folder = cached_assets(ph.edge)
+        self._die_visual = self.client.createVisualShape(
+            pb.GEOM_MESH, fileName=str(folder / "die.obj"), meshScale=list(ph.proportions)
+        )
+        self._textures = {c: self.client.loadTexture(str(folder / f"die_{c}.png")) for c in COLOURS}
 
     # -- construction ----------------------------------------------------------------------------
 
@@ -146,11 +146,10 @@ class World:
         c, ph = self.client, self.physics
         a = ph.edge
         grey = [0.72, 0.74, 0.76, 1]
-        corners = geometry.slab_corners() * a
-        top = geometry.SLAB_TOP * a
-        verts = [[x, y, z] for z in (0.0, top) for x, y in corners]
+        vertices, tris = geometry.slab_prism()
+        verts = (vertices * a).tolist()
         slab = c.createCollisionShape(pb.GEOM_MESH, vertices=verts)
-        slab_vis = c.createVisualShape(pb.GEOM_MESH, vertices=verts, indices=_prism_indices(), rgbaColor=grey)
+        slab_vis = c.createVisualShape(pb.GEOM_MESH, vertices=verts, indices=tris.ravel().tolist(), rgbaColor=grey)
         bodies = [c.createMultiBody(0, slab, slab_vis)]
         orn = geometry.matrix_to_quat(geometry.CUBE_TO_PLATE).tolist()
         centres = geometry.PLATE_CUBE_CENTRES * a
@@ -204,7 +203,7 @@ class World:
         body = c.createMultiBody(
             mass,
             self._die_shape,
-            self._die_visuals[DICE[die].colour],
+            self._die_visual,
             basePosition=list(position),
             baseOrientation=list(orientation),
             useMaximalCoordinates=ph.maximal_coordinates,
@@ -218,6 +217,7 @@ class World:
             spinningFriction=ph.spinning_friction,
             frictionAnchor=int(ph.friction_anchor),
         )
+        c.changeVisualShape(body, -1, textureUniqueId=self._textures[DICE[die].colour])
         self._bodies[die] = body
         self._changed()
         return body
@@ -447,15 +447,6 @@ class World:
     def with_physics(self, **changes: object) -> World:
         """A new empty world with some physics settings changed."""
         return World(replace(self.physics, **changes), self.gui, self.plate)  # type: ignore[arg-type]
-
-
-def _prism_indices() -> list[int]:
-    # Vertices 0-2 bottom triangle, 3-5 top triangle (counter-clockwise seen from above).
-    tris = [(0, 2, 1), (3, 4, 5)]
-    for a in range(3):
-        b = (a + 1) % 3
-        tris += [(a, b, b + 3), (a, b + 3, a + 3)]
-    return [i for t in tris for i in t]
 
 
 def _moved(before: np.ndarray, after: np.ndarray, edge: float, tol: float, angle_deg: float) -> np.ndarray:
