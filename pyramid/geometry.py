@@ -202,7 +202,7 @@ def orientation_matrix(up: UpFaces) -> np.ndarray:
 
     Raises ValueError unless the three values meet at one corner of a right-handed die.
     """
-    if len(up) != 3 or any(v not in FACE_NORMALS for v in up):
+    if not isinstance(up, tuple) or len(up) != 3 or any(v not in FACE_NORMALS for v in up):
         raise ValueError(f"up faces must be three values 1..6, got {up}")
     # Rows are the body normals of the faces that must point along the cube axes.
     q = np.array([FACE_NORMALS[v] for v in up], dtype=float)
@@ -211,17 +211,26 @@ def orientation_matrix(up: UpFaces) -> np.ndarray:
     return q
 
 
+# FACE_ON_AXIS[axis, positive]: the face whose outward normal is the body axis, with that sign.
+FACE_ON_AXIS = np.zeros((3, 2), dtype=int)
+for _value, _normal in FACE_NORMALS.items():
+    _axis = int(np.flatnonzero(_normal)[0])
+    FACE_ON_AXIS[_axis, int(_normal[_axis] > 0)] = _value
+
+
+def faces_along(directions: np.ndarray) -> np.ndarray:
+    """The face (..,) int whose outward normal is nearest to each body-frame direction (.., 3)."""
+    directions = np.asarray(directions, dtype=float)
+    axis = np.argmax(np.abs(directions), axis=-1)
+    positive = np.take_along_axis(directions, axis[..., None], axis=-1)[..., 0] > 0
+    return FACE_ON_AXIS[axis, positive.astype(int)]
+
+
 def up_faces(q: np.ndarray) -> UpFaces:
     """The faces along +i, +j, +k for a body-to-cube rotation ``q`` (3, 3), snapped to the lattice."""
-    out = []
-    for axis in range(3):
-        # Body direction that the cube axis points along.
-        body = q[axis]
-        k = int(np.argmax(np.abs(body)))
-        normal = [0, 0, 0]
-        normal[k] = 1 if body[k] > 0 else -1
-        out.append(next(v for v, n in FACE_NORMALS.items() if list(n) == normal))
-    return (out[0], out[1], out[2])
+    # Row a of q is the body direction that cube axis a points along.
+    a, b, c = faces_along(np.asarray(q)).tolist()
+    return (a, b, c)
 
 
 ALL_UP_FACES: tuple[UpFaces, ...] = tuple(

@@ -120,11 +120,12 @@ def read_poses(
     cos_turn = (np.einsum("nij,nij->n", body_to_cube, snapped) - 1) / 2
     turn = np.degrees(np.arccos(np.clip(cos_turn, -1, 1)))
 
-    # Lying dice: the body axis whose world direction is nearest +z (either sign) names the top face.
-    up_z = die_rot[:, 2, :]  # (n, 3): world z of each body axis
-    axis = np.argmax(np.abs(up_z), axis=1)
-    best = np.abs(up_z[np.arange(len(dice)), axis])
-    tilt = np.degrees(np.arccos(np.clip(best, -1, 1)))
+    ups = geometry.faces_along(snapped)  # (n, 3): faces along +i, +j, +k where seated
+
+    # Lying dice: the body direction of world +z names the top face; its angle from an axis is the tilt.
+    up_z = die_rot[:, 2, :]  # (n, 3): world +z in body coordinates
+    tops = geometry.faces_along(up_z)
+    tilt = np.degrees(np.arccos(np.clip(np.abs(up_z).max(axis=1), -1, 1)))
     on_plate = geometry.on_plate_footprint(local[:, :2])
 
     readings: dict[DieId, DieReading] = {}
@@ -140,18 +141,16 @@ def read_poses(
             and slot not in slot_die
         )
         if seated:
-            up = geometry.up_faces(snapped[n])
+            up = (int(ups[n, 0]), int(ups[n, 1]), int(ups[n, 2]))
             readings[die] = DieReading(
                 die, colour, Status.SEATED, position, bool(on_plate[n]), slot, up, float(seat_error[n]),
                 tilt=float(turn[n]),
             )
             slot_die[slot] = die
         elif tilt[n] <= COCK_TOLERANCE:
-            sign = 1 if up_z[n, axis[n]] > 0 else -1
-            normal = [0, 0, 0]
-            normal[axis[n]] = sign
-            top = next(v for v, nrm in geometry.FACE_NORMALS.items() if list(nrm) == normal)
-            readings[die] = DieReading(die, colour, Status.LYING, position, bool(on_plate[n]), top=top, tilt=float(tilt[n]))
+            readings[die] = DieReading(
+                die, colour, Status.LYING, position, bool(on_plate[n]), top=int(tops[n]), tilt=float(tilt[n])
+            )
         else:
             readings[die] = DieReading(die, colour, Status.COCKED, position, bool(on_plate[n]), tilt=float(tilt[n]))
     pyramid = PyramidState({s: Cell(readings[d].colour, readings[d].up) for s, d in slot_die.items()})
@@ -159,21 +158,17 @@ def read_poses(
 
 
 def _snap(rot: np.ndarray) -> np.ndarray:
-    """Nearest signed permutation matrices (n, 3, 3) with determinant +1 to rotations (n, 3, 3)."""
+    """Signed permutation matrices (n, 3, 3) nearest to rotations (n, 3, 3) that lie near the lattice.
+
+    Each row keeps its largest entry, rounded to +-1. Where that is no proper rotation (the die is far
+    from any lattice orientation) the result is the identity, far from the die: it will not read seated.
+    """
+    n = len(rot)
+    cols = np.argmax(np.abs(rot), axis=2)  # (n, 3): the dominant body axis of each cube axis
     out = np.zeros_like(rot)
-    for n, m in enumerate(rot):
-        # Greedy: assign each row the largest remaining entry; rotations near the lattice snap exactly.
-        used_rows: set[int] = set()
-        used_cols: set[int] = set()
-        order = np.dstack(np.unravel_index(np.argsort(-np.abs(m), axis=None), m.shape))[0]
-        for r, c in order:
-            if r in used_rows or c in used_cols:
-                continue
-            out[n, r, c] = np.sign(m[r, c]) or 1.0
-            used_rows.add(int(r))
-            used_cols.add(int(c))
-        if np.linalg.det(out[n]) < 0:
-            # A reflection cannot be a die's orientation: flip the weakest assignment.
-            r, c = min(((r, c) for r in range(3) for c in range(3) if out[n, r, c]), key=lambda rc: abs(m[rc]))
-            out[n, r, c] *= -1
+    rows = np.arange(3)
+    for r in rows:
+        out[np.arange(n), r, cols[:, r]] = np.sign(rot[np.arange(n), r, cols[:, r]])
+    bad = (np.sort(cols, axis=1) != rows).any(axis=1) | (np.linalg.det(out) < 0.5)
+    out[bad] = np.eye(3)
     return out

@@ -26,6 +26,7 @@ import numpy as np
 from pyramid.dice import CODE_TO_COLOUR, COLOURS, COUNTS, Colour
 from pyramid.geometry import LAYERS, Slot, UpFaces
 
+_VALID_UP = frozenset(geometry.ALL_UP_FACES)
 _TOKEN = re.compile(r"\.|([A-Z])(\d{3})?")
 
 
@@ -56,8 +57,8 @@ class PyramidState(Mapping[Slot, Cell]):
         for slot, cell in self.cells.items():
             if not geometry.is_slot(slot):
                 raise ValueError(f"{slot} is not a slot of the pyramid")
-            if cell.up is not None:
-                geometry.orientation_matrix(cell.up)
+            if cell.up is not None and cell.up not in _VALID_UP:
+                geometry.orientation_matrix(cell.up)  # raises, saying why
 
     def __getitem__(self, slot: Slot) -> Cell:
         return self.cells[slot]

@@ -1,0 +1,148 @@
+"""Physical truth: the world holds a pyramid, drops and throws dice as real dice fall, and is reproducible."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pyramid import geometry as g
+from pyramid.perception import Status
+from pyramid.state import Cell, PyramidState, random_pattern
+from pyramid.world import NotAtRestError, World
+
+EDGE_TOLERANCE = 0.02
+
+
+def drift(before: np.ndarray, after: np.ndarray, edge: float) -> np.ndarray:
+    return np.linalg.norm(after[:, :3] - before[:, :3], axis=1) / edge
+
+
+@pytest.fixture(scope="module")
+def full_world() -> tuple[World, PyramidState, dict[g.Slot, int]]:
+    world = World()
+    state = random_pattern(g.SLOTS, np.random.default_rng(11), random_faces=True)
+    slot_die = world.build(state)
+    return world, state, slot_die
+
+
+def test_full_pyramid_left_alone_for_10_seconds_stays_in_its_slots(full_world) -> None:
+    world, state, slot_die = full_world
+    dice, before = world.poses()
+    world.step(10.0)  # awake: build() does not put anything to sleep
+    dice, after = world.poses()
+    moved = drift(before, after, world.physics.edge)
+    assert moved.max() <= EDGE_TOLERANCE, f"max drift {moved.max():.4f} edges"
+    world.settle()
+    readout = world.readout()
+    assert readout.pyramid == state
+    for slot, die in slot_die.items():
+        r = readout.dice[die]
+        assert r.slot == slot and r.up == state[slot].up
+        assert r.seat_error <= EDGE_TOLERANCE
+
+
+def test_removing_the_apex_disturbs_no_other_die(full_world) -> None:
+    world, state, slot_die = full_world
+    world.settle()
+    others = [d for s, d in slot_die.items() if s != g.APEX]
+    before = world.poses()[1][[world.dice.index(d) for d in others]]
+    world.remove(slot_die[g.APEX])
+    world.step(2.0)
+    world.settle()
+    after = world.poses()[1][[world.dice.index(d) for d in others]]
+    assert drift(before, after, world.physics.edge).max() <= EDGE_TOLERANCE
+    readout = world.readout()
+    assert g.APEX not in readout.pyramid
+    assert sorted(readout.pyramid.free_slots()) == [(0, 0, 1), (0, 1, 0), (1, 0, 0)]
+
+
+def test_removing_a_carrying_die_brings_down_what_rested_on_it() -> None:
+    world = World()
+    slots = g.small_pyramid(10, (6, 0, 0))
+    slot_die = world.build(PyramidState({s: Cell("green", (1, 2, 3)) for s in slots}))
+    world.settle()
+    carrier = (7, 0, 0)  # carries the apex (6, 0, 0)
+    world.remove(slot_die[carrier])
+    world.settle(timeout=10.0)
+    readout = world.readout()
+    apex = readout.dice[slot_die[(6, 0, 0)]]
+    assert apex.slot != (6, 0, 0)
+    assert carrier not in readout.pyramid
+
+
+def test_a_thrown_die_rests_showing_a_face_and_has_no_value_in_flight() -> None:
+    world = World(plate=False)
+    world.random_throw(200, np.random.default_rng(4), height=0.15, target=(0.0, 0.0))
+    with pytest.raises(NotAtRestError):
+        world.readout()
+    world.step(0.05)
+    with pytest.raises(NotAtRestError):
+        world.readout()
+    report = world.settle()
+    assert report.at_rest and report.time > 0.1
+    r = world.readout().dice[200]
+    assert r.status is Status.LYING and r.top in range(1, 7)
+    assert r.tilt < 2.0
+
+
+def test_a_die_propped_against_another_reads_as_cocked() -> None:
+    world = World(plate=False)
+    e = world.physics.edge
+    world.throw(0, (0.0, 0.0, e / 2))
+    # A second die leaning at about 30 degrees with one edge on the table against the first.
+    angle = np.radians(30)
+    quat = (0.0, np.sin(-angle / 2), 0.0, np.cos(angle / 2))
+    x = -e / 2 - (e / 2) * np.cos(angle) - (e / 2) * np.sin(angle) + 0.0008
+    z = (e / 2) * np.cos(angle) + (e / 2) * np.sin(angle)
+    world.throw(1, (x, 0.0, z), orientation=quat)
+    world.settle()
+    readout = world.readout()
+    assert readout.dice[1].status is Status.COCKED and readout.dice[1].top is None
+    assert readout.dice[0].status is Status.LYING
+    assert readout.cocked() == [1]
+
+
+@pytest.mark.parametrize("top", [1, 2, 3, 4, 5, 6])
+def test_a_gentle_drop_of_one_centimetre_keeps_the_bottom_face(top: int) -> None:
+    world = World(plate=False)
+    normal = np.array(g.FACE_NORMALS[top], dtype=float)
+    axis = np.cross(normal, [0, 0, 1])
+    if np.linalg.norm(axis) < 1e-9:
+        axis = np.array([1.0, 0, 0])
+    angle = np.arccos(normal[2])
+    quat = np.concatenate([axis / np.linalg.norm(axis) * np.sin(angle / 2), [np.cos(angle / 2)]])
+    world.throw(3, (0.0, 0.0, world.physics.edge / 2 + 0.01), orientation=quat)
+    world.settle()
+    assert world.readout().dice[3].top == top
+
+
+def test_same_seed_same_run() -> None:
+    def run(seed: int) -> np.ndarray:
+        world = World()
+        rng = np.random.default_rng(seed)
+        world.build(PyramidState({s: Cell("black", (1, 2, 3)) for s in g.small_pyramid(4, (7, 0, 0))}))
+        for die in (100, 101, 102):
+            world.random_throw(die, rng, height=0.1, target=(0.0, 0.0), speed=0.2)
+        world.step(1.0)
+        return world.poses()[1]
+
+    np.testing.assert_array_equal(run(5), run(5))
+    assert not np.array_equal(run(5), run(6))
+
+
+@pytest.mark.slow
+def test_600_throws_are_fair() -> None:
+    from scipy.stats import chisquare
+
+    rng = np.random.default_rng(2026)
+    counts = np.zeros(6, dtype=int)
+    world = World(plate=False)
+    for _ in range(600):
+        world.random_throw(0, rng, height=0.15, target=(0.0, 0.0))
+        report = world.settle(timeout=10.0, raise_on_timeout=False)
+        r = world.readout(require_rest=False)
+        world.remove(0)
+        if report.at_rest and r.dice[0].top is not None:
+            counts[r.dice[0].top - 1] += 1
+    assert counts.sum() >= 590
+    assert chisquare(counts).pvalue > 0.01, counts
