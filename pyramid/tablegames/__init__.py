@@ -1,0 +1,20 @@
+"""Dice games on the table with the same physical dice: the seeds' Decathlon and its relatives.
+
+``TABLE_GAMES`` lists them explicitly; ``find_table_game(name)`` looks one up by name or alias.
+"""
+
+from __future__ import annotations
+
+from pyramid.tablegames.decathlon import Decathlon
+
+TABLE_GAMES: list[type] = [Decathlon]
+
+
+def find_table_game(name: str) -> type | None:
+    """The table game called ``name`` (case-insensitive, spaces or dashes alike), or None."""
+    key = name.strip().lower().replace(" ", "-").replace("_", "-")
+    for game in TABLE_GAMES:
+        info = game.info  # type: ignore[attr-defined]
+        if key == info.name or key in info.aliases:
+            return game
+    return None
