@@ -107,7 +107,9 @@ def readout_time(repeats: int = 20) -> Figure:
         np.concatenate([geometry.slot_centre(s) * EDGE, geometry.matrix_to_quat(geometry.seated_rotation((1, 2, 3)))])
         for s in geometry.SLOTS
     ]
-    loose = [np.concatenate([[rng.uniform(0.2, 0.4), rng.uniform(-0.1, 0.1), EDGE / 2], [0, 0, 0, 1.0]]) for _ in range(116)]
+    loose = [
+        np.concatenate([[rng.uniform(0.2, 0.4), rng.uniform(-0.1, 0.1), EDGE / 2], [0, 0, 0, 1.0]]) for _ in range(116)
+    ]
     poses = np.array(seated + loose)
     dice = list(range(281))
     t = time.perf_counter()
@@ -191,7 +193,10 @@ def run_bench(seconds: float = 10.0, mujoco: bool = True, progress: Callable[[st
             lambda: awake_pyramid(Physics.pybullet_defaults(), seconds, "PyBullet defaults, awake pyramid"),
         ),
         ("idle pyramid", lambda: idle_pyramid(ours, seconds, True, "ours, sleeping pyramid (idle)")),
-        ("idle pyramid, Bullet stepping", lambda: idle_pyramid(ours, seconds, False, "ours, sleeping, Bullet still steps")),
+        (
+            "idle pyramid, Bullet stepping",
+            lambda: idle_pyramid(ours, seconds, False, "ours, sleeping, Bullet still steps"),
+        ),
         ("thrown dice", lambda: thrown_dice(ours)),
         ("gentle drop", lambda: gentle_drop(ours)),
         ("read-out", readout_time),

@@ -46,8 +46,10 @@ def run_demo(seed: int = 0, picture: str | None = "pyramid.png", throws: int = 3
     t0 = time.perf_counter()
     slot_die = world.build(state)
     report = world.settle(timeout=10.0)
-    print(f"seed {seed}: built the {len(slot_die)}-die pyramid; at rest after {report.time:.2f} s simulated "
-          f"({time.perf_counter() - t0:.2f} s wall)")
+    print(
+        f"seed {seed}: built the {len(slot_die)}-die pyramid; at rest after {report.time:.2f} s simulated "
+        f"({time.perf_counter() - t0:.2f} s wall)"
+    )
     spare = [d for d in range(281) if d not in slot_die.values()]
     thrown = [int(d) for d in rng.choice(spare, size=throws, replace=False)]
     for die in thrown:
@@ -57,15 +59,19 @@ def run_demo(seed: int = 0, picture: str | None = "pyramid.png", throws: int = 3
     if not report.at_rest:
         print(f"the dice did not come to rest within 15 s: {list(report.moving)} still moving; no read-out")
         return 1
-    print(f"threw {throws} dice at it; all at rest after {report.time:.2f} s simulated "
-          f"({time.perf_counter() - t1:.2f} s wall)")
+    print(
+        f"threw {throws} dice at it; all at rest after {report.time:.2f} s simulated "
+        f"({time.perf_counter() - t1:.2f} s wall)"
+    )
     readout = world.readout()
     for die in thrown:
         print("  " + describe(readout, die))
     moved = [d for d in slot_die.values() if readout.dice[d].status is not Status.SEATED]
     print(f"dice of the pyramid knocked out of their slots: {len(moved)}")
-    print(f"seated {len(readout.seated())}, free {len(readout.free_dice())}, cocked {len(readout.cocked())}, "
-          f"off the plate {len(readout.off_plate())}")
+    print(
+        f"seated {len(readout.seated())}, free {len(readout.free_dice())}, cocked {len(readout.cocked())}, "
+        f"off the plate {len(readout.off_plate())}"
+    )
     print("pyramid:", readout.notation())
     print(face_table(readout))
     if picture:

@@ -65,6 +65,7 @@ def _add(a: Slot, b: Slot, sign: int = 1) -> Slot:
     return (a[0] + sign * b[0], a[1] + sign * b[1], a[2] + sign * b[2])
 
 
+@cache
 def supports(slot: Slot) -> tuple[Slot, ...]:
     """The three slots a die in ``slot`` rests on; empty for the base layer (it rests on the plate)."""
     if layer(slot) == BASE_LAYER:
@@ -72,6 +73,7 @@ def supports(slot: Slot) -> tuple[Slot, ...]:
     return tuple(_add(slot, u) for u in _UNIT)
 
 
+@cache
 def resting_on(slot: Slot) -> tuple[Slot, ...]:
     """The slots of the dice that would rest on ``slot`` (up to three)."""
     return tuple(s for s in (_add(slot, u, -1) for u in _UNIT) if min(s) >= 0)
@@ -132,7 +134,12 @@ def pip_sum(up: Mapping[Slot, UpFaces], outer_only: bool = True) -> int:
 
 # The six in-layer neighbour directions: permutations of (+1, -1, 0).
 NEIGHBOUR_STEPS: tuple[Slot, ...] = (
-    (1, -1, 0), (-1, 1, 0), (1, 0, -1), (-1, 0, 1), (0, 1, -1), (0, -1, 1),
+    (1, -1, 0),
+    (-1, 1, 0),
+    (1, 0, -1),
+    (-1, 0, 1),
+    (0, 1, -1),
+    (0, -1, 1),
 )
 # One direction per row family; the row keeps constant the coordinate that the step leaves at 0.
 ROW_DIRECTIONS: tuple[Slot, ...] = ((0, 1, -1), (1, 0, -1), (1, -1, 0))

@@ -135,15 +135,19 @@ def read_poses(
         position = (float(poses[n, 0]), float(poses[n, 1]), float(poses[n, 2]))
         slot = (int(slots[n, 0]), int(slots[n, 1]), int(slots[n, 2]))
         seated = bool(
-            in_lattice[n]
-            and seat_error[n] <= SEAT_TOLERANCE
-            and turn[n] <= ALIGN_TOLERANCE
-            and slot not in slot_die
+            in_lattice[n] and seat_error[n] <= SEAT_TOLERANCE and turn[n] <= ALIGN_TOLERANCE and slot not in slot_die
         )
         if seated:
             up = (int(ups[n, 0]), int(ups[n, 1]), int(ups[n, 2]))
             readings[die] = DieReading(
-                die, colour, Status.SEATED, position, bool(on_plate[n]), slot, up, float(seat_error[n]),
+                die,
+                colour,
+                Status.SEATED,
+                position,
+                bool(on_plate[n]),
+                slot,
+                up,
+                float(seat_error[n]),
                 tilt=float(turn[n]),
             )
             slot_die[slot] = die

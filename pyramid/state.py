@@ -20,9 +20,9 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from pyramid import geometry
 import numpy as np
 
+from pyramid import geometry
 from pyramid.dice import CODE_TO_COLOUR, COLOURS, COUNTS, Colour
 from pyramid.geometry import LAYERS, Slot, UpFaces
 
@@ -152,10 +152,8 @@ class PyramidState(Mapping[Slot, Cell]):
                 slots = _row_slots(n, i)
                 tokens = _tokens(row_text, n, i)
                 if len(tokens) != len(slots):
-                    raise NotationError(
-                        f"layer {n} row {i} has {len(slots)} slots, got {len(tokens)}: {row_text!r}"
-                    )
-                for slot, token in zip(slots, tokens):
+                    raise NotationError(f"layer {n} row {i} has {len(slots)} slots, got {len(tokens)}: {row_text!r}")
+                for slot, token in zip(slots, tokens, strict=True):
                     if token is not None:
                         try:
                             cells[slot] = Cell(*token)
@@ -205,7 +203,7 @@ def random_pattern(
         raise ValueError(f"{len(slots)} slots but only {len(pool)} dice in stock")
     picks = rng.choice(len(pool), size=len(slots), replace=False)
     cells = {}
-    for slot, p in zip(slots, picks):
+    for slot, p in zip(slots, picks, strict=True):
         up = geometry.ALL_UP_FACES[rng.integers(24)] if random_faces else (1, 2, 3)
         cells[slot] = Cell(pool[p], up)
     return PyramidState(cells)

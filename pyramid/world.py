@@ -16,11 +16,10 @@ from pybullet_utils.bullet_client import BulletClient
 
 from pyramid import geometry
 from pyramid.assets import cached_assets
-from pyramid.dice import DICE, EDGE, DENSITY, COLOURS, DieId
+from pyramid.dice import COLOURS, DENSITY, DICE, EDGE, DieId
 from pyramid.geometry import Slot, UpFaces
 from pyramid.perception import Readout, read_poses
 from pyramid.state import PyramidState
-
 
 HULL_MARGIN = 0.001  # metres: PyBullet's collision margin around a convex hull
 
@@ -366,7 +365,7 @@ class World:
                     self.sleep()
                 return SettleReport(True, self.time - start)
             before = after
-        still = tuple(d for d, m in zip(dice, moved) if m)
+        still = tuple(d for d, m in zip(dice, moved, strict=True) if m)
         if raise_on_timeout:
             raise NotAtRestError(f"{len(still)} dice still moving after {timeout:g} s: {list(still)[:10]}")
         return SettleReport(False, self.time - start, still)
@@ -384,7 +383,7 @@ class World:
         self._asleep = False
 
     def _wake_near(self, position: np.ndarray, radius: float) -> None:
-        for die, body in self._bodies.items():
+        for body in self._bodies.values():
             p = np.array(self.client.getBasePositionAndOrientation(body)[0])
             if np.linalg.norm(p - position) <= radius:
                 self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)

@@ -25,9 +25,9 @@ def test_seated_dice_read_back_slot_and_faces() -> None:
     rng = np.random.default_rng(0)
     slots = [g.SLOTS[i] for i in rng.choice(165, size=30, replace=False)]
     ups = [g.ALL_UP_FACES[i] for i in rng.integers(24, size=30)]
-    poses = np.array([seated_pose(s, u, tuple(rng.normal(0, 0.03, 3))) for s, u in zip(slots, ups)])
+    poses = np.array([seated_pose(s, u, tuple(rng.normal(0, 0.03, 3))) for s, u in zip(slots, ups, strict=True)])
     readout = read_poses(list(range(30)), poses)
-    for die, (slot, up) in enumerate(zip(slots, ups)):
+    for die, (slot, up) in enumerate(zip(slots, ups, strict=True)):
         r = readout.dice[die]
         assert r.status is Status.SEATED and r.slot == slot and r.up == up
         assert r.seat_error < 0.15

@@ -6,8 +6,9 @@
 from __future__ import annotations
 
 from pyramid.tablegames.decathlon import Decathlon
+from pyramid.tablegames.heptathlon import Heptathlon
 
-TABLE_GAMES: list[type] = [Decathlon]
+TABLE_GAMES: list[type] = [Decathlon, Heptathlon]
 
 
 def find_table_game(name: str) -> type | None:

@@ -1,6 +1,6 @@
 """The `pyramid games / rules / play` subcommands for the table games.
 
-Players: ``optimal`` (or ``strong``), ``random``, ``human``. Physical rolls by default, drawn with --fast.
+Players: ``strong`` (``optimal`` in the Decathlon; either name works everywhere), ``random``, ``human``. Physical rolls by default, drawn with --fast.
 """
 
 from __future__ import annotations
@@ -84,6 +84,12 @@ def play(args: argparse.Namespace) -> int:
         if any(isinstance(p, ValuePlayer) for p in players):
             print()
             print(expected_score_table())
+    else:
+        game = game_type.from_options(players, roller, rng, options, say=print)
+        game.play()
+        print()
+        print(game.score_sheet())
+        print("winner: " + ", ".join(players[i].name for i in game.winners()))
     rolls = len(roller.records)
     rerolls = sum(r.rerolls for r in roller.records)
     print(f"{rolls} rolls, {rerolls} dice re-thrown (cocked or off the table)")

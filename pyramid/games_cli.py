@@ -1,0 +1,92 @@
+"""The ``pyramid games``, ``pyramid rules`` and ``pyramid play`` subcommands for the pyramid's games."""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+
+import numpy as np
+
+from pyramid.games import GAMES, find_game
+from pyramid.play import Match
+from pyramid.players import make_player
+from pyramid.rules import Game
+
+
+def list_games() -> None:
+    """Print every game: number, title, category, player counts."""
+    print(f"{'no.':>3}  {'title':<24} {'category':<9} players")
+    for game in GAMES:
+        info = game.info
+        counts = ", ".join(map(str, info.players))
+        print(f"{info.number:>3}  {info.title:<24} {info.category:<9} {counts}")
+
+
+def rules_text(game: type[Game]) -> str:
+    """The rules card of ``game`` with its metadata and house rules."""
+    info = game.info
+    lines = [
+        f"{info.number}. {info.title}  [{info.category}; players {', '.join(map(str, info.players))}]",
+        f"Material: {info.material}",
+        f"Rule book: seeds/004, from line {info.seed_line}",
+        "",
+        inspect.cleandoc(game.__doc__ or ""),
+    ]
+    if game.house_rules:
+        lines += ["", "HOUSE RULE (not in the rule book): " + game.house_rules]
+    if game.options_help:
+        lines += ["", "Options: " + "; ".join(f"{k}: {v}" for k, v in game.options_help.items())]
+    return "\n".join(lines)
+
+
+def show_rules(name: str) -> int:
+    """Print the rules card of the game called ``name``."""
+    print(rules_text(find_game(name)))
+    return 0
+
+
+def _options(pairs: list[str]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise ValueError(f"an option is KEY=VALUE, got {pair!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def play(args: argparse.Namespace) -> int:
+    """Play a match from the command line and print its turns, final read-out, face counts and winner."""
+    game_cls = find_game(args.game)
+    kinds = [k.strip() for k in args.players.split(",") if k.strip()] if args.players else []
+    if not kinds:
+        kinds = ["greedy"] + ["random"] * (game_cls.info.players[0] - 1)
+    rng = np.random.default_rng(args.seed)
+    game = game_cls(len(kinds), rng=np.random.default_rng([args.seed, 1]), **_options(args.option))
+    players = [make_player(k, np.random.default_rng([args.seed, 2, n])) for n, k in enumerate(kinds)]
+    world = None
+    if not args.fast:
+        from pyramid.world import World
+
+        world = World()
+    print(f"{game.info.number}. {game.info.title}: " + ", ".join(f"player {n} {k}" for n, k in enumerate(kinds)))
+    match = Match(game, players, world=world, rng=rng, log=print)
+    outcome = match.run()
+    print()
+    print("final pyramid:", game.state.to_notation())
+    print("faces showing on the outside (edges double, apex triple):")
+    counts = game.state.face_count()
+    for colour, n in sorted(counts.items(), key=lambda kv: -kv[1]):
+        print(f"  {colour:<6} {n:4d}")
+    print("scores:", ", ".join(f"player {p} {s:g}" for p, s in enumerate(outcome.scores)))
+    print(outcome.result())
+    if world is not None:
+        if args.picture:
+            from pyramid.render import save_picture
+
+            save_picture(world, args.picture)
+            print(f"picture written to {args.picture}")
+        world.close()
+    elif args.picture:
+        print("no picture in fast mode (there is no world to photograph)")
+    return 0

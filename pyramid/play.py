@@ -1,0 +1,105 @@
+"""Match: the one place where the world, the read-out, a game and its players meet.
+
+Each turn: the player to move chooses among the legal actions; the world performs the action (or,
+in fast mode, the state changes exactly); the read-out of the poses is what the game applies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from pyramid import geometry
+from pyramid.players import Player
+from pyramid.rules import Action, Game, Outcome, Place, Remove, RemoveColumn, exact_result
+from pyramid.state import Cell, PyramidState
+
+if TYPE_CHECKING:
+    from pyramid.world import World
+
+DROP = 0.002  # metres: a placed die is released this far above its funnel
+
+
+class Match:
+    """A game played by ``players`` (one per seat), physically in ``world`` or exactly when it is None."""
+
+    def __init__(
+        self,
+        game: Game,
+        players: Sequence[Player],
+        world: World | None = None,
+        rng: np.random.Generator | None = None,
+        log: Callable[[str], None] | None = None,
+        drop: float = DROP,
+    ) -> None:
+        if len(players) != game.players:
+            raise ValueError(f"{game.info.title} was set up for {game.players} players, got {len(players)}")
+        self.game = game
+        self.players = list(players)
+        self.world = world
+        self.rng = rng if rng is not None else game.rng
+        self.log = log
+        self.drop = drop
+        self.slot_die: dict[geometry.Slot, int] = {}
+        self.turns = 0
+        self._events_seen = 0
+        if world is not None and game.state:
+            self.slot_die = world.build(game.state)
+            self._settle_and_observe(None)
+
+    def _say(self, text: str) -> None:
+        if self.log is not None:
+            self.log(text)
+
+    def _flush_events(self) -> None:
+        for event in self.game.events[self._events_seen :]:
+            self._say(f"      {event}")
+        self._events_seen = len(self.game.events)
+
+    def _settle_and_observe(self, action: Action | None) -> PyramidState:
+        assert self.world is not None
+        self.world.settle(raise_on_timeout=False)
+        readout = self.world.readout(require_rest=False)
+        self.slot_die = dict(readout.slot_die)
+        if action is None:
+            self.game.observe(readout.pyramid)
+        return readout.pyramid
+
+    def perform(self, action: Action) -> PyramidState:
+        """Carry out ``action``: exactly in fast mode, physically otherwise; returns the state read back."""
+        up = geometry.ALL_UP_FACES[int(self.rng.integers(24))]
+        if self.world is None:
+            return exact_result(self.game.state, action, up)
+        if isinstance(action, Place):
+            die = self.world.assign_dice(PyramidState({action.slot: Cell(action.colour)}))[action.slot]
+            self.world.place(die, action.slot, action.up or up, drop=self.drop)
+        elif isinstance(action, Remove | RemoveColumn):
+            slots = action.slots if isinstance(action, RemoveColumn) else (action.slot,)
+            for slot in slots:
+                if slot in self.slot_die:
+                    self.world.remove(self.slot_die.pop(slot))
+        return self._settle_and_observe(action)
+
+    def step(self) -> Action:
+        """One action by the player to move, performed and applied."""
+        game = self.game
+        seat = game.to_move
+        action = self.players[seat].choose(game, game.legal_actions())
+        observed = self.perform(action)
+        game.apply(action, observed)
+        self.turns += 1
+        scores = " ".join(f"{s:g}" for s in game.scores())
+        self._say(f"{self.turns:4d}. player {seat} ({self.players[seat].name}): {action}   [{scores}]")
+        if isinstance(action, Place) and action.slot not in observed:
+            self._say(f"      the die did not come to rest in {action.slot}")
+        self._flush_events()
+        return action
+
+    def run(self) -> Outcome:
+        """Play to the end and return the outcome."""
+        self._flush_events()
+        while self.game.outcome is None:
+            self.step()
+        return self.game.outcome

@@ -1,0 +1,109 @@
+"""Who chooses the actions: a random player, a greedy baseline and a person at the terminal.
+
+Players see the game (rules layer) and its legal actions and return one of them; they never touch
+the world. Every random choice uses the Generator the player was given.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from pyramid.rules import Action, Game
+
+
+class Player(abc.ABC):
+    """Chooses one of the legal actions."""
+
+    name: str = "player"
+
+    @abc.abstractmethod
+    def choose(self, game: Game, legal: Sequence[Action]) -> Action:
+        """One action of ``legal`` for ``game.to_move``."""
+
+
+class RandomPlayer(Player):
+    """Picks uniformly among the legal actions."""
+
+    name = "random"
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def choose(self, game: Game, legal: Sequence[Action]) -> Action:
+        """A uniformly drawn legal action."""
+        return legal[int(self.rng.integers(len(legal)))]
+
+
+class GreedyPlayer(Player):
+    """The best action by the game's ``heuristic``, else by one move of lookahead on the score.
+
+    The lookahead applies the action to a copy of the game, then any forced actions that follow
+    (a single legal action, e.g. automatic fills), and compares ``game.advantage(player)``.
+    Ties are broken at random.
+    """
+
+    name = "greedy"
+
+    def __init__(self, rng: np.random.Generator, forced_limit: int = 20) -> None:
+        self.rng = rng
+        self.forced_limit = forced_limit
+
+    def value(self, game: Game, action: Action) -> float:
+        """How good ``action`` looks for the player to move."""
+        quick = game.heuristic(action)
+        if quick is not None:
+            return quick
+        player = game.to_move
+        trial = game.clone()
+        trial.apply(action)
+        for _ in range(self.forced_limit):
+            legal = trial.legal_actions()
+            if len(legal) != 1:
+                break
+            trial.apply(legal[0])
+        return trial.advantage(player)
+
+    def choose(self, game: Game, legal: Sequence[Action]) -> Action:
+        """The legal action of highest value."""
+        if len(legal) == 1:
+            return legal[0]
+        values = np.array([self.value(game, a) for a in legal])
+        best = np.flatnonzero(values >= values.max() - 1e-9)
+        return legal[int(best[self.rng.integers(len(best))])]
+
+
+class HumanPlayer(Player):
+    """A person at the terminal: numbered legal actions, a number typed back; asks again on bad input."""
+
+    name = "human"
+
+    def __init__(self, ask: Callable[[str], str] = input, show: Callable[[str], None] = print) -> None:
+        self.ask = ask
+        self.show = show
+
+    def choose(self, game: Game, legal: Sequence[Action]) -> Action:
+        """The action whose number the person types."""
+        scores = ", ".join(f"{p}: {s:g}" for p, s in enumerate(game.scores()))
+        self.show(f"player {game.to_move} to move (scores {scores}); pyramid {game.state.to_notation()}")
+        for n, action in enumerate(legal, 1):
+            self.show(f"  {n:3d}. {action}")
+        while True:
+            answer = self.ask(f"choose 1..{len(legal)}: ").strip()
+            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+                return legal[int(answer) - 1]
+            self.show(f"please type a number from 1 to {len(legal)}")
+
+
+def make_player(kind: str, rng: np.random.Generator) -> Player:
+    """A player by name: ``random``, ``greedy`` or ``human``."""
+    kinds: dict[str, Callable[[], Player]] = {
+        "random": lambda: RandomPlayer(rng),
+        "greedy": lambda: GreedyPlayer(rng),
+        "human": HumanPlayer,
+    }
+    if kind not in kinds:
+        raise ValueError(f"unknown player {kind!r}; choose from {', '.join(kinds)}")
+    return kinds[kind]()

@@ -1,0 +1,407 @@
+"""Brad Nordeng's Heptathlon (seed 002): seven dice events with skills, for 1 to 4 players.
+
+Setup:
+    Seven dice and a score sheet per player. Each player rolls 5 dice; a number shown more than 3 times
+    has its extra dice rolled again until no number shows more than 3 times. Every die marks one box of
+    its skill: 1 Speed, 2 Size ("Height" on the sheet), 3 Jumping, 4 Strength, 5 Dexterity, 6 Endurance.
+Turn:
+    The events in order; within an event with several attempts all players make their first attempt,
+    then their second, and so on; in the High Jump all players face each height before the bar rises.
+Legal actions:
+    100 m Hurdles (Speed +1 roll): 3 rolls; roll 4 dice, keep any, add the other 3 dice and roll the rest.
+    High Jump (Jumping +1 to the sum, Size +1 attempt per height): try or skip each height 9, 12, ..., 42;
+    3 attempts with 3 to 7 dice; three consecutive numbers or a sum below the height fail.
+    Shot Put (Strength +1 roll, Size +1 score): 3 rolls per attempt. Spin: roll the 7 dice, keep all dice
+    of one number (any number on the table), roll the others again or stop; throw: roll the kept dice,
+    keep any and roll the rest again.
+    200 m (Speed +1 roll): 3 rolls; roll 2 dice, keep any, add 2 new dice to the ones not kept.
+    Long Jump (Jumping +1 roll): 4 rolls per attempt. Run-up: roll the 7 dice, keep dice whose number no
+    other die shows; jump: roll the kept dice, keep any and roll the rest again.
+    Javelin (Strength +1 score, Dexterity +1 roll and +1 score): 6 rolls of 2 dice; keep 0, 1 or 2: a 1
+    while no higher number is kept, otherwise higher than every number kept; keeping a 6 ends the attempt.
+    800 m (Endurance +1 roll and +2 score): 5 rolls of 2 dice (1 when only 1 is left); keep both or none.
+Scoring:
+    Hurdles: all 7 dice less 7 for each of the three -7s not crossed out by a 1, at least 0. High Jump: the
+    highest height cleared. Shot Put: the spin number plus the throw dice plus Size. Long Jump: the jump
+    dice. Javelin: (number of 1s) squared plus the other kept dice plus Strength and Dexterity. 200 m and
+    800 m: the dice that form pairs (plus 2 per Endurance mark in the 800 m). Best attempt counts.
+End:
+    After the 800 metres the highest total wins; ties are shared.
+Interpretation:
+    Kept dice stay kept (they are frozen) in every event. The last roll of an event or attempt counts as
+    it falls. The Spin may switch to another number on the table; at least one spin roll and one throw
+    roll are needed, so the Spin ends one roll before the last. In the Long Jump a rolled die may be kept
+    when no other die on the table (kept or rolled) shows its number. In the High Jump the choice to skip
+    is made before the first attempt at a height. The 7 dice are the pool: in the 200 m, Javelin and 800 m
+    fewer dice are added once the pool runs out, and an event ends early when no die is left to roll.
+    Javelin: two 1s may be kept from one roll, two equal higher numbers may not. Pairs: every two equal
+    dice make a pair (three of a kind one pair, four of a kind two pairs); option ``pairs=distinct``
+    allows one pair per number. Rolling on never lowers the 800 m score, so there is no early stop.
+    Skill bonuses are added to every attempt, even one that scores nothing. The strong player maximises
+    each attempt's expected score exactly (dynamic programming) except in the 200 m, where it uses a
+    heuristic estimate.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pyramid.tablegames import heptathlon_dp as dp
+from pyramid.tablegames.base import Decision, Player, TableGameInfo
+from pyramid.tablegames.roller import Roller
+
+INFO = TableGameInfo(
+    name="heptathlon",
+    aliases=("siebenkampf", "nordeng", "brad-nordeng-heptathlon"),
+    min_players=1,
+    max_players=4,
+    description="Brad Nordeng's Heptathlon: seven roll-and-write events with skills (option pairs=distinct)",
+    strong_player="strong",
+)
+SKILLS = ("speed", "size", "jumping", "strength", "dexterity", "endurance")
+EVENTS = ("100m hurdles", "high jump", "shot put", "200 meters", "long jump", "javelin throw", "800 meters")
+EVENT_SKILLS = {
+    "100m hurdles": ("speed",),
+    "high jump": ("jumping", "size"),
+    "shot put": ("strength", "size"),
+    "200 meters": ("speed",),
+    "long jump": ("jumping",),
+    "javelin throw": ("strength", "dexterity"),
+    "800 meters": ("endurance",),
+}
+ATTEMPTS = {"shot put": 3, "long jump": 3, "javelin throw": 3}
+BASE_ROLLS = {"100m hurdles": 3, "shot put": 3, "200 meters": 3, "long jump": 4, "javelin throw": 6, "800 meters": 5}
+MAX_MARKS = 3
+
+
+def roll_skills(roller: Roller) -> list[int]:
+    """Marks per skill from a setup roll of 5 dice, extras of a number shown more than 3 times rolled again."""
+    faces = roller.roll(5)
+    while True:
+        extras = [i for i, f in enumerate(faces) if faces[: i + 1].count(f) > MAX_MARKS]
+        if not extras:
+            break
+        for i, face in zip(extras, roller.roll(len(extras)), strict=True):
+            faces[i] = face
+    return [faces.count(v) for v in range(1, 7)]
+
+
+@dataclass
+class Entry:
+    """One player's line of the score sheet for one event."""
+
+    results: list[str] = field(default_factory=list)
+    best: int = 0
+    out: bool = False  # High Jump: failed a height
+
+
+class Heptathlon:
+    """One heptathlon between ``players``; ``play()`` runs it to the end and returns the totals."""
+
+    info = INFO
+
+    def __init__(
+        self,
+        players: list[Player],
+        roller: Roller,
+        rng: np.random.Generator,
+        distinct_pairs: bool = False,
+        skills: list[list[int]] | None = None,
+        say: Callable[[str], None] = lambda text: None,
+    ) -> None:
+        if not INFO.min_players <= len(players) <= INFO.max_players:
+            raise ValueError(f"the heptathlon takes {INFO.min_players} to {INFO.max_players} players")
+        self.players = players
+        self.roller = roller
+        self.rng = rng
+        self.distinct = distinct_pairs
+        self.say = say
+        self.skills = skills if skills is not None else [roll_skills(roller) for _ in players]
+        self.sheet: dict[str, list[Entry]] = {}
+        self.totals = [0] * len(players)
+        self.running: dict[str, list[int]] = {}
+
+    @classmethod
+    def from_options(
+        cls, players: list[Player], roller: Roller, rng: np.random.Generator, options: dict[str, str],
+        say: Callable[[str], None],
+    ) -> Heptathlon:
+        """A game from command-line options (``pairs=each|distinct``)."""
+        pairs = options.pop("pairs", "each").lower()
+        if pairs not in ("each", "distinct") or options:
+            raise ValueError(f"unknown heptathlon options: {', '.join(options) or 'pairs=' + pairs}")
+        return cls(players, roller, rng, distinct_pairs=pairs == "distinct", say=say)
+
+    def mark(self, i: int, skill: str) -> int:
+        """Player ``i``'s marks in ``skill``."""
+        return self.skills[i][SKILLS.index(skill)]
+
+    # -- the competition -------------------------------------------------------------------------
+
+    def play(self) -> list[int]:
+        """Play all seven events; the final totals per player."""
+        for i, player in enumerate(self.players):
+            marks = ", ".join(f"{s} +{m}" for s, m in zip(SKILLS, self.skills[i], strict=True) if m)
+            self.say(f"{player.name} skills: {marks}")
+        for name in EVENTS:
+            self.play_event(name)
+        return self.totals
+
+    def play_event(self, name: str) -> None:
+        """Play one event for everybody and book the results."""
+        entries = [Entry() for _ in self.players]
+        self.sheet[name] = entries
+        self.say(f"== {name.title()} ==")
+        if name == "high jump":
+            for index in range(len(dp.HEIGHTS)):
+                for i, entry in enumerate(entries):
+                    if not entry.out:
+                        self._height(i, entry, index)
+        else:
+            for _ in range(ATTEMPTS.get(name, 1)):
+                for i, entry in enumerate(entries):
+                    score, detail = self._attempt(name, i)
+                    entry.results.append(detail)
+                    entry.best = max(entry.best, score)
+        for i, entry in enumerate(entries):
+            self.totals[i] += entry.best
+            self.say(f"  {self.players[i].name}: {'; '.join(entry.results)} -> {entry.best}; total {self.totals[i]}")
+        self.running[name] = list(self.totals)
+
+    def _ask(self, i: int, prompt: str, options: list[str], values: Callable[[], list[float]]) -> int:
+        return self.players[i].choose(Decision(self.players[i].name, prompt, options, values))
+
+    def _rolls(self, name: str, i: int) -> int:
+        bonus = {"100m hurdles": "speed", "shot put": "strength", "200 meters": "speed", "long jump": "jumping",
+                 "javelin throw": "dexterity", "800 meters": "endurance"}[name]
+        return BASE_ROLLS[name] + self.mark(i, bonus)
+
+    def _attempt(self, name: str, i: int) -> tuple[int, str]:
+        rolls = self._rolls(name, i)
+        if name == "100m hurdles":
+            return self._hurdles(i, rolls)
+        if name == "shot put":
+            return self._shot_put(i, rolls)
+        if name == "200 meters":
+            return self._two_hundred(i, rolls)
+        if name == "long jump":
+            return self._long_jump(i, rolls)
+        if name == "javelin throw":
+            return self._javelin(i, rolls)
+        return self._eight_hundred(i, rolls)
+
+    # -- the events ------------------------------------------------------------------------------
+
+    def _hurdles(self, i: int, rolls: int) -> tuple[int, str]:
+        kept: list[int] = []
+        for r in range(1, rolls + 1):
+            faces = sorted(self.roller.roll(dp.HURDLES_FIRST if r == 1 else dp.POOL - len(kept)), reverse=True)
+            if r == rolls:
+                kept += faces
+                break
+            high = [f for f in faces if f != 1]
+            keeps = [[1] * o + high[:j] for o in range(faces.count(1) + 1) for j in range(len(high) + 1)]
+            left = rolls - r
+            choice = self._ask(
+                i, f"hurdles roll {r}/{rolls}: {faces} (kept {kept})", [f"keep {k}" for k in keeps],
+                lambda ks=keeps, k0=list(kept), n=left: [dp.hurdles_value(n, k0 + k) for k in ks],  # type: ignore
+            )
+            kept += keeps[choice]
+            if len(kept) == dp.POOL:
+                break
+        score = dp.hurdles_score(kept)
+        crossed = min(3, kept.count(1))
+        return score, f"{'+'.join(map(str, sorted(kept, reverse=True)))} -7x{3 - crossed} = {score}"
+
+    def _height(self, i: int, entry: Entry, index: int) -> None:
+        height, jumping = dp.HEIGHTS[index], self.mark(i, "jumping")
+        tries = 3 + self.mark(i, "size")
+        skip = self._ask(
+            i, f"high jump: height {height} (cleared {entry.best})", ["attempt", "skip"],
+            lambda: [dp.high_jump_attempt(index, entry.best, jumping, tries, tries),
+                     dp.high_jump_value(index + 1, entry.best, jumping, tries)],
+        )
+        if skip:
+            return
+        marks = ""
+        for left in range(tries, 0, -1):
+            options = [f"jump with {n} dice" for n in dp.HIGH_JUMP_DICE]
+            n = dp.HIGH_JUMP_DICE[self._ask(
+                i, f"high jump: height {height}, attempt {tries - left + 1}/{tries}", options,
+                lambda left=left: dp.high_jump_options(index, entry.best, jumping, tries, left),  # type: ignore
+            )]
+            faces = self.roller.roll(n)
+            if sum(faces) + jumping >= height and not dp.has_run_of_three(faces):
+                entry.results.append(f"{height}:{marks}O")
+                entry.best = height
+                return
+            marks += "X"
+        entry.results.append(f"{height}:{marks}")
+        entry.out = True
+
+    def _shot_put(self, i: int, rolls: int) -> tuple[int, str]:
+        count, face = 0, 0
+        r = 0
+        while True:
+            r += 1
+            rolled = self.roller.roll(dp.POOL - count)
+            table = rolled + [face] * count
+            left = rolls - r
+            moves = [(v, throw) for v in sorted(set(table), reverse=True) for throw in (True, False)
+                     if (left >= 1 if throw else left >= 2)]
+            options = [f"keep {table.count(v)}x{v} and {'throw' if throw else 'spin again'}" for v, throw in moves]
+            choice = self._ask(
+                i, f"shot put spin roll {r}/{rolls}: {sorted(rolled, reverse=True)} (kept {count}x{face})", options,
+                lambda c=count, f=face, ro=rolled, n=left, ms=moves: [  # type: ignore
+                    dp.spin_options(c, f, ro, n)[m] for m in ms],
+            )
+            face, throw = moves[choice]
+            count = table.count(face)
+            if throw:
+                break
+        total = self._keep_best(i, "shot put throw", count, rolls - r)
+        size = self.mark(i, "size")
+        return face + total + size, f"{face}+{total}+{size} = {face + total + size}"
+
+    def _keep_best(self, i: int, what: str, dice: int, rolls: int) -> int:
+        """Roll ``dice`` dice up to ``rolls`` times, keeping any between rolls; the sum of the end result."""
+        kept = 0
+        for r in range(1, rolls + 1):
+            faces = sorted(self.roller.roll(dice), reverse=True)
+            if r == rolls:
+                return kept + sum(faces)
+            options = [f"keep {faces[:j]}" + (" and roll the rest" if j < len(faces) else "")
+                       for j in range(len(faces) + 1)]
+            j = self._ask(i, f"{what} roll {r}/{rolls}: {faces} (kept {kept})", options,
+                          lambda f=faces, k=kept, n=rolls - r: dp.throw_options(f, k, n))  # type: ignore
+            kept += sum(faces[:j])
+            dice -= j
+            if dice == 0:
+                break
+        return kept
+
+    def _long_jump(self, i: int, rolls: int) -> tuple[int, str]:
+        kept: list[int] = []
+        r = 0
+        while True:
+            r += 1
+            rolled = sorted(self.roller.roll(dp.POOL - len(kept)), reverse=True)
+            table = kept + rolled
+            unique = [f for f in rolled if table.count(f) == 1]
+            left = rolls - r
+            moves = [(j, jump) for j in range(len(unique) + 1) for jump in (True, False)
+                     if (left >= 1 if jump else left >= 2)]
+            options = [f"keep {unique[:j]} and {'jump' if jump else 'run on'}" for j, jump in moves]
+            choice = self._ask(
+                i, f"long jump run-up roll {r}/{rolls}: {rolled} (kept {kept})", options,
+                lambda k=len(kept), u=len(unique), n=left, ms=moves: [  # type: ignore
+                    dp.run_up_options(k, u, n)[m] for m in ms],
+            )
+            j, jump = moves[choice]
+            kept += unique[:j]
+            if jump:
+                break
+        score = self._keep_best(i, "long jump", len(kept), rolls - r) if kept else 0
+        return score, f"{len(kept)} dice: {score}"
+
+    def _javelin(self, i: int, rolls: int) -> tuple[int, str]:
+        ones, highest, kept = 0, 0, []
+        for r in range(1, rolls + 1):
+            dice = min(2, dp.POOL - len(kept))
+            if dice == 0 or highest == 6:
+                break
+            rolled = sorted(self.roller.roll(dice))
+            keeps = dp.javelin_keeps(rolled, ones, highest)
+            options = [f"keep {list(k)}" if k else "keep none" for k in keeps]
+            choice = self._ask(
+                i, f"javelin roll {r}/{rolls}: {rolled} (kept {kept})", options,
+                lambda ro=rolled, o=ones, h=highest, k=len(kept), n=rolls - r: dp.javelin_options(  # type: ignore
+                    ro, o, h, k, n),
+            )
+            for f in keeps[choice]:
+                kept.append(f)
+                ones, highest = (ones + 1, highest) if f == 1 else (ones, f)
+        bonus = self.mark(i, "strength") + self.mark(i, "dexterity")
+        others = sum(f for f in kept if f != 1)
+        score = ones * ones + others + bonus
+        return score, f"{ones}^2+{others}+{bonus} = {score}"
+
+    def _two_hundred(self, i: int, rolls: int) -> tuple[int, str]:
+        kept: list[int] = []
+        unkept, pool = 0, dp.POOL
+        for r in range(1, rolls + 1):
+            new = min(2, pool)
+            pool -= new
+            if unkept + new == 0:
+                break
+            rolled = sorted(self.roller.roll(unkept + new), reverse=True)
+            if r == rolls:
+                kept += rolled
+                break
+            keeps = sorted({c for n in range(len(rolled) + 1) for c in itertools.combinations(rolled, n)},
+                           key=lambda c: (len(c), c))
+            choice = self._ask(
+                i, f"200 m roll {r}/{rolls}: {rolled} (kept {sorted(kept)})",
+                [f"keep {list(k)}" if k else "keep none" for k in keeps],
+                lambda ks=keeps, k0=list(kept), n=rolls - r: [  # type: ignore
+                    dp.two_hundred_estimate(k0 + list(k), n, self.distinct) for k in ks],
+            )
+            kept += keeps[choice]
+            unkept = len(rolled) - len(keeps[choice])
+        score = dp.pair_score(kept, self.distinct)
+        return score, f"{' '.join(map(str, sorted(kept)))} = {score}"
+
+    def _eight_hundred(self, i: int, rolls: int) -> tuple[int, str]:
+        kept: list[int] = []
+        for r in range(1, rolls + 1):
+            dice = min(2, dp.POOL - len(kept))
+            if dice == 0:
+                break
+            rolled = sorted(self.roller.roll(dice))
+            if r == rolls:
+                kept += rolled
+                break
+            choice = self._ask(
+                i, f"800 m roll {r}/{rolls}: {rolled} (kept {sorted(kept)})", ["keep both" if dice == 2 else "keep",
+                                                                                "keep none"],
+                lambda k=tuple(sorted(kept)), ro=rolled, n=rolls - r: dp.eight_hundred_options(  # type: ignore
+                    k, ro, n, self.distinct),
+            )
+            if choice == 0:
+                kept += rolled
+        bonus = 2 * self.mark(i, "endurance")
+        pairs = dp.pair_score(kept, self.distinct)
+        return pairs + bonus, f"{' '.join(map(str, sorted(kept)))}: {pairs}+{bonus} = {pairs + bonus}"
+
+    # -- the score sheet -----------------------------------------------------------------------
+
+    def score_sheet(self) -> str:
+        """The score sheet as in the rule book: skills boxes, then per event the results and running total."""
+        width = max([len(p.name) for p in self.players] + [12])
+        lines = ["Brad Nordeng's Heptathlon - Score Sheet", f"{'NAME':24s}" + "".join(
+            f" | {p.name:{width}s}" for p in self.players)]
+        for k, skill in enumerate(SKILLS):
+            label = f"{k + 1} {'Height' if skill == 'size' else skill.title()}"
+            lines.append(f"{label:24s}" + "".join(
+                f" | {'[x]' * s[k] + '[ ]' * (MAX_MARKS - s[k]):{width}s}" for s in self.skills))
+        for name in EVENTS:
+            if name not in self.sheet:
+                continue
+            lines.append("-" * len(lines[1]))
+            lines.append(f"{EVENTS.index(name) + 1} {name.title()} ({', '.join(EVENT_SKILLS[name])})")
+            for i, entry in enumerate(self.sheet[name]):
+                detail = "; ".join(entry.results) or "-"
+                lines.append(f"    {self.players[i].name:{width}s}  {detail}  Score {entry.best}"
+                             f"  Running Total {self.running[name][i]}")
+        lines.append("-" * len(lines[1]))
+        lines.append(f"{'Total':24s}" + "".join(f" | {t:<{width}d}" for t in self.totals))
+        return "\n".join(lines)
+
+    def winners(self) -> list[int]:
+        """The players with the highest total (several on a tie)."""
+        top = max(self.totals)
+        return [i for i, t in enumerate(self.totals) if t == top]

@@ -1,0 +1,65 @@
+"""The match loop: fast matches of every game, the command line, and one small physical match."""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+import pytest
+
+from pyramid.games import GAMES, find_game
+from pyramid.games_cli import list_games, play, show_rules
+from pyramid.play import Match
+from pyramid.players import GreedyPlayer, HumanPlayer, RandomPlayer
+
+
+@pytest.mark.parametrize("game_cls", GAMES, ids=lambda g: f"{g.info.number}")
+def test_fast_match_with_greedy_and_random_ends(game_cls: type) -> None:
+    game = game_cls(None, rng=np.random.default_rng(3))
+    players = [GreedyPlayer(np.random.default_rng(4))] + [
+        RandomPlayer(np.random.default_rng(5 + n)) for n in range(game.players - 1)
+    ]
+    lines: list[str] = []
+    outcome = Match(game, players, log=lines.append).run()
+    assert outcome.scores == game.scores()
+    assert lines and lines[0].lstrip().startswith(("1.", "player", "the forbidden"))
+
+
+def test_human_at_the_terminal_plays_a_match_to_its_end() -> None:
+    game = find_game(27)(3, rng=np.random.default_rng(0))
+    human = HumanPlayer(ask=lambda prompt: "1", show=lambda text: None)
+    outcome = Match(game, [human, RandomPlayer(np.random.default_rng(1)), RandomPlayer(np.random.default_rng(2))]).run()
+    assert len(game.history) == 60 and outcome.winners
+
+
+def test_cli_lists_rules_and_plays(capsys: pytest.CaptureFixture[str]) -> None:
+    list_games()
+    assert "El Dado" in capsys.readouterr().out
+    assert show_rules("rasanto") == 0
+    assert "HOUSE RULE" in capsys.readouterr().out
+    args = argparse.Namespace(game="mucho", players="greedy,random,random", seed=2, fast=True, picture=None, option=[])
+    assert play(args) == 0
+    out = capsys.readouterr().out
+    assert "final pyramid:" in out and ("wins" in out or "share the win" in out)
+
+
+def test_cli_passes_options() -> None:
+    args = argparse.Namespace(
+        game="12", players="random,random,random", seed=1, fast=True, picture=None, option=["forbidden=3"]
+    )
+    assert play(args) == 0
+
+
+def test_physical_match_reads_the_world() -> None:
+    from pyramid.world import World
+
+    world = World()
+    game = find_game(27)(3, rng=np.random.default_rng(0))
+    match = Match(
+        game, [RandomPlayer(np.random.default_rng(n)) for n in range(3)], world=world, rng=np.random.default_rng(9)
+    )
+    for _ in range(6):
+        match.step()
+    readout = world.readout(require_rest=False)
+    assert game.state == readout.pyramid
+    world.close()

@@ -1,0 +1,105 @@
+"""The rules layer: base class bookkeeping, the registry, and the checker over every registered game."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pyramid.games import GAMES, find_game
+from pyramid.games.demolition import ElDado
+from pyramid.rules import IllegalAction, Outcome, Place, Remove, Termination, check_game, free_slots, open_slots
+from pyramid.state import Cell, PyramidState
+
+
+def test_registry_lists_each_number_once() -> None:
+    numbers = [g.info.number for g in GAMES]
+    assert len(numbers) == len(set(numbers))
+    assert numbers == sorted(numbers)
+
+
+@pytest.mark.parametrize("key", ["39", 39, "el dado", "EL DADO", "dado", "El-Dado"])
+def test_find_game_by_number_title_or_alias(key: str | int) -> None:
+    assert find_game(key) is ElDado
+
+
+def test_find_game_with_or_without_article() -> None:
+    assert find_game("most simple game").info.number == 10
+    assert find_game("The Forbidden Number").info.number == 12
+
+
+def test_find_game_unknown() -> None:
+    with pytest.raises(LookupError, match="no game"):
+        find_game("chess")
+
+
+def test_every_game_has_a_rules_card() -> None:
+    for game in GAMES:
+        doc = game.__doc__ or ""
+        for heading in ("Setup:", "Turn:", "Legal actions:", "Scoring:", "End:"):
+            assert heading in doc, f"{game.info.title} lacks {heading}"
+        assert "Interpretation" in doc or "House rule" in doc
+
+
+@pytest.mark.parametrize("game_cls", GAMES, ids=lambda g: f"{g.info.number}")
+def test_checker_over_every_game(game_cls: type) -> None:
+    report = check_game(game_cls, range(2))
+    assert report.ok, report.problems
+    assert report.games == 2
+
+
+def test_illegal_action_is_refused_and_changes_nothing() -> None:
+    game = ElDado(2, rng=np.random.default_rng(0))
+    before = game.state
+    with pytest.raises(IllegalAction, match="not legal"):
+        game.apply(Remove((8, 0, 0)))
+    with pytest.raises(IllegalAction):
+        game.apply(Place((0, 0, 0), "red"))
+    assert game.state == before and game.history == [] and game.to_move == 0
+
+
+def test_bad_player_count_and_unknown_option() -> None:
+    with pytest.raises(ValueError, match="players"):
+        find_game(10)(5, rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match="unknown option"):
+        find_game(10)(3, rng=np.random.default_rng(0), colour="blue")
+
+
+def test_observe_takes_the_read_out_as_truth() -> None:
+    game = find_game(10)(3, rng=np.random.default_rng(0))
+    action = game.legal_actions()[0]
+    assert isinstance(action, Place)
+    assert action.slot != (8, 0, 0)
+    elsewhere = PyramidState({(8, 0, 0): Cell("red", (1, 2, 3))})
+    game.apply(action, observed=elsewhere)
+    assert game.state == elsewhere
+    assert Place((8, 0, 0), "red") not in game.legal_actions()
+
+
+def test_seeded_games_replay_exactly() -> None:
+    def play(seed: int) -> list:
+        game = find_game(24)(3, rng=np.random.default_rng(seed))
+        pick = np.random.default_rng(seed + 1)
+        while not game.is_over:
+            legal = game.legal_actions()
+            game.apply(legal[int(pick.integers(len(legal)))])
+        return game.history
+
+    assert play(5) == play(5)
+    assert play(5) != play(6)
+
+
+def test_game_over_refuses_further_actions() -> None:
+    game = find_game(27)(3, rng=np.random.default_rng(1))
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+    assert isinstance(game.outcome, Outcome)
+    assert game.outcome.termination is Termination.ROUNDS_PLAYED
+    assert game.legal_actions() == []
+    with pytest.raises(IllegalAction, match="over"):
+        game.apply(Remove((8, 0, 0)))
+
+
+def test_fast_lattice_helpers_match_geometry() -> None:
+    state = PyramidState.full().without((0, 0, 0)).without((1, 0, 0))
+    assert free_slots(state) == state.free_slots()
+    assert open_slots(state) == state.open_slots()
