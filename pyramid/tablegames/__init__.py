@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from pyramid.tablegames.decathlon import Decathlon
 from pyramid.tablegames.heptathlon import Heptathlon
+from pyramid.tablegames.knights import Knights
 
-TABLE_GAMES: list[type] = [Decathlon, Heptathlon]
+TABLE_GAMES: list[type] = [Decathlon, Heptathlon, Knights]
 
 
 def find_table_game(name: str) -> type | None:

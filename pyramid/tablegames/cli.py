@@ -1,6 +1,6 @@
 """The `pyramid games / rules / play` subcommands for the table games.
 
-Players: ``strong`` (``optimal`` in the Decathlon; either name works everywhere), ``random``, ``human``. Physical rolls by default, drawn with --fast.
+Players: ``strong`` or ``optimal`` (the same), ``random``, ``human``. Physical rolls by default, drawn with --fast.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def play(args: argparse.Namespace) -> int:
             print()
             print(expected_score_table())
     else:
-        game = game_type.from_options(players, roller, rng, options, say=print)
+        game = game_type.from_options(players, roller, rng, options, say=print)  # type: ignore[attr-defined]
         game.play()
         print()
         print(game.score_sheet())

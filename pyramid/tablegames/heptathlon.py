@@ -47,6 +47,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -90,6 +91,29 @@ def roll_skills(roller: Roller) -> list[int]:
     return [faces.count(v) for v in range(1, 7)]
 
 
+def _hurdle_values(rolls_left: int, kept: list[int], keeps: list[list[int]]) -> list[float]:
+    return [dp.hurdles_value(rolls_left, kept + k) for k in keeps]
+
+
+def _height_values(index: int, best: int, jumping: int, tries: int) -> list[float]:
+    attempt = dp.high_jump_attempt(index, best, jumping, tries, tries)
+    return [attempt, dp.high_jump_value(index + 1, best, jumping, tries)]
+
+
+def _spin_values(count: int, face: int, rolled: list[int], left: int, moves: list[tuple[int, bool]]) -> list[float]:
+    values = dp.spin_options(count, face, rolled, left)
+    return [values[m] for m in moves]
+
+
+def _run_up_values(kept: int, unique: int, left: int, moves: list[tuple[int, bool]]) -> list[float]:
+    values = dp.run_up_options(kept, unique, left)
+    return [values[m] for m in moves]
+
+
+def _two_hundred_values(kept: list[int], keeps: list[tuple[int, ...]], left: int, distinct: bool) -> list[float]:
+    return [dp.two_hundred_estimate(kept + list(k), left, distinct) for k in keeps]
+
+
 @dataclass
 class Entry:
     """One player's line of the score sheet for one event."""
@@ -127,7 +151,11 @@ class Heptathlon:
 
     @classmethod
     def from_options(
-        cls, players: list[Player], roller: Roller, rng: np.random.Generator, options: dict[str, str],
+        cls,
+        players: list[Player],
+        roller: Roller,
+        rng: np.random.Generator,
+        options: dict[str, str],
         say: Callable[[str], None],
     ) -> Heptathlon:
         """A game from command-line options (``pairs=each|distinct``)."""
@@ -176,8 +204,14 @@ class Heptathlon:
         return self.players[i].choose(Decision(self.players[i].name, prompt, options, values))
 
     def _rolls(self, name: str, i: int) -> int:
-        bonus = {"100m hurdles": "speed", "shot put": "strength", "200 meters": "speed", "long jump": "jumping",
-                 "javelin throw": "dexterity", "800 meters": "endurance"}[name]
+        bonus = {
+            "100m hurdles": "speed",
+            "shot put": "strength",
+            "200 meters": "speed",
+            "long jump": "jumping",
+            "javelin throw": "dexterity",
+            "800 meters": "endurance",
+        }[name]
         return BASE_ROLLS[name] + self.mark(i, bonus)
 
     def _attempt(self, name: str, i: int) -> tuple[int, str]:
@@ -207,8 +241,10 @@ class Heptathlon:
             keeps = [[1] * o + high[:j] for o in range(faces.count(1) + 1) for j in range(len(high) + 1)]
             left = rolls - r
             choice = self._ask(
-                i, f"hurdles roll {r}/{rolls}: {faces} (kept {kept})", [f"keep {k}" for k in keeps],
-                lambda ks=keeps, k0=list(kept), n=left: [dp.hurdles_value(n, k0 + k) for k in ks],  # type: ignore
+                i,
+                f"hurdles roll {r}/{rolls}: {faces} (kept {kept})",
+                [f"keep {k}" for k in keeps],
+                partial(_hurdle_values, left, list(kept), keeps),
             )
             kept += keeps[choice]
             if len(kept) == dp.POOL:
@@ -221,19 +257,24 @@ class Heptathlon:
         height, jumping = dp.HEIGHTS[index], self.mark(i, "jumping")
         tries = 3 + self.mark(i, "size")
         skip = self._ask(
-            i, f"high jump: height {height} (cleared {entry.best})", ["attempt", "skip"],
-            lambda: [dp.high_jump_attempt(index, entry.best, jumping, tries, tries),
-                     dp.high_jump_value(index + 1, entry.best, jumping, tries)],
+            i,
+            f"high jump: height {height} (cleared {entry.best})",
+            ["attempt", "skip"],
+            partial(_height_values, index, entry.best, jumping, tries),
         )
         if skip:
             return
         marks = ""
         for left in range(tries, 0, -1):
             options = [f"jump with {n} dice" for n in dp.HIGH_JUMP_DICE]
-            n = dp.HIGH_JUMP_DICE[self._ask(
-                i, f"high jump: height {height}, attempt {tries - left + 1}/{tries}", options,
-                lambda left=left: dp.high_jump_options(index, entry.best, jumping, tries, left),  # type: ignore
-            )]
+            n = dp.HIGH_JUMP_DICE[
+                self._ask(
+                    i,
+                    f"high jump: height {height}, attempt {tries - left + 1}/{tries}",
+                    options,
+                    partial(dp.high_jump_options, index, entry.best, jumping, tries, left),
+                )
+            ]
             faces = self.roller.roll(n)
             if sum(faces) + jumping >= height and not dp.has_run_of_three(faces):
                 entry.results.append(f"{height}:{marks}O")
@@ -251,13 +292,18 @@ class Heptathlon:
             rolled = self.roller.roll(dp.POOL - count)
             table = rolled + [face] * count
             left = rolls - r
-            moves = [(v, throw) for v in sorted(set(table), reverse=True) for throw in (True, False)
-                     if (left >= 1 if throw else left >= 2)]
+            moves = [
+                (v, throw)
+                for v in sorted(set(table), reverse=True)
+                for throw in (True, False)
+                if (left >= 1 if throw else left >= 2)
+            ]
             options = [f"keep {table.count(v)}x{v} and {'throw' if throw else 'spin again'}" for v, throw in moves]
             choice = self._ask(
-                i, f"shot put spin roll {r}/{rolls}: {sorted(rolled, reverse=True)} (kept {count}x{face})", options,
-                lambda c=count, f=face, ro=rolled, n=left, ms=moves: [  # type: ignore
-                    dp.spin_options(c, f, ro, n)[m] for m in ms],
+                i,
+                f"shot put spin roll {r}/{rolls}: {sorted(rolled, reverse=True)} (kept {count}x{face})",
+                options,
+                partial(_spin_values, count, face, rolled, left, moves),
             )
             face, throw = moves[choice]
             count = table.count(face)
@@ -274,10 +320,15 @@ class Heptathlon:
             faces = sorted(self.roller.roll(dice), reverse=True)
             if r == rolls:
                 return kept + sum(faces)
-            options = [f"keep {faces[:j]}" + (" and roll the rest" if j < len(faces) else "")
-                       for j in range(len(faces) + 1)]
-            j = self._ask(i, f"{what} roll {r}/{rolls}: {faces} (kept {kept})", options,
-                          lambda f=faces, k=kept, n=rolls - r: dp.throw_options(f, k, n))  # type: ignore
+            options = [
+                f"keep {faces[:j]}" + (" and roll the rest" if j < len(faces) else "") for j in range(len(faces) + 1)
+            ]
+            j = self._ask(
+                i,
+                f"{what} roll {r}/{rolls}: {faces} (kept {kept})",
+                options,
+                partial(dp.throw_options, faces, kept, rolls - r),
+            )
             kept += sum(faces[:j])
             dice -= j
             if dice == 0:
@@ -293,13 +344,18 @@ class Heptathlon:
             table = kept + rolled
             unique = [f for f in rolled if table.count(f) == 1]
             left = rolls - r
-            moves = [(j, jump) for j in range(len(unique) + 1) for jump in (True, False)
-                     if (left >= 1 if jump else left >= 2)]
+            moves = [
+                (j, jump)
+                for j in range(len(unique) + 1)
+                for jump in (True, False)
+                if (left >= 1 if jump else left >= 2)
+            ]
             options = [f"keep {unique[:j]} and {'jump' if jump else 'run on'}" for j, jump in moves]
             choice = self._ask(
-                i, f"long jump run-up roll {r}/{rolls}: {rolled} (kept {kept})", options,
-                lambda k=len(kept), u=len(unique), n=left, ms=moves: [  # type: ignore
-                    dp.run_up_options(k, u, n)[m] for m in ms],
+                i,
+                f"long jump run-up roll {r}/{rolls}: {rolled} (kept {kept})",
+                options,
+                partial(_run_up_values, len(kept), len(unique), left, moves),
             )
             j, jump = moves[choice]
             kept += unique[:j]
@@ -309,7 +365,7 @@ class Heptathlon:
         return score, f"{len(kept)} dice: {score}"
 
     def _javelin(self, i: int, rolls: int) -> tuple[int, str]:
-        ones, highest, kept = 0, 0, []
+        ones, highest, kept = 0, 0, list[int]()
         for r in range(1, rolls + 1):
             dice = min(2, dp.POOL - len(kept))
             if dice == 0 or highest == 6:
@@ -318,9 +374,10 @@ class Heptathlon:
             keeps = dp.javelin_keeps(rolled, ones, highest)
             options = [f"keep {list(k)}" if k else "keep none" for k in keeps]
             choice = self._ask(
-                i, f"javelin roll {r}/{rolls}: {rolled} (kept {kept})", options,
-                lambda ro=rolled, o=ones, h=highest, k=len(kept), n=rolls - r: dp.javelin_options(  # type: ignore
-                    ro, o, h, k, n),
+                i,
+                f"javelin roll {r}/{rolls}: {rolled} (kept {kept})",
+                options,
+                partial(dp.javelin_options, rolled, ones, highest, len(kept), rolls - r),
             )
             for f in keeps[choice]:
                 kept.append(f)
@@ -342,13 +399,15 @@ class Heptathlon:
             if r == rolls:
                 kept += rolled
                 break
-            keeps = sorted({c for n in range(len(rolled) + 1) for c in itertools.combinations(rolled, n)},
-                           key=lambda c: (len(c), c))
+            keeps = sorted(
+                {c for n in range(len(rolled) + 1) for c in itertools.combinations(rolled, n)},
+                key=lambda c: (len(c), c),
+            )
             choice = self._ask(
-                i, f"200 m roll {r}/{rolls}: {rolled} (kept {sorted(kept)})",
+                i,
+                f"200 m roll {r}/{rolls}: {rolled} (kept {sorted(kept)})",
                 [f"keep {list(k)}" if k else "keep none" for k in keeps],
-                lambda ks=keeps, k0=list(kept), n=rolls - r: [  # type: ignore
-                    dp.two_hundred_estimate(k0 + list(k), n, self.distinct) for k in ks],
+                partial(_two_hundred_values, list(kept), keeps, rolls - r, self.distinct),
             )
             kept += keeps[choice]
             unkept = len(rolled) - len(keeps[choice])
@@ -366,10 +425,10 @@ class Heptathlon:
                 kept += rolled
                 break
             choice = self._ask(
-                i, f"800 m roll {r}/{rolls}: {rolled} (kept {sorted(kept)})", ["keep both" if dice == 2 else "keep",
-                                                                                "keep none"],
-                lambda k=tuple(sorted(kept)), ro=rolled, n=rolls - r: dp.eight_hundred_options(  # type: ignore
-                    k, ro, n, self.distinct),
+                i,
+                f"800 m roll {r}/{rolls}: {rolled} (kept {sorted(kept)})",
+                ["keep both" if dice == 2 else "keep", "keep none"],
+                partial(dp.eight_hundred_options, tuple(sorted(kept)), rolled, rolls - r, self.distinct),
             )
             if choice == 0:
                 kept += rolled
@@ -382,12 +441,16 @@ class Heptathlon:
     def score_sheet(self) -> str:
         """The score sheet as in the rule book: skills boxes, then per event the results and running total."""
         width = max([len(p.name) for p in self.players] + [12])
-        lines = ["Brad Nordeng's Heptathlon - Score Sheet", f"{'NAME':24s}" + "".join(
-            f" | {p.name:{width}s}" for p in self.players)]
+        lines = [
+            "Brad Nordeng's Heptathlon - Score Sheet",
+            f"{'NAME':24s}" + "".join(f" | {p.name:{width}s}" for p in self.players),
+        ]
         for k, skill in enumerate(SKILLS):
             label = f"{k + 1} {'Height' if skill == 'size' else skill.title()}"
-            lines.append(f"{label:24s}" + "".join(
-                f" | {'[x]' * s[k] + '[ ]' * (MAX_MARKS - s[k]):{width}s}" for s in self.skills))
+            lines.append(
+                f"{label:24s}"
+                + "".join(f" | {'[x]' * s[k] + '[ ]' * (MAX_MARKS - s[k]):{width}s}" for s in self.skills)
+            )
         for name in EVENTS:
             if name not in self.sheet:
                 continue
@@ -395,8 +458,10 @@ class Heptathlon:
             lines.append(f"{EVENTS.index(name) + 1} {name.title()} ({', '.join(EVENT_SKILLS[name])})")
             for i, entry in enumerate(self.sheet[name]):
                 detail = "; ".join(entry.results) or "-"
-                lines.append(f"    {self.players[i].name:{width}s}  {detail}  Score {entry.best}"
-                             f"  Running Total {self.running[name][i]}")
+                lines.append(
+                    f"    {self.players[i].name:{width}s}  {detail}  Score {entry.best}"
+                    f"  Running Total {self.running[name][i]}"
+                )
         lines.append("-" * len(lines[1]))
         lines.append(f"{'Total':24s}" + "".join(f" | {t:<{width}d}" for t in self.totals))
         return "\n".join(lines)

@@ -58,7 +58,10 @@ def javelin_allowed(face: int, ones: int, highest: int) -> bool:
 def _hurdle_keeps(m: int, final: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Keep options of every throw of ``m`` dice: (probs, starts, kept count, kept sum, kept ones)."""
     probs, faces = outcomes(m)
-    starts, dc, ds, do = [], [], [], []
+    starts: list[int] = []
+    dc: list[int] = []
+    ds: list[int] = []
+    do: list[int] = []
     for row in faces:
         starts.append(len(dc))
         ones = int((row == 1).sum())
@@ -111,8 +114,13 @@ def hurdles_value(rolls_left: int, kept: Sequence[int]) -> float:
 def clear_probability(dice: int, height: int, jumping: int) -> float:
     """Chance that ``dice`` dice clear ``height``: sum plus Jumping reaches it and no run of three."""
     probs, faces = outcomes(dice)
-    return float(sum(p for p, row in zip(probs, faces, strict=True)
-                     if row.sum() + jumping >= height and not has_run_of_three(row.tolist())))
+    return float(
+        sum(
+            p
+            for p, row in zip(probs, faces, strict=True)
+            if row.sum() + jumping >= height and not has_run_of_three(row.tolist())
+        )
+    )
 
 
 def best_dice(height: int, jumping: int) -> tuple[int, float]:

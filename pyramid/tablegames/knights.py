@@ -1,0 +1,464 @@
+"""Knights / Knatsch by Michael Schacht (seed 001): roll for castles, tournaments and special cards.
+
+Setup:
+    2 to 6 players, 6 dice. Each player draws one of 6 castles of different colours; the other castles,
+    9 tournaments and 23 special cards are shuffled into two face-up stacks (blanks and goal cards out).
+Turn:
+    If you have three castles you may instead try to topple the king. Otherwise put at most one top card
+    under its stack (two with a Stack card), then announce a card: a stack's top card, an opponent's
+    castle (not if they have only one; with two players only if they have three or more; not if guarded)
+    or an opponent's special card (not if guarded); never a card like one you own (tournaments excepted).
+    Roll the 6 dice up to three times; sixes are set aside for good; between rolls keep any dice.
+    Capturing a special card from a stack earns another announcement in the same turn.
+Legal actions:
+    Announce a card, put a top card under, keep the dice of one number and roll the others, roll all
+    dice, stop; attempt the king or not; choose the castles a Castle guard and the card a Special card
+    guard protect; choose the castle lost to the king's revenge and the stack it goes under.
+Scoring:
+    A roll's result is its largest group of equal dice (sixes never count), then the group's number,
+    then the highest other die (the kicker). A card is captured by beating its three red dice: more
+    dice, or as many of a higher number, or the same and a strictly higher kicker than the yellow die.
+    An attacked castle's owner rolls to beat the attacker's result and keeps it if he does; special
+    cards have no defence. A tournament from a stack: the organiser rolls up to four times, then each
+    other player in turn must beat the best result so far; the best takes the card. The king needs
+    better than 5-5-5-5+1; failing costs a castle (put under a stack) unless you hold Protection.
+End:
+    The first player with four castles, or three castles and the king, or two castles and three
+    tournaments wins at once.
+Interpretation:
+    The printed dice of the cards and the split of the 8 die cards are not in the texts: castles and
+    special cards use the lists in ``knights_cards`` (``CASTLE_COMBOS``, ``SPECIAL_COMBOS``, option
+    ``die-cards=1,2,3,4,5,2,3,4``), 3 castles of four colours and 2 of the other two. Betrayal makes stack
+    castles 2-2-2+4 (the Dutch text). Each die card the player owns is an extra die in all his results.
+    A Stack card allows two put-unders per turn instead of one. The Catapult gives four rolls against an
+    opponent's castle, the Tournament Champion four in tournaments. Guards are placed at the start of
+    the owner's turn and again at its end. The king's attempt is the whole turn. Keeping dice of more
+    than one number never helps, so the choices are: stop, keep all dice of one number and roll the
+    rest, or roll all. With no card to announce, stack tops go under until one can be announced (at
+    most once round both stacks); otherwise the turn passes. The texts have no other end: after
+    ``max-rounds`` rounds (default 200) the most castles, then tournaments, win (ties shared).
+    The strong player weighs each card by its use for the goals and its chance of capture.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+
+import numpy as np
+
+from pyramid.tablegames import knights_cards as kc
+from pyramid.tablegames.base import Decision, Player, TableGameInfo
+from pyramid.tablegames.knights_cards import Card, Result
+from pyramid.tablegames.roller import Roller
+
+INFO = TableGameInfo(
+    name="knights",
+    aliases=("knatsch", "ritter", "schacht-knights"),
+    min_players=2,
+    max_players=6,
+    description="Michael Schacht's Knights / Knatsch: dice for castles, tournaments and special cards",
+    strong_player="strong",
+)
+DICE = 6
+ROLLS = 3
+MAX_ROUNDS = 200
+WIN = 100.0  # a strong player's value of winning at once
+SPECIAL_WORTH = {"die": 5.0, "catapult": 3.0, "castle guard": 5.0, "betrayal": 5.0, "protection": 3.0}
+
+
+@dataclass
+class Knight:
+    """One player's display: cards owned and what the guards protect."""
+
+    cards: list[Card] = field(default_factory=list)
+    guarded_castles: list[Card] = field(default_factory=list)
+    guarded_special: Card | None = None
+
+    def castles(self) -> list[Card]:
+        """The castles owned."""
+        return [c for c in self.cards if c.kind == "castle"]
+
+    def tournaments(self) -> int:
+        """The number of tournament cards."""
+        return sum(1 for c in self.cards if c.kind == "tournament")
+
+    def has(self, kind: str) -> bool:
+        """Whether a special card of ``kind`` is owned."""
+        return any(c.kind == kind for c in self.cards)
+
+    def die_cards(self) -> tuple[int, ...]:
+        """The values of the die cards owned."""
+        return tuple(sorted(int(c.label) for c in self.cards if c.kind == "die"))
+
+    def wins(self) -> bool:
+        """Four castles, or two castles and three tournaments."""
+        return len(self.castles()) >= 4 or (len(self.castles()) >= 2 and self.tournaments() >= 3)
+
+
+def _constant(values: list[float]) -> list[float]:
+    return values
+
+
+class Knights:
+    """One game of Knights between ``players``; ``play()`` runs it to the end."""
+
+    info = INFO
+
+    def __init__(
+        self,
+        players: list[Player],
+        roller: Roller,
+        rng: np.random.Generator,
+        die_cards: tuple[int, ...] = kc.DIE_CARDS,
+        max_rounds: int = MAX_ROUNDS,
+        say: Callable[[str], None] = lambda text: None,
+    ) -> None:
+        if not INFO.min_players <= len(players) <= INFO.max_players:
+            raise ValueError(f"knights takes {INFO.min_players} to {INFO.max_players} players, not {len(players)}")
+        self.players = players
+        self.roller = roller
+        self.rng = rng
+        self.max_rounds = max_rounds
+        self.say = say
+        self.knights = [Knight() for _ in players]
+        deck = kc.make_deck(die_cards)
+        firsts = [next(c for c in deck if c.kind == "castle" and c.label == colour) for colour in kc.COLOURS]
+        order = rng.permutation(len(firsts))
+        for knight, k in zip(self.knights, order, strict=False):
+            knight.cards.append(firsts[k])
+        dealt = {id(k.cards[0]) for k in self.knights}
+        rest = [c for c in deck if id(c) not in dealt]
+        rest = [rest[k] for k in rng.permutation(len(rest))]
+        half = (len(rest) + 1) // 2
+        self.stacks: list[list[Card]] = [rest[:half], rest[half:]]
+        self.winners_: list[int] = []
+        self.rounds = 0
+        self.log: list[str] = []
+
+    @classmethod
+    def from_options(
+        cls,
+        players: list[Player],
+        roller: Roller,
+        rng: np.random.Generator,
+        options: dict[str, str],
+        say: Callable[[str], None],
+    ) -> Knights:
+        """A game from command-line options (``die-cards=1,2,3,4,5,2,3,4``, ``max-rounds=200``)."""
+        die_cards = tuple(int(v) for v in options.pop("die-cards", ",".join(map(str, kc.DIE_CARDS))).split(","))
+        if len(die_cards) != len(kc.DIE_CARDS) or not all(1 <= v <= 5 for v in die_cards):
+            raise ValueError("die-cards takes 8 numbers from 1 to 5")
+        max_rounds = int(options.pop("max-rounds", str(MAX_ROUNDS)))
+        if options:
+            raise ValueError(f"unknown knights options: {', '.join(options)}")
+        return cls(players, roller, rng, die_cards=die_cards, max_rounds=max_rounds, say=say)
+
+    def _note(self, text: str) -> None:
+        self.log.append(text)
+        self.say(text)
+
+    def _ask(self, i: int, prompt: str, options: list[str], values: list[float]) -> int:
+        return self.players[i].choose(Decision(self.players[i].name, prompt, options, partial(_constant, values)))
+
+    # -- the game ------------------------------------------------------------------------------------
+
+    def play(self) -> list[int]:
+        """Play until somebody wins (or the round limit); the winners' indices."""
+        while not self.winners_ and self.rounds < self.max_rounds:
+            self.rounds += 1
+            for i in range(len(self.players)):
+                self.turn(i)
+                if self.winners_:
+                    break
+        if not self.winners_:
+            key = [(len(k.castles()), k.tournaments()) for k in self.knights]
+            self.winners_ = [i for i, v in enumerate(key) if v == max(key)]
+            self._note(f"round limit reached: {', '.join(self.players[i].name for i in self.winners_)} lead")
+        return self.winners_
+
+    def winners(self) -> list[int]:
+        """The winners (empty while the game runs)."""
+        return self.winners_
+
+    def turn(self, i: int) -> None:
+        """One player's turn."""
+        knight = self.knights[i]
+        self._place_guards(i)
+        if len(knight.castles()) >= 3 and self._wants_king(i):
+            self._king(i)
+            return
+        put_unders = 2 if knight.has("stack") else 1
+        while not self.winners_:
+            targets = self.targets(i)
+            if not targets:
+                if not self._forced_put_under(i):
+                    self._note(f"{self.players[i].name} can announce no card")
+                    return
+                continue
+            options = [self._describe(t) for t in targets]
+            values = [self._target_value(i, t) for t in targets]
+            unders = [s for s in range(2) if put_unders and self.stacks[s]]
+            options += [f"put the top card of stack {s + 1} ({self.stacks[s][0]}) under it" for s in unders]
+            values += [self._put_under_value(i, s) for s in unders]
+            choice = self._ask(i, f"{self.players[i].name}'s turn: announce a card", options, values)
+            if choice >= len(targets):
+                self._put_under(unders[choice - len(targets)])
+                put_unders -= 1
+                continue
+            if not self._capture(i, targets[choice]):
+                break
+        self._place_guards(i)
+
+    # -- cards on offer ---------------------------------------------------------------------------
+
+    def targets(self, i: int) -> list[tuple[int, Card]]:
+        """Cards ``i`` may announce: (-1 - stack, card) for a stack's top card, (owner, card) otherwise."""
+        own = self.knights[i].cards
+        found: list[tuple[int, Card]] = []
+        for s, stack in enumerate(self.stacks):
+            if stack and not any(stack[0].same_as(c) for c in own):
+                found.append((-1 - s, stack[0]))
+        least = 3 if len(self.players) == 2 else 2
+        for j, other in enumerate(self.knights):
+            if j == i:
+                continue
+            for card in other.cards:
+                if any(card.same_as(c) for c in own) or card.kind == "tournament":
+                    continue
+                if card.kind == "castle" and (len(other.castles()) < least or card in other.guarded_castles):
+                    continue
+                if card.special and card is other.guarded_special:
+                    continue
+                found.append((j, card))
+        return found
+
+    def requirement(self, i: int, owner: int, card: Card) -> Result:
+        """The combination ``i`` must beat for ``card``; Betrayal lowers the castles on the stacks."""
+        assert card.combo is not None
+        if card.kind == "castle" and owner < 0 and self.knights[i].has("betrayal"):
+            return kc.BETRAYAL
+        return card.combo
+
+    def _describe(self, target: tuple[int, Card]) -> str:
+        owner, card = target
+        where = f"stack {-owner}" if owner < 0 else self.players[owner].name
+        return f"{card} from {where}"
+
+    def _put_under(self, s: int) -> None:
+        card = self.stacks[s].pop(0)
+        self.stacks[s].append(card)
+
+    def _forced_put_under(self, i: int) -> bool:
+        """The special case: put tops under until a card can be announced; False if none ever can."""
+        for _ in range(sum(len(s) for s in self.stacks)):
+            for s in range(2):
+                if self.stacks[s]:
+                    self._put_under(s)
+                    if self.targets(i):
+                        return True
+        return False
+
+    # -- capturing ------------------------------------------------------------------------------
+
+    def _capture(self, i: int, target: tuple[int, Card]) -> bool:
+        """Roll for ``target``; True if the turn goes on (a special card taken from a stack)."""
+        owner, card = target
+        name = self.players[i].name
+        self._note(f"{name} announces {self._describe(target)}")
+        if card.kind == "tournament":
+            self.stacks[-1 - owner].pop(0)
+            self._tournament(i, card)
+            return False
+        rolls = 4 if card.kind == "castle" and owner >= 0 and self.knights[i].has("catapult") else ROLLS
+        need = self.requirement(i, owner, card)
+        result = self.roll_for(i, need, rolls, f"for {card}")
+        if result <= need:
+            self._note(f"  {name} fails with {kc.combo_text(result)}")
+            if owner < 0:
+                self._put_under(-1 - owner)
+            return False
+        if owner >= 0 and card.kind == "castle":
+            defence = self.roll_for(owner, result, ROLLS, f"defending {card}")
+            if defence > result:
+                self._note(f"  {self.players[owner].name} defends with {kc.combo_text(defence)}")
+                return False
+        self._note(f"  {name} captures {card} with {kc.combo_text(result)}")
+        if owner < 0:
+            self.stacks[-1 - owner].pop(0)
+        else:
+            self._lose(owner, card)
+        self._gain(i, card)
+        return owner < 0 and card.special and not self.winners_
+
+    def _gain(self, i: int, card: Card) -> None:
+        self.knights[i].cards.append(card)
+        if self.knights[i].wins() and not self.winners_:
+            self.winners_ = [i]
+            self._note(f"{self.players[i].name} wins")
+
+    def _lose(self, i: int, card: Card) -> None:
+        knight = self.knights[i]
+        knight.cards.remove(card)
+        if card in knight.guarded_castles:
+            knight.guarded_castles.remove(card)
+        if card is knight.guarded_special:
+            knight.guarded_special = None
+        if card.kind == "castle guard":
+            knight.guarded_castles = []
+        if card.kind == "special card guard":
+            knight.guarded_special = None
+
+    def _tournament(self, organiser: int, card: Card) -> None:
+        n = len(self.players)
+        best, leader = kc.NOTHING, organiser
+        for k in range(n):
+            j = (organiser + k) % n
+            rolls = 4 if j == organiser or self.knights[j].has("tournament champion") else ROLLS
+            target = best if k else (3, 4, 5)  # the organiser aims high; the others must beat the best so far
+            result = self.roll_for(j, target, rolls, "in the tournament")
+            self._note(f"  {self.players[j].name} rolls {kc.combo_text(result)} in the tournament")
+            if k == 0 or result > best:
+                best, leader = result, j
+        self._note(f"  {self.players[leader].name} wins the tournament")
+        self._gain(leader, card)
+
+    def roll_for(self, i: int, target: Result, rolls: int, what: str) -> Result:
+        """Roll the six dice up to ``rolls`` times trying to beat ``target``; the final result."""
+        extra = self.knights[i].die_cards()
+        live = [d for d in self.roller.roll(DICE) if d != 6]
+        for r in range(1, rolls + 1):
+            result = kc.best_result(live, extra)
+            if r == rolls or not live:
+                return result
+            left = rolls - r
+            numbers = sorted(set(live), reverse=True)
+            options = [f"stop with {kc.combo_text(result)}"]
+            values = [1.0 if result > target else 0.0]
+            for w in numbers:
+                others = len(live) - live.count(w)
+                if others:
+                    options.append(f"keep the {live.count(w)}x{w}, roll {others} dice")
+                    values.append(kc.beat_chance(w, live.count(w), others, left, target, extra))
+            options.append(f"roll all {len(live)} dice")
+            values.append(max(kc.beat_chance(w, 0, len(live), left, target, extra) for w in range(1, 6)))
+            choice = self._ask(
+                i,
+                f"rolling {what} (beat {kc.combo_text(target)}): {sorted(live)} + sixes set aside {DICE - len(live)}",
+                options,
+                values,
+            )
+            if choice == 0:
+                return result
+            keep = [w for w in numbers if len(live) - live.count(w)][choice - 1] if choice < len(options) - 1 else 0
+            kept = [d for d in live if d == keep]
+            live = kept + [d for d in self.roller.roll(len(live) - len(kept)) if d != 6]
+        return kc.best_result(live, extra)
+
+    # -- the king and the guards --------------------------------------------------------------
+
+    def _wants_king(self, i: int) -> bool:
+        knight = self.knights[i]
+        chance = kc.fresh_chance(kc.KING, ROLLS, knight.die_cards())
+        attempt = chance * WIN - (0 if knight.has("protection") else (1 - chance) * 15)
+        normal = max([self._target_value(i, t) for t in self.targets(i)], default=0.0)
+        choice = self._ask(
+            i, f"{self.players[i].name} has three castles", ["try to topple the king", "play a card"], [attempt, normal]
+        )
+        return choice == 0
+
+    def _king(self, i: int) -> None:
+        name = self.players[i].name
+        result = self.roll_for(i, kc.KING, ROLLS, "the king")
+        if result > kc.KING:
+            self._note(f"{name} topples the king with {kc.combo_text(result)} and wins")
+            self.winners_ = [i]
+            return
+        knight = self.knights[i]
+        if knight.has("protection"):
+            self._note(f"{name} fails at the king ({kc.combo_text(result)}) but is protected")
+            return
+        castles = knight.castles()
+        c = self._ask(i, "the king's revenge: give up a castle", [str(c) for c in castles], [0.0] * len(castles))
+        s = self._ask(i, "put it under which stack?", ["stack 1", "stack 2"], [0.0, 0.0])
+        self._lose(i, castles[c])
+        self.stacks[s].append(castles[c])
+        self._note(f"{name} fails at the king ({kc.combo_text(result)}) and loses {castles[c]}")
+
+    def _place_guards(self, i: int) -> None:
+        knight = self.knights[i]
+        castles = knight.castles()
+        if knight.has("castle guard"):
+            if len(castles) <= 2:
+                knight.guarded_castles = list(castles)
+            else:
+                pairs = list(itertools.combinations(castles, 2))
+                c = self._ask(
+                    i,
+                    "castle guard: protect which two castles?",
+                    [f"{a} and {b}" for a, b in pairs],
+                    [0.0] * len(pairs),
+                )
+                knight.guarded_castles = list(pairs[c])
+        if knight.has("special card guard"):
+            cards = [c for c in knight.cards if c.special and c.kind != "special card guard"]
+            if len(cards) <= 1:
+                knight.guarded_special = cards[0] if cards else None
+            else:
+                values = [self._worth(i, c) for c in cards]
+                c = self._ask(i, "special card guard: protect which card?", [str(c) for c in cards], values)
+                knight.guarded_special = cards[c]
+
+    # -- the strong player's reckoning -----------------------------------------------------------
+
+    def _worth(self, i: int, card: Card) -> float:
+        """How much ``card`` is worth to player ``i``."""
+        knight = self.knights[i]
+        castles, tournaments = len(knight.castles()), knight.tournaments()
+        if card.kind == "castle":
+            if castles >= 3 or (castles >= 1 and tournaments >= 3):
+                return WIN
+            return 12.0 + 4 * castles
+        if card.kind == "tournament":
+            return WIN if castles >= 2 and tournaments >= 2 else 6.0 + 2 * tournaments
+        return SPECIAL_WORTH.get(card.kind, 2.5)
+
+    def _target_value(self, i: int, target: tuple[int, Card]) -> float:
+        owner, card = target
+        extra = self.knights[i].die_cards()
+        if card.kind == "tournament":
+            return self._worth(i, card) * 1.5 / len(self.players)
+        rolls = 4 if card.kind == "castle" and owner >= 0 and self.knights[i].has("catapult") else ROLLS
+        chance = kc.fresh_chance(self.requirement(i, owner, card), rolls, extra)
+        value = self._worth(i, card) * chance
+        if owner >= 0:
+            value *= 0.6 if card.kind == "castle" else 1.0  # the defence
+            value += 0.5 * self._worth(owner, card) * chance  # the loss to the owner
+        elif card.special:
+            value += 2.0 * chance  # another announcement
+        return value
+
+    def _put_under_value(self, i: int, s: int) -> float:
+        return 3.0
+
+    # -- the score sheet ------------------------------------------------------------------------
+
+    def score_sheet(self) -> str:
+        """Each player's display, guards marked, and the goals reached."""
+        lines = [f"Knights / Knatsch - after {self.rounds} rounds", "-" * 60]
+        for i, knight in enumerate(self.knights):
+            mark = " (winner)" if i in self.winners_ else ""
+            lines.append(
+                f"{self.players[i].name}{mark}: {len(knight.castles())} castles, {knight.tournaments()} tournaments"
+            )
+            for card in knight.cards:
+                guard = " (guarded)" if card in knight.guarded_castles or card is knight.guarded_special else ""
+                lines.append(f"    {card}{guard}")
+        lines.append("-" * 60)
+        lines.append(
+            f"stacks: {len(self.stacks[0])} and {len(self.stacks[1])} cards; top: "
+            + ", ".join(str(s[0]) if s else "empty" for s in self.stacks)
+        )
+        return "\n".join(lines)

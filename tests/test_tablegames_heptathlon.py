@@ -1,0 +1,212 @@
+"""Brad Nordeng's Heptathlon: the rule book's seven worked examples on scripted dice, scoring, full games."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+
+from pyramid.tablegames import find_table_game
+from pyramid.tablegames import heptathlon_dp as dp
+from pyramid.tablegames.base import Decision, HumanPlayer, RandomPlayer, ValuePlayer
+from pyramid.tablegames.cli import play, show_rules
+from pyramid.tablegames.heptathlon import EVENTS, SKILLS, Heptathlon, roll_skills
+from pyramid.tablegames.roller import FastRoller, RollRecord
+
+
+@dataclass
+class ScriptedRoller:
+    """Hands out prepared throws."""
+
+    throws: list[list[int]]
+    records: list[RollRecord] = field(default_factory=list)
+
+    def roll(self, n: int) -> list[int]:
+        faces = self.throws.pop(0)
+        assert len(faces) == n, (faces, n)
+        return faces
+
+
+@dataclass
+class ScriptedPlayer:
+    """Answers with prepared option texts."""
+
+    name: str
+    answers: list[str]
+
+    def choose(self, decision: Decision) -> int:
+        if len(decision.options) == 1:
+            return 0
+        return decision.options.index(self.answers.pop(0))
+
+
+def _marks(**skills: int) -> list[int]:
+    return [skills.get(s, 0) for s in SKILLS]
+
+
+def _game(answers: list[str], throws: list[list[int]], **skills: int) -> Heptathlon:
+    rng = np.random.default_rng(0)
+    return Heptathlon([ScriptedPlayer("A", answers)], ScriptedRoller(throws), rng, skills=[_marks(**skills)])
+
+
+def test_lookup() -> None:
+    assert find_table_game("Heptathlon") is Heptathlon
+    assert find_table_game("siebenkampf") is Heptathlon
+
+
+def test_scoring_rules() -> None:
+    assert dp.hurdles_score([1, 6, 1, 5, 5, 4, 2]) == 17
+    assert dp.hurdles_score([1, 1, 1, 1, 2, 2, 2]) == 10
+    assert dp.hurdles_score([2, 2, 2, 2, 2, 2, 2]) == 0
+    assert dp.pair_score([4, 4, 5, 5, 6, 1, 2]) == 18
+    assert dp.pair_score([3, 3, 3, 3, 3]) == 12 and dp.pair_score([3, 3, 3, 3, 3], distinct=True) == 6
+    assert dp.has_run_of_three([2, 3, 4, 4]) and not dp.has_run_of_three([1, 2, 4, 5, 5])
+    assert dp.javelin_allowed(1, 2, 0) and not dp.javelin_allowed(1, 1, 4)
+    assert dp.javelin_allowed(2, 3, 0) and not dp.javelin_allowed(4, 0, 4)
+    assert dp.javelin_keeps([1, 1], 0, 0) == [(), (1,), (1, 1)]
+    assert dp.javelin_keeps([5, 5], 0, 3) == [(), (5,)]
+
+
+def test_setup_rerolls_a_fourth_die_of_a_number() -> None:
+    roller = ScriptedRoller([[2, 2, 2, 2, 5], [2], [6]])
+    assert roll_skills(roller) == [0, 3, 0, 0, 1, 1]
+
+
+def test_example_hurdles_17() -> None:
+    throws = [[1, 6, 3, 2], [1, 5, 5, 2, 3], [4, 2], [2]]
+    game = _game(["keep [1, 6]", "keep [1, 5, 5]", "keep [4]"], throws, speed=1)
+    assert game._attempt("100m hurdles", 0)[0] == 17
+
+
+def test_example_high_jump_9() -> None:
+    throws = [[2, 3, 3], [1, 1, 4, 5], [2, 3, 4, 6], [1, 1, 4, 6], [4, 5, 6, 1, 1]]
+    answers = ["attempt", "jump with 3 dice", "skip", "attempt"] + ["jump with 4 dice"] * 3 + ["jump with 5 dice"]
+    game = _game(answers, throws, jumping=2, size=1)
+    game.play_event("high jump")
+    entry = game.sheet["high jump"][0]
+    assert entry.best == 9 and entry.results == ["9:O", "15:XXXX"] and game.totals == [9]
+
+
+def test_example_shot_put_21() -> None:
+    throws = [[3, 3, 1, 2, 4, 5, 6], [6, 6, 1, 2, 4], [6, 6, 1, 2, 3], [1, 3, 4, 6]]
+    answers = ["keep 2x3 and spin again", "keep 2x6 and spin again", "keep 4x6 and throw"]
+    game = _game(answers, throws, strength=1, size=1)
+    assert game._attempt("shot put", 0)[0] == 21
+
+
+def test_example_200_meters_18() -> None:
+    throws = [[4, 1], [5, 2, 1], [4, 3, 2, 1], [6, 5, 2, 1], [1, 2]]
+    game = _game(["keep [4]", "keep [5]", "keep [4]", "keep [6, 5]"], throws, speed=2)
+    assert game._attempt("200 meters", 0)[0] == 18
+
+
+def test_example_long_jump_24() -> None:
+    throws = [[2, 4, 5, 1, 1, 3, 3], [1, 3, 6, 6], [6, 4, 3, 2, 1], [6, 5, 1], [3]]
+    answers = [
+        "keep [5, 4, 2] and run on",
+        "keep [3, 1] and jump",
+        "keep [6, 4] and roll the rest",
+        "keep [6, 5] and roll the rest",
+    ]
+    game = _game(answers, throws, jumping=1)
+    assert game._attempt("long jump", 0)[0] == 24
+
+
+def test_example_javelin_21() -> None:
+    throws = [[1, 3], [2, 5], [1, 2], [3, 3], [1, 4], [2, 6]]
+    answers = ["keep [1]", "keep none", "keep [1]", "keep none", "keep [1, 4]", "keep [6]"]
+    game = _game(answers, throws, strength=1, dexterity=1)
+    assert game._attempt("javelin throw", 0)[0] == 21
+
+
+def test_example_800_meters_26() -> None:
+    throws = [[3, 6], [1, 6], [2, 2], [4, 4], [3, 6], [5, 5], [3]]
+    answers = ["keep none", "keep none", "keep both", "keep both", "keep none", "keep both"]
+    game = _game(answers, throws, endurance=2)
+    assert game._attempt("800 meters", 0)[0] == 26
+
+
+def test_dynamic_programmes_against_brute_force() -> None:
+    assert dp.throw_value(1, 2) == pytest.approx((4 + 5 + 6 + 3 * 3.5) / 6)
+    rolls = list(itertools.product(range(1, 7), repeat=4))
+    assert dp.clear_probability(4, 15, 1) == pytest.approx(
+        np.mean([sum(r) + 1 >= 15 and not dp.has_run_of_three(r) for r in rolls])
+    )
+    # Hurdles with six dice kept (sum 20, one 1) and two rolls of the last die left.
+    one = [max(0, 20 + f - 7 * (2 - (f == 1))) for f in range(1, 7)]
+    two = np.mean([max(max(0, 20 + f - 7 * (2 - (f == 1))), np.mean(one)) for f in range(1, 7)])
+    assert dp.hurdles_value(2, [1, 4, 4, 4, 4, 3]) == pytest.approx(two)
+    # 800 metres: one roll of the last die with 2, 2, 3, 5, 5, 6 kept.
+    assert dp.eight_hundred_value((2, 2, 3, 5, 5, 6), 1, False) == pytest.approx(14 + 6 / 6 + 12 / 6)
+
+
+def test_full_games_every_player_count() -> None:
+    rng = np.random.default_rng(4)
+    for n in range(1, 5):
+        players = [RandomPlayer(f"p{i}", rng) for i in range(n - 1)] + [ValuePlayer("strong")]
+        game = Heptathlon(players, FastRoller(rng), rng, distinct_pairs=n == 3)
+        totals = game.play()
+        assert len(totals) == n and list(game.sheet) == list(EVENTS)
+        sheet = game.score_sheet()
+        assert "Running Total" in sheet and sheet.count("\n") == 2 + 6 + 7 * (2 + n) + 1
+        assert all(sum(s) == 5 and max(s) <= 3 for s in game.skills)
+    with pytest.raises(ValueError):
+        Heptathlon([RandomPlayer(f"p{i}", rng) for i in range(5)], FastRoller(rng), rng)
+
+
+def test_human_at_the_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    answers = iter(["nonsense", "0"] + ["1"] * 10_000)
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    rng = np.random.default_rng(5)
+    human = HumanPlayer("me", read=lambda prompt: input(prompt))
+    game = Heptathlon([human, ValuePlayer("strong")], FastRoller(rng), rng)
+    game.play()
+    assert len(game.sheet) == 7
+    out = capsys.readouterr().out
+    assert "hurdles roll 1/" in out and "please type a number" in out
+
+
+def _margins(games: int, seed: int) -> tuple[int, float]:
+    rng = np.random.default_rng(seed)
+    wins, margin = 0, 0.0
+    for _ in range(games):
+        game = Heptathlon([ValuePlayer("strong"), RandomPlayer("rnd", rng)], FastRoller(rng), rng)
+        totals = game.play()
+        wins += totals[0] > totals[1]
+        margin += (totals[0] - totals[1]) / games
+    return wins, margin
+
+
+def test_strong_beats_random() -> None:
+    wins, margin = _margins(40, seed=3)
+    assert wins >= 36 and margin > 30
+
+
+@pytest.mark.slow
+def test_strong_beats_random_long() -> None:
+    wins, margin = _margins(500, seed=6)
+    assert wins >= 475 and margin > 40
+
+
+def test_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    args = argparse.Namespace(
+        game="heptathlon", players="strong,random", seed=1, fast=True, picture=None, option=["pairs=distinct"]
+    )
+    assert play(args) == 0
+    out = capsys.readouterr().out
+    assert "Heptathlon - Score Sheet" in out and "winner:" in out
+    assert show_rules("heptathlon") == 0 and "Interpretation" in capsys.readouterr().out
+    with pytest.raises(ValueError):
+        play(
+            argparse.Namespace(
+                game="heptathlon", players="random", seed=1, fast=True, picture=None, option=["colour=red"]
+            )
+        )
+
+
+def test_physical_game_runs() -> None:
+    args = argparse.Namespace(game="heptathlon", players="strong", seed=2, fast=False, picture=None, option=[])
+    assert play(args) == 0

@@ -1,0 +1,219 @@
+"""Knights / Knatsch: the rule book's combination examples and its example turns on scripted dice, full games."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+
+from pyramid.tablegames import find_table_game
+from pyramid.tablegames import knights_cards as kc
+from pyramid.tablegames.base import Decision, HumanPlayer, Player, RandomPlayer, ValuePlayer
+from pyramid.tablegames.cli import play, show_rules
+from pyramid.tablegames.knights import Knights
+from pyramid.tablegames.roller import FastRoller, RollRecord
+
+
+@dataclass
+class ScriptedRoller:
+    """Hands out prepared throws."""
+
+    throws: list[list[int]]
+    records: list[RollRecord] = field(default_factory=list)
+
+    def roll(self, n: int) -> list[int]:
+        faces = self.throws.pop(0)
+        assert len(faces) == n, (faces, n)
+        return faces
+
+
+@dataclass
+class ScriptedPlayer:
+    """Answers with the option starting with each prepared text."""
+
+    name: str
+    answers: list[str] = field(default_factory=list)
+
+    def choose(self, decision: Decision) -> int:
+        want = self.answers.pop(0)
+        return next(k for k, text in enumerate(decision.options) if text.startswith(want))
+
+
+def _card(kind: str, label: str = "") -> kc.Card:
+    return next(c for c in kc.make_deck() if c.kind == kind and c.label == label)
+
+
+def _table(names: str, throws: list[list[int]]) -> tuple[Knights, list[ScriptedPlayer]]:
+    players = [ScriptedPlayer(n) for n in names]
+    game = Knights(list[Player](players), ScriptedRoller(throws), np.random.default_rng(0))
+    for knight, colour in zip(game.knights, kc.COLOURS, strict=False):
+        knight.cards = [_card("castle", colour)]
+    return game, players
+
+
+def test_lookup() -> None:
+    assert find_table_game("knatsch") is Knights and find_table_game("Knights") is Knights
+
+
+def test_combinations_as_in_the_rule_book() -> None:
+    card = (3, 3, 2)  # three red 3s and a yellow 2
+    assert kc.best_result([4, 4, 4, 1, 6, 6]) > card  # three 4s
+    assert kc.best_result([3, 3, 3, 4, 6, 6]) > card  # three 3s and a 4
+    assert kc.best_result([1, 1, 1, 1, 6, 6]) > card  # four 1s
+    assert not kc.best_result([3, 3, 3, 2, 1, 6]) > card  # the kicker must be higher, not equal
+    assert not kc.best_result([3, 3, 3, 1, 6, 6]) > card
+    assert kc.best_result([6, 6, 6, 6, 5, 5]) < card  # sixes count for nothing
+    assert kc.best_result([2, 2, 1], extra=(2,)) == (3, 2, 1)  # a die card 2 makes a duet a trio
+    assert kc.best_result([5, 5, 5, 5, 2, 6]) > kc.KING and not kc.best_result([5, 5, 5, 5, 1, 6]) > kc.KING
+    deck = kc.make_deck()
+    assert len(deck) == 48 and sum(c.kind == "castle" for c in deck) == 16
+    assert sum(c.kind == "tournament" for c in deck) == 9 and sum(c.special for c in deck) == 23
+
+
+def test_example_castle_from_a_stack() -> None:
+    # Anna puts a card under, announces a castle, keeps her two 5s through two rolls and makes three 5s.
+    game, (anna, bob) = _table("AB", [[5, 5, 6, 6, 2, 1], [6, 3], [5]])
+    castle = _card("castle", "white")
+    game.stacks = [[_card("stack"), castle], [_card("tournament")]]
+    anna.answers = ["put the top card of stack 1", f"{castle} from stack 1", "keep the 2x5", "keep the 2x5"]
+    game.turn(0)
+    assert castle in game.knights[0].cards and game.stacks[0] == [_card("stack")]
+
+
+def test_example_special_card_then_another_try() -> None:
+    # Bob takes a special card at the first roll, tries again for Anna's special card, stops when hopeless.
+    game, (anna, bob) = _table("AB", [[2, 2, 2, 2, 1, 3], [6, 6, 6, 6, 1, 3]])
+    catapult, champion = _card("catapult"), _card("tournament champion")
+    game.knights[0].cards.append(champion)
+    game.stacks = [[catapult, _card("castle", "green")], [_card("tournament")]]
+    bob.answers = [f"{catapult} from stack 1", "stop", f"{champion} from A", "stop"]
+    game.turn(1)
+    assert catapult in game.knights[1].cards and champion in game.knights[0].cards
+
+
+def test_example_castle_attack_defended() -> None:
+    # Chris beats Bob's castle after three rolls; Bob rolls three times, beats her and keeps it.
+    throws = [[4, 4, 4, 2, 1, 3], [1, 2, 1], [5, 6, 6]]  # Chris: 4-4-4+5
+    throws += [[5, 5, 1, 2, 3, 6], [5, 5, 2], [5, 3]]  # Bob: 5-5-5-5
+    game, (anna, bob, chris) = _table("ABC", throws)
+    bobs = _card("castle", "yellow")
+    game.knights[1].cards.append(bobs)
+    game.stacks = [[_card("stack")], [_card("catapult")]]
+    chris.answers = [f"{bobs} from B", "keep the 3x4", "keep the 3x4"]
+    bob.answers = ["keep the 2x5", "keep the 4x5"]
+    game.turn(2)
+    assert bobs in game.knights[1].cards and len(game.knights[2].cards) == 1
+
+
+def test_example_tournament() -> None:
+    # Dave organises with four rolls; Anna fails to beat him, Bob beats him, Chris beats Bob and wins.
+    throws = [[3, 3, 3, 1, 2, 4], [3, 3, 3, 1, 2, 4], [3, 3, 3, 1, 2, 4], [3, 3, 3, 1, 2, 4]]  # Dave: 3-3-3+4
+    throws += [[1, 1, 2, 2, 6, 6], [1, 1, 2, 2], [1, 1, 2, 2]]  # Anna: 2-2+1
+    throws += [[4, 4, 4, 1, 2, 6]]  # Bob: 4-4-4+2 at once
+    throws += [[5, 5, 5, 5, 6, 6]]  # Chris: 5-5-5-5 at once
+    game, (anna, bob, chris, dave) = _table("ABCD", throws)
+    tournament = _card("tournament")
+    game.stacks = [[tournament], [_card("catapult")]]
+    dave.answers = ["tournament from stack 1"] + ["roll all"] * 3
+    anna.answers = ["roll all"] * 2
+    bob.answers = ["stop"]
+    chris.answers = ["stop"]
+    game.turn(3)
+    assert tournament in game.knights[2].cards and game.stacks[0] == []
+
+
+def test_king_and_revenge() -> None:
+    game, (anna, bob) = _table("AB", [[5, 5, 5, 1, 2, 3], [5, 6, 6]])
+    game.knights[0].cards += [_card("castle", "green"), _card("castle", "yellow")]
+    game.stacks = [[_card("stack")], [_card("catapult")]]
+    anna.answers = ["try to topple", "keep the 3x5", "stop", "green castle", "stack 2"]
+    game.turn(0)
+    assert len(game.knights[0].castles()) == 2 and game.stacks[1][-1] == _card("castle", "green")
+    game, (anna, bob) = _table("AB", [[5, 5, 5, 5, 2, 6]])
+    game.knights[0].cards += [_card("castle", "green"), _card("castle", "yellow")]
+    anna.answers = ["try to topple", "stop"]
+    game.turn(0)
+    assert game.winners() == [0]
+
+
+def test_who_may_be_attacked() -> None:
+    game, (_, bob) = _table("AB", [])
+    game.knights[1].cards.append(_card("castle", "green"))
+    game.stacks = [[], []]
+    assert game.targets(0) == []  # two players: castles only from an owner of three or more
+    game.knights[1].cards.append(_card("castle", "yellow"))
+    assert [c.kind for _, c in game.targets(0)] == ["castle"] * 3
+    game.knights[1].cards.append(_card("castle guard"))
+    bob.answers = ["blue castle"]
+    game._place_guards(1)
+    assert len(game.knights[1].guarded_castles) == 2 and len(game.targets(0)) == 2
+
+
+def _play(players: list[Player], rng: np.random.Generator) -> list[int]:
+    return Knights(players, FastRoller(rng), rng).play()
+
+
+def test_full_games_every_player_count() -> None:
+    rng = np.random.default_rng(4)
+    for n in range(2, 7):
+        players: list[Player] = [RandomPlayer(f"p{i}", rng) for i in range(n - 1)] + [ValuePlayer("strong")]
+        game = Knights(players, FastRoller(rng), rng)
+        winners = game.play()
+        assert winners and (game.knights[winners[0]].wins() or "king" in game.log[-1] or game.rounds == 200)
+        assert "castles" in game.score_sheet()
+    with pytest.raises(ValueError):
+        Knights([RandomPlayer("solo", rng)], FastRoller(rng), rng)
+
+
+def test_human_at_the_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    answers = iter(["what", "0"] + ["1"] * 100_000)
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    rng = np.random.default_rng(5)
+    game = Knights([HumanPlayer("me", read=lambda p: input(p)), ValuePlayer("strong")], FastRoller(rng), rng)
+    assert game.play()
+    assert "announce a card" in capsys.readouterr().out
+
+
+def _wins(games: int, seed: int) -> float:
+    rng = np.random.default_rng(seed)
+    wins = 0.0
+    for g in range(games):
+        players: list[Player] = [ValuePlayer("strong"), RandomPlayer("rnd", rng)]
+        if g % 2:
+            players.reverse()
+        winners = _play(players, rng)
+        strong = 0 if g % 2 == 0 else 1
+        wins += (strong in winners) / len(winners)
+    return wins / games
+
+
+def test_strong_beats_random() -> None:
+    assert _wins(60, seed=3) >= 0.8
+
+
+@pytest.mark.slow
+def test_strong_beats_random_long() -> None:
+    assert _wins(1000, seed=7) >= 0.85
+
+
+def test_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    args = argparse.Namespace(
+        game="knatsch",
+        players="strong,random,random",
+        seed=1,
+        fast=True,
+        picture=None,
+        option=["die-cards=1,2,3,4,5,5,5,5", "max-rounds=50"],
+    )
+    assert play(args) == 0
+    assert "winner:" in capsys.readouterr().out
+    assert show_rules("knights") == 0 and "Interpretation" in capsys.readouterr().out
+
+
+def test_physical_game_runs() -> None:
+    args = argparse.Namespace(
+        game="knights", players="strong,strong", seed=2, fast=False, picture=None, option=["max-rounds=3"]
+    )
+    assert play(args) == 0
