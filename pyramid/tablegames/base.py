@@ -69,7 +69,7 @@ class HumanPlayer:
     """A person at the terminal: numbered choices, asked again after bad input."""
 
     name: str
-    read: Callable[[str], str] = input
+    read: Callable[[str], str] | None = None  # None: the built-in input(), looked up when asked
     out: TextIO | None = None
 
     def choose(self, decision: Decision) -> int:
@@ -80,7 +80,8 @@ class HumanPlayer:
         lines += [f"  {i + 1}) {text}" for i, text in enumerate(decision.options)]
         print("\n".join(lines), file=self.out)
         while True:
-            answer = self.read(f"choice 1-{len(decision.options)}: ").strip()
+            read = self.read or input
+            answer = read(f"choice 1-{len(decision.options)}: ").strip()
             if answer.isdigit() and 1 <= int(answer) <= len(decision.options):
                 return int(answer) - 1
             print(f"please type a number from 1 to {len(decision.options)}", file=self.out)
