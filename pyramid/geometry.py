@@ -284,35 +284,22 @@ def plate_to_cube(points: np.ndarray) -> np.ndarray:
     return (np.asarray(points, dtype=float) - np.array([0.0, 0.0, APEX_HEIGHT])) @ CUBE_TO_PLATE
 
 
-def settling(layers: np.ndarray, clearance: float = 0.0) -> np.ndarray:
-    """Cube-frame offset (n, 3), in edges, of seated dice of layers (n,) below the ideal lattice.
-
-    A die whose collision box is ``clearance`` edges smaller than the plate's pitch nests deeper
-    into its funnel: half the clearance in the base layer, one clearance more per layer above.
-    """
-    depth = clearance * (0.5 + BASE_LAYER - np.asarray(layers, dtype=float))
-    return -depth[..., None] * np.ones(3)
-
-
-def slot_centre(slot: Slot, clearance: float = 0.0) -> np.ndarray:
+def slot_centre(slot: Slot) -> np.ndarray:
     """Centre (3,) of a seated die in the plate frame, in edges."""
-    return slot_centres([slot], clearance)[0]
+    return slot_centres([slot])[0]
 
 
-def slot_centres(slots: Iterable[Slot] = SLOTS, clearance: float = 0.0) -> np.ndarray:
+def slot_centres(slots: Iterable[Slot] = SLOTS) -> np.ndarray:
     """Centres (n, 3) of seated dice in the plate frame, in edges."""
-    s = np.array(list(slots), dtype=float).reshape(-1, 3)
-    return cube_to_plate(-s + settling(s.sum(axis=1), clearance))
+    return cube_to_plate(-np.array(list(slots), dtype=float).reshape(-1, 3))
 
 
-def nearest_slots(cube: np.ndarray, clearance: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """For cube-frame points (n, 3), in edges: the nearest lattice slot (n, 3) int and the distance (n,)."""
+def nearest_slots(cube: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For cube-frame points (n, 3), in edges: the nearest lattice point (n, 3) int and the distance (n,)."""
     cube = np.asarray(cube, dtype=float).reshape(-1, 3)
-    # Undo the settling of the layer the point's height suggests, then round to the lattice.
-    guess = np.rint((-cube.sum(axis=1) - 3 * clearance * (0.5 + BASE_LAYER)) / (1 - 3 * clearance))
-    slots = np.rint(-(cube - settling(guess, clearance))).astype(int)
-    error = np.linalg.norm(cube + slots - settling(slots.sum(axis=1), clearance), axis=1)
-    return slots, error
+    # Slot (i, j, k) sits at -(i, j, k) in the cube frame.
+    slots = np.rint(-cube).astype(int)
+    return slots, np.linalg.norm(cube + slots, axis=1)
 
 
 # The virtual 10th layer (i + j + k = 9): the 55 cubes whose upper faces are the plate's surface.

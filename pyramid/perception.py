@@ -90,7 +90,6 @@ def read_poses(
     poses: np.ndarray,
     plate_pose: np.ndarray | None = None,
     edge: float = EDGE,
-    clearance: float = 0.0,
 ) -> Readout:
     """Read die poses back into game facts.
 
@@ -98,7 +97,6 @@ def read_poses(
     poses : (n, 7) float, world position (metres) and quaternion (x, y, z, w) of each die
     plate_pose : (7,) float, the plate's pose (position of its underside centre and quaternion);
         None for the plate lying untilted at the world origin
-    clearance : how much smaller than the plate's pitch a die's collision box is, in edges
     """
     poses = np.asarray(poses, dtype=float).reshape(-1, 7)
     if len(poses) != len(dice):
@@ -111,7 +109,7 @@ def read_poses(
     # Die centres in the plate frame, then in the cube frame, in edges.
     local = (poses[:, :3] - plate_pose[:3]) @ plate_rot / edge
     cube = geometry.plate_to_cube(local)
-    slots, seat_error = geometry.nearest_slots(cube, clearance)
+    slots, seat_error = geometry.nearest_slots(cube)
     in_lattice = (slots.min(axis=1) >= 0) & (slots.sum(axis=1) <= geometry.BASE_LAYER)
 
     # Body -> cube rotation of each die; its rotation away from the nearest lattice orientation.

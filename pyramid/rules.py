@@ -53,6 +53,9 @@ class Termination(enum.Enum):
     ROUNDS_PLAYED = "all rounds have been played"
     BLOCKED = "nobody can make a legal move"
     TURN_LIMIT = "the turn limit was reached"
+    GOAL_REACHED = "a player has reached the goal"
+    PLAYERS_OUT = "all other players are out"
+    ALL_TAKEN = "every die at stake has been taken"
 
 
 @dataclass(frozen=True)
@@ -114,7 +117,15 @@ class Pass:
         return "pass"
 
 
-Action: TypeAlias = Place | Remove | RemoveColumn | Pass
+@dataclass(frozen=True)
+class Declare:
+    """A decision that moves no die (an answer, a choice, a plan); games subclass it to carry their data."""
+
+    def __str__(self) -> str:
+        return "declare"
+
+
+Action: TypeAlias = Place | Remove | RemoveColumn | Pass | Declare
 
 
 def exact_result(state: PyramidState, action: Action, up: UpFaces = (1, 2, 3)) -> PyramidState:

@@ -21,33 +21,33 @@ from pyramid.geometry import Slot, UpFaces
 from pyramid.perception import Readout, read_poses
 from pyramid.state import PyramidState
 
-HULL_MARGIN = 0.001  # metres: PyBullet's collision margin around a convex hull
-
 
 @dataclass(frozen=True)
 class Physics:
     """Engine and material settings. Lengths in metres, times in seconds.
 
-    The defaults are tuned for 16 mm dice (see the README's benchmark): PyBullet's own defaults are
-    sized for metre-scale bodies and let a pyramid of small dice sag.
+    PyBullet's own defaults are sized for bodies of about a metre: with them a pyramid of 16 mm dice
+    sinks and creeps apart (0.24 edges in 3 s). What holds it (measured, see the README):
+    split impulse on for every penetration (threshold 0; Bullet's -0.04 m never triggers), no
+    contact slop (PyBullet's 1 mm is 0.06 edges), a 2 mm breaking threshold, warm starting 1 and
+    24 solver iterations. Dice are sharp boxes: Bullet's box-box contacts give a full contact patch
+    in one step, where a rounded convex hull gets one point per step and never rests on a table.
     """
 
     edge: float = EDGE
     proportions: tuple[float, float, float] = (1.0, 1.0, 1.0)  # die box relative to the edge
-    # The collision box is this much (in edges) smaller than the plate's pitch: real dice have
-    # rounded edges, so neighbours in a layer do not touch; sharp boxes would catch edge on edge.
-    clearance: float = 0.0
-    rounded: bool = True  # rounded edges (a convex hull) rather than a sharp box
     density: float = DENSITY
     time_step: float = 1 / 200
-    solver_iterations: int = 8
-    contact_erp: float = 0.4
+    solver_iterations: int = 24
+    contact_erp: float = 0.6
     warm_starting: float = 1.0
     contact_breaking_threshold: float = 0.002
     split_impulse: bool = True
-    split_impulse_threshold: float = -0.04  # metres of penetration beyond which split impulse is used
-    contact_slop: float = 0.001  # metres of penetration left uncorrected
+    split_impulse_threshold: float = 0.0  # metres of penetration beyond which split impulse is used
+    contact_slop: float = 0.0  # metres of penetration left uncorrected
+    restitution_threshold: float = 0.5  # m/s: slower impacts do not bounce (a 1 cm drop hits at 0.44)
     maximal_coordinates: bool = True
+    engine_defaults: bool = False  # True: leave PyBullet's own solver settings (for comparison)
     gravity: float = 9.81
     # Bullet multiplies the two bodies' coefficients: die on die 0.81^2 = 0.66 (acrylic),
     # die on plate 0.81 * 0.45 = 0.36 (aluminium), die on table 0.81 * 0.5 = 0.40 (dry wood).
@@ -57,10 +57,14 @@ class Physics:
     restitution_die: float = 0.6
     restitution_plate: float = 0.5
     restitution_table: float = 0.6
-    friction_anchor: bool = False
     rolling_friction: float = 0.0
     spinning_friction: float = 0.0
     sleep_after_settle: bool = True
+
+    @classmethod
+    def pybullet_defaults(cls) -> Physics:
+        """PyBullet's own settings (240 Hz, its solver defaults, multibody dice): the baseline."""
+        return cls(time_step=1 / 240, engine_defaults=True, maximal_coordinates=False)
 
 
 @dataclass(frozen=True)
@@ -120,8 +124,10 @@ class World:
         c, ph = self.client, self.physics
         c.resetSimulation()
         c.setGravity(0, 0, -ph.gravity)
+        c.setPhysicsEngineParameter(fixedTimeStep=ph.time_step, deterministicOverlappingPairs=1)
+        if ph.engine_defaults:
+            return
         c.setPhysicsEngineParameter(
-            fixedTimeStep=ph.time_step,
             numSubSteps=0,
             numSolverIterations=ph.solver_iterations,
             contactERP=ph.contact_erp,
@@ -130,7 +136,7 @@ class World:
             useSplitImpulse=int(ph.split_impulse),
             splitImpulsePenetrationThreshold=ph.split_impulse_threshold,
             contactSlop=ph.contact_slop,
-            deterministicOverlappingPairs=1,
+            restitutionVelocityThreshold=ph.restitution_threshold,
         )
 
     def _make_table(self) -> None:
@@ -175,19 +181,9 @@ class World:
         self._plate_bodies = bodies
 
     def _make_die_shape(self) -> int:
-        """The die's collision shape: a cube with rounded edges and corners.
-
-        PyBullet gives a convex hull a collision margin of 1 mm all round, so the hull of a cube
-        shrunk by that margin is a cube of the full edge whose edges are rounded with a 1 mm radius.
-        Real dice are rounded too, so dice meeting edge to edge or corner to corner in the lattice do
-        not touch; a sharp box would catch there and push its neighbours apart.
-        """
+        """The die's collision shape: a box of the die's edge (and proportions)."""
         ph = self.physics
         half = np.array(ph.proportions) * ph.edge / 2
-        if ph.rounded:
-            core = half - HULL_MARGIN
-            corners = [[sx * core[0], sy * core[1], sz * core[2]] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
-            return self.client.createCollisionShape(pb.GEOM_MESH, vertices=corners)
         return self.client.createCollisionShape(pb.GEOM_BOX, halfExtents=half.tolist())
 
     # -- dice in and out -----------------------------------------------------------------------
@@ -214,7 +210,6 @@ class World:
             restitution=ph.restitution_die,
             rollingFriction=ph.rolling_friction,
             spinningFriction=ph.spinning_friction,
-            frictionAnchor=int(ph.friction_anchor),
         )
         c.changeVisualShape(body, -1, textureUniqueId=self._textures[DICE[die].colour])
         self._bodies[die] = body
@@ -226,7 +221,7 @@ class World:
         if not geometry.is_slot(slot):
             raise ValueError(f"{slot} is not a slot of the pyramid")
         plate_rot = geometry.quat_to_matrix(self._plate_pose[3:])[0]
-        local = geometry.slot_centre(slot, self.physics.clearance) * self.physics.edge
+        local = geometry.slot_centre(slot) * self.physics.edge
         position = self._plate_pose[:3] + plate_rot @ local
         orientation = geometry.matrix_to_quat(plate_rot @ geometry.seated_rotation(up))
         return position, orientation
@@ -270,14 +265,79 @@ class World:
                 out[slot] = stock[colour].pop(0)
         return out
 
-    def remove(self, die: DieId) -> None:
-        """Take ``die`` out of the world at once (a hand lifting it cleanly); what it touched wakes up."""
+    def remove(self, die: DieId, pull: bool = True) -> None:
+        """Take ``die`` out of play: lift it out as a hand would (``pull``), or make it vanish at once.
+
+        A pulled die slides out along its uncovered faces (straight up for a free die), held with the
+        force of a hand's grip; dice resting on it are dragged along and may fall. Then it leaves the
+        world, and what it touched wakes up. Settle afterwards.
+        """
         body = self._body(die)
         position = np.array(self.client.getBasePositionAndOrientation(body)[0])
+        if pull:
+            self.pull(die, self.way_out(die))
         self.client.removeBody(body)
         del self._bodies[die]
         self._wake_near(position, radius=2.0 * self.physics.edge)
         self._changed()
+
+    def way_out(self, die: DieId) -> np.ndarray:
+        """Unit world direction (3,) in which a hand pulls ``die`` out of the pyramid.
+
+        Along the sum of the normals of its uncovered upper faces: straight up for a free die,
+        up and outward for a die on the pyramid's surface that carries others. A die not seated in a
+        slot is lifted straight up.
+        """
+        dice, poses = self.poses()
+        readout = read_poses(dice, poses, self._plate_pose, self.physics.edge)
+        r = readout.dice[die]
+        if r.slot is None:
+            return np.array([0.0, 0.0, 1.0])
+        i, j, k = r.slot
+        # The face along +i is uncovered when nothing sits in (i - 1, j, k); likewise for j and k.
+        above = ((i - 1, j, k), (i, j - 1, k), (i, j, k - 1))
+        uncovered = [axis for axis, slot in enumerate(above) if slot not in readout.pyramid]
+        plate_rot = geometry.quat_to_matrix(self._plate_pose[3:])[0]
+        cube_dir = np.zeros(3)
+        cube_dir[uncovered or [0, 1, 2]] = 1.0
+        direction = plate_rot @ geometry.CUBE_TO_PLATE @ cube_dir
+        return direction / np.linalg.norm(direction)
+
+    def pull(
+        self,
+        die: DieId,
+        direction: Sequence[float],
+        distance: float = 1.5,
+        speed: float = 0.08,
+        force: float = 2.0,
+    ) -> None:
+        """Drag ``die`` by ``distance`` edges along ``direction`` at ``speed`` m/s, gripped by a hand.
+
+        The hand is a critically damped spring (15 Hz) on position and orientation that also carries
+        the die's weight, with at most ``force`` newtons: a wedged die moves what it must and no more
+        than fingers could.
+        """
+        c, ph = self.client, self.physics
+        body = self._body(die)
+        start, orientation = (np.array(v) for v in c.getBasePositionAndOrientation(body))
+        unit = np.asarray(direction, dtype=float) / np.linalg.norm(direction)
+        mass = ph.density * ph.edge**3 * float(np.prod(ph.proportions))
+        inertia = mass * ph.edge**2 / 6
+        omega = 2 * math.pi * 15.0
+        self.wake()
+        steps = max(1, round(distance * ph.edge / speed / ph.time_step))
+        for n in range(1, steps + 1):
+            target = start + unit * distance * ph.edge * n / steps
+            position, quat = (np.array(v) for v in c.getBasePositionAndOrientation(body))
+            velocity, spin = (np.array(v) for v in c.getBaseVelocity(body))
+            push = mass * (omega**2 * (target - position) + 2 * omega * (unit * speed - velocity))
+            push[2] += mass * ph.gravity
+            push *= min(1.0, force / max(np.linalg.norm(push), 1e-12))
+            turn = _rotation_vector(orientation, quat)
+            twist = inertia * (omega**2 * turn - 2 * omega * spin)
+            c.applyExternalForce(body, -1, push.tolist(), position.tolist(), pb.WORLD_FRAME)
+            c.applyExternalTorque(body, -1, twist.tolist(), pb.WORLD_FRAME)
+            self.step(ph.time_step)
 
     def throw(
         self,
@@ -437,7 +497,7 @@ class World:
         if require_rest and not self._at_rest:
             raise NotAtRestError("the dice are not at rest: call settle() before reading the world")
         dice, poses = self.poses()
-        return read_poses(dice, poses, self._plate_pose, self.physics.edge, self.physics.clearance)
+        return read_poses(dice, poses, self._plate_pose, self.physics.edge)
 
     def close(self) -> None:
         """Disconnect from the physics server."""
@@ -446,6 +506,27 @@ class World:
     def with_physics(self, **changes: object) -> World:
         """A new empty world with some physics settings changed."""
         return World(replace(self.physics, **changes), self.gui, self.plate)  # type: ignore[arg-type]
+
+
+def _rotation_vector(target: np.ndarray, current: np.ndarray) -> np.ndarray:
+    """World rotation vector (3,) that turns quaternion ``current`` into ``target`` (both x, y, z, w)."""
+    # q_err = target * conj(current), as a rotation vector along the shorter way round.
+    x1, y1, z1, w1 = target
+    x2, y2, z2, w2 = -current[0], -current[1], -current[2], current[3]
+    err = np.array(
+        [
+            w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+            w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
+            w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
+            w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
+        ]
+    )
+    if err[3] < 0:
+        err = -err
+    sin_half = np.linalg.norm(err[:3])
+    if sin_half < 1e-12:
+        return np.zeros(3)
+    return err[:3] / sin_half * 2 * math.atan2(sin_half, err[3])
 
 
 def _moved(before: np.ndarray, after: np.ndarray, edge: float, tol: float, angle_deg: float) -> np.ndarray:

@@ -4,21 +4,42 @@ from __future__ import annotations
 
 import re
 
+from pyramid.games.chunks import QuadrulaRasa, TabulaRasa
 from pyramid.games.construction import FireAndWater, ForbiddenNumber, MostSimpleGame, Mucho, Rasanto, SummitStorm
 from pyramid.games.demolition import Asparagus, Doubles, ElDado, Favourite
+from pyramid.games.economy import Acquire, GreenAmoeba, Ruins, UpAndDown
+from pyramid.games.observation import CleverMole, StoringScores
+from pyramid.games.races import GreedyGrabber, Lookout, SpottedCow
+from pyramid.games.tactics import CuiBono, DoRa, GoldenCentre, Squeezing, Triops
 from pyramid.rules import Game
 
 GAMES: tuple[type[Game], ...] = (
     MostSimpleGame,
+    GreenAmoeba,
     ForbiddenNumber,
+    UpAndDown,
+    CleverMole,
+    StoringScores,
+    SpottedCow,
+    Acquire,
+    GoldenCentre,
     Rasanto,
     SummitStorm,
+    Ruins,
+    DoRa,
     Mucho,
+    TabulaRasa,
+    QuadrulaRasa,
     FireAndWater,
+    Squeezing,
+    Triops,
+    Lookout,
     ElDado,
     Asparagus,
     Doubles,
     Favourite,
+    GreedyGrabber,
+    CuiBono,
 )
 
 
