@@ -191,6 +191,7 @@ def write_assets(out: str | Path, edge: float = EDGE) -> list[Path]:
 
 def _obj_with_uv(mesh: trimesh.Trimesh) -> str:
     """Wavefront OBJ text with positions, UVs and faces (no material: the renderer takes a texture)."""
+    assert isinstance(mesh.visual, trimesh.visual.TextureVisuals)
     lines = ["# die of the dice pyramid; faces 1, 2, 3 along +x, +y, +z"]
     lines += [f"v {x:.7f} {y:.7f} {z:.7f}" for x, y, z in mesh.vertices]
     lines += [f"vt {u:.5f} {v:.5f}" for u, v in mesh.visual.uv]

@@ -141,7 +141,11 @@ def mujoco_pyramid(seconds: float, sleep: bool, timestep: float = 0.005) -> Figu
 
 
 def mujoco_scene(sleep: bool, timestep: float = 0.005, edge: float = EDGE) -> str:
-    """MJCF of the same table, plate and 165 dice at their slots (friction of a die pair: 0.66)."""
+    """MJCF of the same table, plate and 165 dice at their slots (friction of a die pair: 0.66).
+
+    Tuned as a user would tune MuJoCo for 16 mm dice: CG solver with 20 iterations (4x faster than
+    the default Newton here), stiff contacts (time constant 2 steps) with a 0.1 mm transition width.
+    """
     a = edge
     quat_xyzw = geometry.matrix_to_quat(geometry.CUBE_TO_PLATE)
     quat = " ".join(f"{q:.9f}" for q in (quat_xyzw[3], *quat_xyzw[:3]))
@@ -160,8 +164,8 @@ def mujoco_scene(sleep: bool, timestep: float = 0.005, edge: float = EDGE) -> st
     )
     flag = '<flag sleep="enable"/>' if sleep else ""
     return f"""<mujoco>
-  <option timestep="{timestep}">{flag}</option>
-  <default><geom friction="0.66 0.005 0.0001" condim="3"/></default>
+  <option timestep="{timestep}" solver="CG" iterations="20">{flag}</option>
+  <default><geom friction="0.66 0.005 0.0001" condim="3" solref="0.01 1" solimp="0.95 0.99 0.0001"/></default>
   <asset><mesh name="slab" vertex="{slab}"/></asset>
   <worldbody>
     <geom type="plane" size="1 1 0.01"/>
@@ -220,6 +224,6 @@ def run_bench(seconds: float = 10.0, mujoco: bool = True, progress: Callable[[st
     ref = by["PyBullet tuned (ours), awake pyramid"]
     print()
     for f in figures:
-        if f.realtime is not None and f is not ref and "pyramid" in f.what:
+        if f.realtime is not None and ref.realtime and f is not ref and "pyramid" in f.what:
             print(f"{f.what}: {f.realtime / ref.realtime:.2f} x the speed of ours awake")
     return 0

@@ -311,7 +311,8 @@ class SpottedCow(Game):
         colour = self.colour(self.to_move)
         if self.blank:
             return [Place(s, colour) for s in open_slots(self.state)]
-        return [Place(s, colour) for s in self.fitting()] + [Pass()]
+        actions: list[Action] = [Place(s, colour) for s in self.fitting()]
+        return [*actions, Pass()]
 
     def after(self, action: Action, player: Player, before: PyramidState) -> None:
         if isinstance(action, Pass):

@@ -268,7 +268,8 @@ class CuiBono(Game):
         if self.veteran:
             return [Pass()]
         slots = [s for s in open_slots(self.state) if geometry.layer(s) < geometry.BASE_LAYER]
-        return [Place(s, self.holding) for s in slots if self.allowed(s, self.holding)] + [Pass()]
+        actions: list[Action] = [Place(s, self.holding) for s in slots if self.allowed(s, self.holding)]
+        return [*actions, Pass()]
 
     def after(self, action: Action, player: Player, before: PyramidState) -> None:
         if isinstance(action, Remove):

@@ -8,8 +8,9 @@ from __future__ import annotations
 from pyramid.tablegames.decathlon import Decathlon
 from pyramid.tablegames.heptathlon import Heptathlon
 from pyramid.tablegames.knights import Knights
+from pyramid.tablegames.sport import SportIsMurder
 
-TABLE_GAMES: list[type] = [Decathlon, Heptathlon, Knights]
+TABLE_GAMES: list[type] = [Decathlon, Heptathlon, Knights, SportIsMurder]
 
 
 def find_table_game(name: str) -> type | None:

@@ -1,0 +1,571 @@
+"""Sport is murder / Sport ist Mord by Henning Poehl (seed 003): train with dice, collect sport cards, risk accidents.
+
+Setup:
+    3 to 6 players, 10 dice and 1 doping pill each; the other pills lie on the doping card. The 8 sports
+    each have a shuffled face-down deck of 12 cards (9 training units "+1", accidents U2, U4 and U6), laid
+    out in a circle. The 1A-coach and the card "The best coach available!" are at hand.
+Turn:
+    A round has nine phases, each done by all players, starting with the holder of the 1A-coach and going
+    clockwise. 1 coaches: the 1A-coach moves one seat to the left (in round 1 it goes, after the roll, to
+    the highest roll) and its holder gives the best coach to another player. 2 everybody rolls all free
+    dice. 3 the 1A-coach re-rolls any of its holder's dice; the best coach takes two pills from the supply,
+    keeps one and gives one away, and re-rolls one die of any player; then pills may be used: re-roll all
+    free dice (the pill goes back), or turn one die to any number and lay the pill under it. 4 dice are
+    laid out at open sports, at most one new die per sport and player: a 1 where the player has no die,
+    otherwise at most one more than the own die lying there; a doped die must be laid out and be higher
+    than that die. 5 the dice of the round before return to the supply. 6 dice on U2/U4 cards count one
+    down; a die showing 1 returns. 7 a card goes back under the deck of every open sport where a player
+    holds cards but laid out no die. 8 from Bowling clockwise, a sport turns up one card per die lying at
+    it; contests decide the order in which the players there choose; then each card is evaluated.
+    9 each doped die draws one more card for its owner alone (a contest orders several at one sport).
+Legal actions:
+    Give the best coach and the second pill to another player; choose dice to re-roll; use a pill or not;
+    lay out dice; choose a card (or none, if enough players after you can take the rest).
+Scoring:
+    Training success = accident risk = the own die at the sport, +1 on a pill, +1 per other player's die
+    there. A training unit is kept only if the success exceeds the units of that sport already held. An
+    accident happens if the risk reaches its number, or always when the deck was emptied: U2/U4 lie in
+    the display with the die on them showing 2/4; U6 closes the sport for good with the die on its deck.
+    Cards not kept go back under their deck. Contests: everybody involved rolls his free dice, the best
+    coach may re-roll one die of any of them, then the 1A-coach any of his own; highest sum chooses first,
+    ties contest again. Final score: the sports in the display times the longest chain of one sport.
+End:
+    When all sports are closed. Highest score wins; ties go to the most accident cards (deadly ones
+    counted by the dice on closed decks); then the winners share.
+Interpretation:
+    Only Bowling, Tennis, Billiards and Football are named in the texts; the other four (Cycling, Skiing,
+    Boxing, Riding) and the order of the circle are our choice: option ``sports=Bowling,Tennis,...`` sets
+    names, number and clockwise order, and evaluation starts at the first. The 1A-coach moves to the next
+    seat (left = clockwise). Doping (option ``doping``): by default a doped die may show any number,
+    higher than an own die lying at that sport (the doping replaces the +1 cap, and may open a sport with
+    any number); ``doping=capped`` allows only the normal highest value (own die + 1, or 1). The sport of
+    a doped die is named when it is doped. One pill per player and round (option ``pills-per-round``);
+    the best coach takes what the supply still has. Score (option ``chain``): by default only training
+    units count, in the number of sports and in the chain; ``chain=all`` counts accident cards too.
+    Phase 7 (option ``decay``): one card per neglected open sport (``each``, default) or ``none``.
+    Contests (option ``contest``): the players never agree, except that no contest is held when every
+    player at the sport must get a card of the same kind (``contest=always`` holds it anyway); the best
+    coach's re-roll comes before the 1A-coach's; when everybody tied has no free die the seat order
+    from the 1A-coach decides. Success and risk in phase 8 are reckoned from the dice as they lay when the
+    cards were turned up; in phase 9 from the dice then lying; a doped die moved away by an accident
+    draws no card and its pill goes back. The first 1A-coach goes to the highest roll, ties rolled off.
+    The rule book has no round limit; ``max-rounds`` (default 100) stops a game that would not end.
+    The strong player lays out the dice of greatest expected gain, takes the best card, re-rolls unused
+    dice, dopes when it pays, and gives coaches and pills to the weakest rival.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+import numpy as np
+
+from pyramid.tablegames import sport_cards as sc
+from pyramid.tablegames.base import Decision, Player, TableGameInfo
+from pyramid.tablegames.roller import Roller, RollError
+from pyramid.tablegames.sport_cards import TRAINING, Athlete, Card, HouseRules
+
+INFO = TableGameInfo(
+    name="sport-is-murder",
+    aliases=("sport-ist-mord", "sportistmord", "sportismurder", "poehl"),
+    min_players=3,
+    max_players=6,
+    description="Henning Poehl's Sport is murder: train in 8 sports with dice, doping and deadly accidents",
+    strong_player="strong",
+)
+DEFAULT_RULES = HouseRules()
+ROLL_GROUP = 5  # dice thrown together on the physical table
+ROLL_RETRIES = 3
+
+Values = Callable[[], list[float]] | None
+
+
+class SportIsMurder:
+    """One game of Sport is murder between ``players``; ``play()`` runs it to the end."""
+
+    info = INFO
+
+    def __init__(
+        self,
+        players: list[Player],
+        roller: Roller,
+        rng: np.random.Generator,
+        rules: HouseRules = DEFAULT_RULES,
+        say: Callable[[str], None] = lambda text: None,
+    ) -> None:
+        if not INFO.min_players <= len(players) <= INFO.max_players:
+            raise ValueError(f"sport is murder takes {INFO.min_players} to {INFO.max_players} players")
+        self.players = players
+        self.roller = roller
+        self.rng = rng
+        self.rules = rules
+        self.say = say
+        self.athletes = [Athlete() for _ in players]
+        self.decks: dict[str, list[Card]] = {s: sc.make_deck(rng) for s in rules.sports}
+        self.closed: list[str] = []
+        self.pill_supply = sc.PILLS - len(players)
+        self.coach: int | None = None  # the 1A-coach
+        self.best: int | None = None  # "The best coach available!"
+        self.round = 0
+        self.log: list[str] = []
+
+    @classmethod
+    def from_options(
+        cls,
+        players: list[Player],
+        roller: Roller,
+        rng: np.random.Generator,
+        options: dict[str, str],
+        say: Callable[[str], None],
+    ) -> SportIsMurder:
+        """A game from command-line options: ``sports``, ``doping``, ``pills-per-round``, ``chain``, ``decay``,
+        ``contest``, ``max-rounds``."""
+        rules = sc.rules_from_options(options)
+        return cls(players, roller, rng, rules, say=say)
+
+    # -- helpers --------------------------------------------------------------------------------------
+
+    def _note(self, text: str) -> None:
+        self.log.append(text)
+        self.say(text)
+
+    def _ask(self, i: int, prompt: str, options: list[str], values: Values = None) -> int:
+        return self.players[i].choose(Decision(self.players[i].name, prompt, options, values))
+
+    def _name(self, i: int) -> str:
+        return self.players[i].name
+
+    def _roll(self, n: int) -> list[int]:
+        """``n`` dice, thrown in small groups; a group the physics cannot read is thrown again."""
+        faces: list[int] = []
+        while len(faces) < n:
+            k = min(ROLL_GROUP, n - len(faces))
+            for attempt in range(ROLL_RETRIES):
+                try:
+                    faces += self.roller.roll(k)
+                    break
+                except RollError:
+                    if attempt == ROLL_RETRIES - 1:
+                        raise
+        return faces
+
+    def order(self) -> list[int]:
+        """The seats in playing order, starting with the 1A-coach."""
+        first = self.coach or 0
+        return [(first + k) % len(self.players) for k in range(len(self.players))]
+
+    def open_sports(self) -> list[str]:
+        """The sports not closed, in circle order."""
+        return [s for s in self.rules.sports if s not in self.closed]
+
+    def others_at(self, i: int) -> dict[str, int]:
+        """Per sport, the new dice of the other players lying there."""
+        return {s: sum(1 for j, a in enumerate(self.athletes) if j != i and s in a.new) for s in self.rules.sports}
+
+    def strength(self, i: int, sport: str) -> int:
+        """Training success (and accident risk) of player ``i`` at ``sport``."""
+        athlete = self.athletes[i]
+        return athlete.new[sport] + int(sport in athlete.doped) + self.others_at(i)[sport]
+
+    def _plan(self, i: int, hand: list[int]) -> float:
+        athlete = self.athletes[i]
+        return sc.plan(athlete, hand, self.open_sports(), self.others_at(i), self.decks, self.rules)[0]
+
+    def _standing(self, i: int) -> float:
+        """A rough measure of how well player ``i`` is doing (the strong player's view)."""
+        athlete = self.athletes[i]
+        return athlete.score(self.rules.chain) + 0.5 * sum(athlete.training.values()) + athlete.pills
+
+    def finished(self) -> bool:
+        """All sports closed, or the round limit reached."""
+        return not self.open_sports() or self.round >= self.rules.max_rounds
+
+    # -- the game -------------------------------------------------------------------------------------
+
+    def play(self) -> list[int]:
+        """Play rounds until every sport is closed; the winners' indices."""
+        while not self.finished():
+            self.play_round()
+        if self.open_sports():
+            self._note(f"round limit {self.rules.max_rounds} reached with {len(self.open_sports())} sports open")
+        return self.winners()
+
+    def play_round(self) -> None:
+        """The nine phases of one round."""
+        self.round += 1
+        side = "outside" if self.round % 2 else "inside"
+        self._note(f"== round {self.round} (new dice {side}) ==")
+        if self.coach is not None:
+            self.coach = (self.coach + 1) % len(self.players)
+            self._give_best_coach()
+        for i in self.order():
+            athlete = self.athletes[i]
+            athlete.hand = sorted(self._roll(athlete.supply), reverse=True)
+            athlete.supply = 0
+        self._note("  rolls: " + "; ".join(f"{self._name(i)} {self.athletes[i].hand}" for i in self.order()))
+        if self.coach is None:
+            sums = [sum(a.hand) for a in self.athletes]
+            tied = [i for i, s in enumerate(sums) if s == max(sums)]
+            self.coach = self.contest(tied, "for the 1A-coach")[0]
+            self._give_best_coach()
+        self._coach_effects()
+        for i in self.order():
+            self._dope(i)
+        for i in self.order():
+            self._lay_out(i)
+        for athlete in self.athletes:  # phase 5
+            athlete.supply += len(athlete.hand) + len(athlete.old)
+            athlete.hand, athlete.old = [], {}
+        self._heal()
+        self._reduce()
+        for sport in self.rules.sports:
+            self.evaluate(sport)
+        for sport in self.rules.sports:
+            self.doping_draws(sport)
+        for athlete in self.athletes:
+            athlete.old, athlete.new = athlete.new, {}
+        self._note(
+            "  scores: "
+            + ", ".join(f"{self._name(i)} {a.score(self.rules.chain)}" for i, a in enumerate(self.athletes))
+            + (f"; closed: {', '.join(self.closed)}" if self.closed else "")
+        )
+
+    # -- phases 1 to 3: coaches and doping --------------------------------------------------------
+
+    def _give_away(self, i: int, what: str) -> int:
+        """Player ``i`` picks another player to receive ``what``; the strong player picks the weakest."""
+        others = [j for j in range(len(self.players)) if j != i]
+        choice = self._ask(i, f"give {what} to", [self._name(j) for j in others], partial(self._weakness, others))
+        return others[choice]
+
+    def _weakness(self, players: list[int]) -> list[float]:
+        return [-self._standing(j) for j in players]
+
+    def _give_best_coach(self) -> None:
+        assert self.coach is not None
+        self.best = self._give_away(self.coach, '"The best coach available!"')
+        self._note(f"  {self._name(self.coach)} has the 1A-coach and gives the best coach to {self._name(self.best)}")
+
+    def _unused(self, i: int, hand: list[int]) -> list[int]:
+        """The dice of ``hand`` that the strong player's layout would not use."""
+        unused = list(hand)
+        for v, _ in sc.plan(self.athletes[i], hand, self.open_sports(), self.others_at(i), self.decks, self.rules)[1]:
+            unused.remove(v)
+        return unused
+
+    def _coach_effects(self) -> None:
+        assert self.coach is not None and self.best is not None
+        coach = self.athletes[self.coach]
+        wanted = self._unused(self.coach, coach.hand)
+        rolled = self._reroll_own(self.coach, coach.hand, "1A-coach: re-roll which of your dice?", wanted)
+        if rolled:
+            self._note(f"  {self._name(self.coach)} re-rolls {rolled} with the 1A-coach: {coach.hand}")
+        best = self.athletes[self.best]
+        pills = min(2, self.pill_supply)
+        self.pill_supply -= pills
+        if pills:
+            best.pills += 1
+        if pills == 2:
+            j = self._give_away(self.best, "the second doping pill")
+            self.athletes[j].pills += 1
+            self._note(f"  {self._name(self.best)} takes two pills and gives one to {self._name(j)}")
+        hands = [(j, a.hand) for j, a in enumerate(self.athletes)]
+        self._best_coach_reroll(self.best, hands, "best coach: re-roll one die?", self._plan)
+
+    def _reroll_own(self, i: int, dice: list[int], prompt: str, wanted: list[int]) -> list[int]:
+        """Player ``i`` marks any of ``dice`` to throw again (in place; the strong player marks ``wanted``);
+        the faces re-rolled."""
+        marked: list[int] = []
+        while True:
+            left = list(dice)
+            for v in marked:
+                left.remove(v)
+            values = sorted(set(left), reverse=True)
+            options = [f"throw the marked dice {marked}" if marked else "throw none"] + [f"mark a {v}" for v in values]
+            choice = self._ask(
+                i, f"{prompt} dice {dice}", options, partial(sc.mark_values, list(marked), values, wanted)
+            )
+            if choice == 0:
+                break
+            marked.append(values[choice - 1])
+        for v in marked:
+            dice.remove(v)
+        dice += self._roll(len(marked))
+        dice.sort(reverse=True)
+        return marked
+
+    def _best_coach_reroll(
+        self, i: int, hands: list[tuple[int, list[int]]], prompt: str, worth: Callable[[int, list[int]], float]
+    ) -> None:
+        """The best coach's holder re-rolls one die of any hand in ``hands`` (or none)."""
+        moves = [(j, v) for j, hand in hands for v in sorted(set(hand), reverse=True)]
+        options = ["re-roll no die"] + [f"re-roll {self._name(j)}'s {v}" for j, v in moves]
+        choice = self._ask(i, prompt, options, partial(sc.reroll_values, i, dict(hands), moves, worth))
+        if choice == 0:
+            return
+        j, v = moves[choice - 1]
+        hand = dict(hands)[j]
+        hand.remove(v)
+        face = self._roll(1)[0]
+        hand.append(face)
+        hand.sort(reverse=True)
+        self._note(f"  {self._name(i)} re-rolls {self._name(j)}'s {v}: {face}")
+
+    def _dope(self, i: int) -> None:
+        athlete = self.athletes[i]
+        for _ in range(self.rules.pills_per_round):
+            if not athlete.pills or not athlete.hand:
+                return
+            dopes = self._dope_moves(i)
+            options = ["keep the pill", f"re-roll all {len(athlete.hand)} dice (the pill goes back)"]
+            options += ["dope a die"] if dopes else []
+            choice = self._ask(i, f"doping: {self._status(i)}", options, partial(self._dope_values, i, dopes))
+            if choice == 0:
+                return
+            athlete.pills -= 1
+            if choice == 1:
+                self.pill_supply += 1
+                athlete.hand = sorted(self._roll(len(athlete.hand)), reverse=True)
+                self._note(f"  {self._name(i)} re-rolls with a pill: {athlete.hand}")
+                continue
+            faces = sorted({u for u, _, _ in dopes}, reverse=True)
+            by_face = [[d for d in dopes if d[0] == u] for u in faces]
+            pick = self._ask(i, "dope which die?", [f"the {u}" for u in faces], partial(self._best_dopes, i, by_face))
+            targets = by_face[pick]
+            u, s, v = targets[
+                self._ask(
+                    i,
+                    f"turn the {faces[pick]} to which number, for which sport?",
+                    [f"{v} at {s}" for _, s, v in targets],
+                    partial(self._dope_worths, i, targets),
+                )
+            ]
+            athlete.hand.remove(u)
+            athlete.committed = (s, v)
+            self._note(f"  {self._name(i)} dopes a {u} to {v} for {s}")
+            return
+
+    def _dope_moves(self, i: int) -> list[tuple[int, str, int]]:
+        """(die given up, sport, doped value) that are legal for player ``i``."""
+        athlete = self.athletes[i]
+        if athlete.committed is not None:
+            return []
+        targets = [(s, v) for s in self.open_sports() for v in sc.doped_values(athlete, s, self.rules)]
+        return [(u, s, v) for u in sorted(set(athlete.hand), reverse=True) for s, v in targets]
+
+    def _dope_worths(self, i: int, dopes: list[tuple[int, str, int]]) -> list[float]:
+        """The worth of the whole layout after each doping move."""
+        athlete = self.athletes[i]
+        return sc.dope_worths(
+            athlete, athlete.hand, dopes, self.open_sports(), self.others_at(i), self.decks, self.rules
+        )
+
+    def _best_dopes(self, i: int, by_face: list[list[tuple[int, str, int]]]) -> list[float]:
+        return [max(self._dope_worths(i, moves)) for moves in by_face]
+
+    def _dope_values(self, i: int, dopes: list[tuple[int, str, int]]) -> list[float]:
+        now = self._plan(i, self.athletes[i].hand)
+        values = [0.0, max(0.0, 1.0 - now) - sc.PILL_WORTH]
+        if dopes:
+            values.append(max(self._dope_worths(i, dopes)) - now - sc.PILL_WORTH)
+        return values
+
+    # -- phases 4 to 7: laying out, collecting, healing, reduction --------------------------------
+
+    def _status(self, i: int) -> str:
+        athlete = self.athletes[i]
+        parts = []
+        for s in self.open_sports():
+            bits = [f"{athlete.training[s]} cards"] if athlete.training.get(s) else []
+            bits += [f"die {athlete.old[s]}"] if s in athlete.old else []
+            bits += [f"new {athlete.new[s]}{'*' if s in athlete.doped else ''}"] if s in athlete.new else []
+            if bits:
+                parts.append(f"{s} ({', '.join(bits)})")
+        return f"dice {athlete.hand}, pills {athlete.pills}; " + ("; ".join(parts) or "no training yet")
+
+    def _lay_out(self, i: int) -> None:
+        athlete = self.athletes[i]
+        if athlete.committed is not None:
+            s, v = athlete.committed
+            athlete.new[s] = v
+            athlete.doped.add(s)
+            athlete.committed = None
+        while athlete.hand:
+            moves = [
+                (v, s)
+                for v in sorted(set(athlete.hand), reverse=True)
+                for s in self.open_sports()
+                if sc.may_place(athlete, s, v)
+            ]
+            if not moves:
+                break
+            options = ["done"] + [f"lay a {v} at {s}" for v, s in moves]
+            choice = self._ask(i, f"lay out dice: {self._status(i)}", options, partial(self._layout_values, i, moves))
+            if choice == 0:
+                break
+            v, s = moves[choice - 1]
+            athlete.hand.remove(v)
+            athlete.new[s] = v
+        if athlete.new:
+            laid = ", ".join(f"{v}{'*' if s in athlete.doped else ''} at {s}" for s, v in athlete.new.items())
+            self._note(f"  {self._name(i)} lays out {laid}")
+
+    def _layout_values(self, i: int, moves: list[tuple[int, str]]) -> list[float]:
+        athlete, others = self.athletes[i], self.others_at(i)
+        worth = [sc.placement_value(athlete, s, v, False, others[s], self.decks[s], self.rules) for v, s in moves]
+        return [0.0] + worth
+
+    def _heal(self) -> None:
+        for athlete in self.athletes:
+            healed = [(s, v) for s, v in athlete.injured if v == 1]
+            athlete.injured = [(s, v - 1) for s, v in athlete.injured if v > 1]
+            athlete.supply += len(healed)
+
+    def _reduce(self) -> None:
+        if self.rules.decay == "none":
+            return
+        for i, athlete in enumerate(self.athletes):
+            for s in self.open_sports():
+                if athlete.training.get(s, 0) and s not in athlete.new:
+                    athlete.training[s] -= 1
+                    self.decks[s].append(TRAINING)
+                    self._note(f"  {self._name(i)} neglects {s} and gives back a card")
+
+    # -- phases 8 and 9: cards, contests, accidents ------------------------------------------------
+
+    def contest(self, group: list[int], what: str) -> list[int]:
+        """The players of ``group`` ranked by a contest of their free dice, best first; ties contest again."""
+        if len(group) <= 1:
+            return list(group)
+        throws = {i: sorted(self._roll(self.athletes[i].supply), reverse=True) for i in group}
+        if self.best in group:
+            hands = [(i, throws[i]) for i in group]
+            self._best_coach_reroll(self.best, hands, f"contest {what}: re-roll one die?", self._contest_worth)
+        if self.coach in group:
+            low = [v for v in throws[self.coach] if v <= 3]
+            self._reroll_own(self.coach, throws[self.coach], f"contest {what}: re-roll which?", low)
+        self._note(f"  contest {what}: " + "; ".join(f"{self._name(i)} {sum(throws[i])}" for i in group))
+        ranking: list[int] = []
+        for total in sorted({sum(t) for t in throws.values()}, reverse=True):
+            tied = [i for i in group if sum(throws[i]) == total]
+            ranking += self.contest(tied, what) if len(tied) > 1 and total > 0 else tied
+        return ranking
+
+    def _contest_worth(self, i: int, dice: list[int]) -> float:
+        """Re-rolling in a contest: the strong player counts the pips."""
+        return float(sum(dice))
+
+    def evaluate(self, sport: str) -> None:
+        """Phase 8 for one sport: turn up cards, hold the contest, share out and evaluate the cards."""
+        present = [i for i in self.order() if sport in self.athletes[i].new]
+        deck = self.decks[sport]
+        if not present or sport in self.closed:
+            return
+        cards, self.decks[sport] = deck[: len(present)], deck[len(present) :]
+        forced = not self.decks[sport]
+        strengths = {i: self.strength(i, sport) for i in present}
+        self._note(f"  {sport}: {len(present)} dice, cards {' '.join(cards)}" + (" (the last)" if forced else ""))
+        alike = len(set(cards)) == 1 and len(cards) == len(present)
+        needed = len(present) > 1 and (self.rules.contest == "always" or not alike)
+        ranking = self.contest(present, f"at {sport}") if needed else present
+        shares = self._share_out(sport, ranking, cards, strengths, forced)
+        for i, card in shares:
+            self.resolve(i, sport, card, strengths[i], forced)
+
+    def _share_out(
+        self, sport: str, ranking: list[int], cards: list[Card], strengths: dict[int, int], forced: bool
+    ) -> list[tuple[int, Card]]:
+        left = list(cards)
+        shares: list[tuple[int, Card]] = []
+        for pos, i in enumerate(ranking):
+            if not left:
+                break
+            kinds = [c for c in sc.CARD_ORDER if c in left]
+            may_pass = len(ranking) - pos - 1 >= len(left)
+            options = [f"take {c}" for c in kinds] + (["take no card"] if may_pass else [])
+            prompt = f"{sport}: choose a card of {' '.join(left)} (your success {strengths[i]})"
+            values = partial(self._card_values, i, sport, kinds, strengths[i], forced, may_pass)
+            choice = self._ask(i, prompt, options, values)
+            if choice < len(kinds):
+                left.remove(kinds[choice])
+                shares.append((i, kinds[choice]))
+        return shares
+
+    def _card_values(
+        self, i: int, sport: str, kinds: list[Card], strength: int, forced: bool, may_pass: bool
+    ) -> list[float]:
+        athlete, chain = self.athletes[i], self.rules.chain
+        worth = [sc.card_choice_value(athlete, sport, c, strength, forced, chain) for c in kinds]
+        return worth + ([0.0] if may_pass else [])
+
+    def resolve(self, i: int, sport: str, card: Card, strength: int, forced: bool) -> None:
+        """Evaluate ``card`` for player ``i`` of training success / accident risk ``strength``."""
+        athlete = self.athletes[i]
+        name = self._name(i)
+        if card == TRAINING:
+            if strength > athlete.training.get(sport, 0):
+                athlete.training[sport] = athlete.training.get(sport, 0) + 1
+                self._note(f"    {name} trains {sport} ({strength}): {athlete.training[sport]} cards")
+            else:
+                self.decks[sport].append(card)
+                self._note(f"    {name} gains nothing at {sport} ({strength}); the card goes back")
+            return
+        if not forced and strength < sc.LEVELS[card]:
+            self.decks[sport].append(card)
+            self._note(f"    {name} escapes {card} at {sport} ({strength})")
+            return
+        value = athlete.new.pop(sport)
+        if sport in athlete.doped:
+            athlete.doped.discard(sport)
+            self.pill_supply += 1
+        if card == "U6":
+            athlete.dead.append(sport)
+            if sport not in self.closed:
+                self.closed.append(sport)
+            self._note(f"    {name} suffers a deadly accident at {sport}: the sport is closed, the {value} is lost")
+        else:
+            athlete.accidents.append((sport, card))
+            athlete.injured.append((sport, sc.LEVELS[card]))
+            self._note(f"    {name} suffers an accident {card} at {sport}")
+
+    def doping_draws(self, sport: str) -> None:
+        """Phase 9 for one sport: every doped die there draws a card for its owner alone."""
+        doped = [i for i in self.order() if sport in self.athletes[i].doped]
+        if not doped:
+            return
+        if sport not in self.closed:
+            doped = self.contest(doped, f"doping at {sport}") if len(doped) > 1 else doped
+        for i in doped:
+            if sport in self.closed:
+                self._note(f"    {self._name(i)} draws no doping card: {sport} is closed")
+            else:
+                card = self.decks[sport].pop(0)
+                self._note(f"    {self._name(i)} draws {card} for doping at {sport}")
+                self.resolve(i, sport, card, self.strength(i, sport), not self.decks[sport])
+            if sport in self.athletes[i].doped:  # not yet given back by an accident
+                self.athletes[i].doped.discard(sport)
+                self.pill_supply += 1
+
+    # -- the end --------------------------------------------------------------------------------------
+
+    def winners(self) -> list[int]:
+        """The highest score; ties go to the most accidents; then shared."""
+        key = [(a.score(self.rules.chain), a.toughness()) for a in self.athletes]
+        return [i for i, k in enumerate(key) if k == max(key)]
+
+    def score_sheet(self) -> str:
+        """The circle of decks with each player's display, then the final evaluation."""
+        chain = self.rules.chain
+        names = [p.name for p in self.players]
+        lines = [f"Sport is murder - after {self.round} rounds"]
+        lines += sc.display(names, self.athletes, self.rules.sports, self.decks, self.closed)
+        lines.append("-" * max(len(line) for line in lines))
+        for i, a in enumerate(self.athletes):
+            counts = a.counts(chain)
+            mark = " (winner)" if i in self.winners() else ""
+            lines.append(
+                f"{self._name(i)}{mark}: {len(counts)} sports x longest chain {max(counts.values(), default=0)}"
+                f" = {a.score(chain)} points, {a.toughness()} accidents"
+            )
+        return "\n".join(lines)
