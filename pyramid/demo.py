@@ -1,4 +1,4 @@
-"""The main job: build a full pyramid physically, throw dice at it, read it back, score it, picture it."""
+"""The main job: build a full pyramid physically, lift its apex out, throw dice at it, read it back, score it."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def describe(readout: Readout, die: int) -> str:
 
 
 def run_demo(seed: int = 0, picture: str | None = "pyramid.png", throws: int = 3, gui: bool = False) -> int:
-    """Build, settle, throw, settle, read, print and picture; returns a process exit code."""
+    """Build, settle, lift the apex, throw, settle, read, print and picture; returns a process exit code."""
     rng = np.random.default_rng(seed)
     world = World(gui=gui)
     state = random_pattern(geometry.SLOTS, rng, random_faces=True)
@@ -50,10 +50,18 @@ def run_demo(seed: int = 0, picture: str | None = "pyramid.png", throws: int = 3
         f"seed {seed}: built the {len(slot_die)}-die pyramid; at rest after {report.time:.2f} s simulated "
         f"({time.perf_counter() - t0:.2f} s wall)"
     )
+    apex = slot_die[geometry.APEX]
+    world.remove(apex)
+    world.settle()
+    free = world.readout().free_dice()
+    print(f"lifted the apex (die {apex}) out by hand; free dice now: {free}")
     spare = [d for d in range(281) if d not in slot_die.values()]
     thrown = [int(d) for d in rng.choice(spare, size=throws, replace=False)]
-    for die in thrown:
-        world.random_throw(die, rng, height=0.12, target=(0.0, 0.0), speed=0.15, spin=15.0)
+    for n, die in enumerate(thrown):
+        # Drop each die gently onto the plate's rim in front of one side of the pyramid.
+        angle = np.radians(60 + 120 * (n % 3)) + rng.normal(0, 0.15)
+        target = 0.068 * np.array([np.cos(angle), np.sin(angle)])
+        world.random_throw(die, rng, height=0.05, target=target, speed=0.03, spin=8.0)
     t1 = time.perf_counter()
     report = world.settle(timeout=15.0, raise_on_timeout=False)
     if not report.at_rest:
@@ -66,7 +74,7 @@ def run_demo(seed: int = 0, picture: str | None = "pyramid.png", throws: int = 3
     readout = world.readout()
     for die in thrown:
         print("  " + describe(readout, die))
-    moved = [d for d in slot_die.values() if readout.dice[d].status is not Status.SEATED]
+    moved = [d for d in slot_die.values() if d != apex and readout.dice[d].status is not Status.SEATED]
     print(f"dice of the pyramid knocked out of their slots: {len(moved)}")
     print(
         f"seated {len(readout.seated())}, free {len(readout.free_dice())}, cocked {len(readout.cocked())}, "

@@ -17,7 +17,7 @@ def render(
     width: int = 1024,
     height: int = 768,
     yaw: float = 35.0,
-    pitch: float = -30.0,
+    pitch: float = -35.0,
     distance: float | None = None,
     target: tuple[float, float, float] | None = None,
 ) -> np.ndarray:
@@ -26,7 +26,7 @@ def render(
     if target is None:
         target = (0.0, 0.0, 2.5 * edge)
     if distance is None:
-        distance = 22 * edge
+        distance = 27 * edge
     view = pb.computeViewMatrixFromYawPitchRoll(list(target), distance, yaw, pitch, 0.0, 2)
     proj = pb.computeProjectionMatrixFOV(fov=40.0, aspect=width / height, nearVal=0.01, farVal=5.0)
     light = (math.cos(math.radians(yaw + 60)), math.sin(math.radians(yaw + 60)), 1.6)
