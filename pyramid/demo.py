@@ -13,11 +13,11 @@ from pyramid.world import World
 
 
 def face_table(readout: Readout) -> str:
-    """The face-count table per colour: faces showing on the outer planes and their pips."""
+    """The face-count table per colour: the faces showing and their pips."""
     pyramid = readout.pyramid
     counts = pyramid.face_count()
     pips: dict[str, int] = {}
-    for slot, axis in geometry.outer_faces(pyramid):
+    for slot, axis in geometry.exposed_faces(pyramid):
         cell = pyramid[slot]
         pips[cell.colour] = pips.get(cell.colour, 0) + (cell.up[axis] if cell.up else 0)
     lines = [f"{'colour':<8}{'faces':>7}{'pips':>7}"]

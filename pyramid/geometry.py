@@ -116,17 +116,17 @@ def outer_faces(occupied: Iterable[Slot]) -> list[Exposed]:
     return [(s, axis) for s, axis in exposed_faces(occupied) if s[axis] == 0]
 
 
-def face_count(owner: Mapping[Slot, str], outer_only: bool = True) -> Counter[str]:
+def face_count(owner: Mapping[Slot, str], outer_only: bool = False) -> Counter[str]:
     """Faces showing per owner (a colour or a player): edge dice count double, the apex triple.
 
-    ``owner`` maps occupied slots to who owns that die. With ``outer_only`` only the faces on the
-    pyramid's three outer planes count (135 in all when complete); otherwise every uncovered face.
+    ``owner`` maps occupied slots to who owns that die. Every uncovered upper face counts (135 in all
+    on the complete pyramid); with ``outer_only`` only those on the big pyramid's three outer planes.
     """
     faces = outer_faces(owner) if outer_only else exposed_faces(owner)
     return Counter(owner[s] for s, _ in faces)
 
 
-def pip_sum(up: Mapping[Slot, UpFaces], outer_only: bool = True) -> int:
+def pip_sum(up: Mapping[Slot, UpFaces], outer_only: bool = False) -> int:
     """Sum of the pips on the faces that show (``up`` maps slots to their upward faces)."""
     faces = outer_faces(up) if outer_only else exposed_faces(up)
     return sum(up[s][axis] for s, axis in faces)

@@ -77,7 +77,7 @@ class Readout:
         return [self.slot_die[s] for s in self.pyramid.free_slots()]
 
     def face_count(self, owners: Mapping[Colour, str] | None = None) -> Counter[str]:
-        """Faces showing on the pyramid's outer planes, per colour or per player."""
+        """Faces showing (uncovered upper faces of seated dice), per colour or per player."""
         return self.pyramid.face_count(owners)
 
     def notation(self) -> str:

@@ -104,12 +104,12 @@ class PyramidState(Mapping[Slot, Cell]):
         """Slot -> colour of its die."""
         return {s: c.colour for s, c in self.cells.items()}
 
-    def face_count(self, owners: Mapping[Colour, str] | None = None, outer_only: bool = True) -> Counter[str]:
-        """Faces showing per colour, or per player when ``owners`` maps colours to players."""
+    def face_count(self, owners: Mapping[Colour, str] | None = None, outer_only: bool = False) -> Counter[str]:
+        """Uncovered faces per colour, or per player when ``owners`` maps colours to players."""
         owner = {s: (owners.get(c.colour, c.colour) if owners else c.colour) for s, c in self.cells.items()}
         return geometry.face_count(owner, outer_only)
 
-    def pip_sum(self, slots: Iterable[Slot] | None = None, outer_only: bool = True) -> int:
+    def pip_sum(self, slots: Iterable[Slot] | None = None, outer_only: bool = False) -> int:
         """Pips on the faces that show, over all dice or only over ``slots``; faces must be known."""
         chosen = set(self.cells if slots is None else slots)
         faces = geometry.outer_faces(self.cells) if outer_only else geometry.exposed_faces(self.cells)
