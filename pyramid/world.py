@@ -378,6 +378,60 @@ class World:
             quat,
         )
 
+    # -- a hand on the plate and on the dice (used by pyramid.actions) -----------------------------
+
+    @property
+    def die_mass(self) -> float:
+        """Mass of one die in kilograms."""
+        ph = self.physics
+        return ph.density * ph.edge**3 * float(np.prod(ph.proportions))
+
+    def move_plate(self, pose: Vector, linear: Vector = (0.0, 0.0, 0.0), angular: Vector = (0.0, 0.0, 0.0)) -> None:
+        """Carry the plate to ``pose`` (7,) moving at ``linear`` (m/s) and ``angular`` (rad/s), as a hand would.
+
+        The plate is kinematic: nothing pushes it back, and dice touching it feel its velocity through
+        friction and contact. Call once per time step while it moves; read-outs use the new pose.
+        """
+        pose = np.asarray(pose, dtype=float)
+        if pose.shape != (7,):
+            raise ValueError(f"a plate pose is (x, y, z, qx, qy, qz, qw), got shape {pose.shape}")
+        if not self._plate_bodies:
+            raise ValueError("this world has no plate to move")
+        quat = pose[3:] / np.linalg.norm(pose[3:])
+        for body in self._plate_bodies:
+            self.client.resetBasePositionAndOrientation(body, pose[:3].tolist(), quat.tolist())
+            self.client.resetBaseVelocity(body, list(linear), list(angular))
+        self._plate_pose = np.concatenate([pose[:3], quat])
+        if self._asleep:
+            self.wake()
+        self._at_rest = False
+
+    def apply_force(self, die: DieId, force: Vector, point: Vector | None = None) -> None:
+        """Push ``die`` with ``force`` (N, world frame) at ``point`` (default its centre) during the next step."""
+        body = self._body(die)
+        if point is None:
+            point = self.client.getBasePositionAndOrientation(body)[0]
+        self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
+        self.client.applyExternalForce(body, -1, list(force), list(point), pb.WORLD_FRAME)
+        self._asleep = False
+        self._at_rest = False
+
+    def kick(self, die: DieId, impulse: Vector, point: Vector | None = None) -> None:
+        """Give ``die`` an instant ``impulse`` (N s, world frame) at ``point`` (default its centre), as a finger does."""
+        body = self._body(die)
+        position = np.array(self.client.getBasePositionAndOrientation(body)[0])
+        velocity, spin = (np.array(v) for v in self.client.getBaseVelocity(body))
+        impulse = np.asarray(impulse, dtype=float)
+        arm = np.zeros(3) if point is None else np.asarray(point, dtype=float) - position
+        # A cube's inertia is isotropic: I = m a^2 / 6 about any axis through its centre.
+        inertia = self.die_mass * self.physics.edge**2 / 6
+        velocity = velocity + impulse / self.die_mass
+        spin = spin + np.cross(arm, impulse) / inertia
+        self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
+        self.client.resetBaseVelocity(body, velocity.tolist(), spin.tolist())
+        self._wake_near(position, radius=2.0 * self.physics.edge)
+        self._at_rest = False
+
     # -- time ------------------------------------------------------------------------------------
 
     def step(self, seconds: float) -> None:
