@@ -17,6 +17,8 @@ from pyramid.rules import Action, Game, Outcome, Place, Remove, RemoveColumn, ex
 from pyramid.state import Cell, PyramidState
 
 if TYPE_CHECKING:
+    from pyramid.controllers import Controller
+    from pyramid.games.skill import SkillGame, TurnRecord
     from pyramid.world import World
 
 DROP = 0.002  # metres: a placed die is released this far above its funnel
@@ -60,8 +62,8 @@ class Match:
 
     def _settle_and_observe(self, action: Action | None) -> PyramidState:
         assert self.world is not None
-        self.world.settle(raise_on_timeout=False)
-        readout = self.world.readout(require_rest=False)
+        self.world.settle()  # a world that never comes to rest raises NotAtRestError: no reading
+        readout = self.world.readout()
         self.slot_die = dict(readout.slot_die)
         if action is None:
             self.game.observe(readout.pyramid)
@@ -102,4 +104,88 @@ class Match:
         self._flush_events()
         while self.game.outcome is None:
             self.step()
+        return self.game.outcome
+
+
+class SkillMatch:
+    """A skill game played physically: each turn the player's controller acts until the game judges the turn over.
+
+    The loop of a turn: read the world -> the game judges (going on, done, failed) -> the controller
+    chooses a physical action (``pyramid.actions``) -> the world performs it and the dice settle (the
+    settling counts as the turn's time) -> read again. Turns stop at the game's ``time_limit`` of
+    simulated seconds. ``make_world`` builds a fresh world for each turn, or one for the whole game
+    when the game's dice stay on the plate between turns (``shared_world``).
+    """
+
+    def __init__(
+        self,
+        game: SkillGame,
+        players: Sequence[Controller],
+        make_world: Callable[[], World],
+        rng: np.random.Generator,
+        log: Callable[[str], None] | None = None,
+        settle_timeout: float = 3.0,
+        max_actions: int = 400,
+    ) -> None:
+        if len(players) != game.players:
+            raise ValueError(f"{game.info.title} was set up for {game.players} players, got {len(players)}")
+        self.game = game
+        self.players = list(players)
+        self.make_world = make_world
+        self.rng = rng
+        self.log = log
+        self.settle_timeout = settle_timeout
+        self.max_actions = max_actions
+        self.world: World | None = None
+        self._events_seen = 0
+
+    def _say(self, text: str) -> None:
+        if self.log is not None:
+            self.log(text)
+
+    def _flush_events(self) -> None:
+        for event in self.game.events[self._events_seen :]:
+            self._say(f"      {event}")
+        self._events_seen = len(self.game.events)
+
+    def play_turn(self) -> TurnRecord:
+        """One player's turn, from the set-up to the game's verdict."""
+        from pyramid.actions import perform
+        from pyramid.games.skill import TurnEnd
+
+        game = self.game
+        if self.world is None or not game.shared_world:
+            if self.world is not None:
+                self.world.close()
+            self.world = self.make_world()
+            game.prepare(self.world)
+            self.world.settle(timeout=self.settle_timeout, raise_on_timeout=False)
+        world, seat = self.world, game.to_move
+        player = self.players[seat]
+        start, actions = world.time, 0
+        self._say(f"turn {len(game.records) + 1}: player {seat} ({player.name})")
+        while True:
+            elapsed = world.time - start
+            end = game.judge(world.readout(require_rest=False), elapsed)
+            if end is None and elapsed >= game.time_limit:
+                end = TurnEnd(False, f"time is up after {game.time_limit:g} s")
+            if end is None and actions >= self.max_actions:
+                end = TurnEnd(False, f"{actions} actions without an end")
+            if end is not None:
+                break
+            action = player.act(game, world.readout(require_rest=False), elapsed)
+            perform(world, action, self.rng)
+            world.settle(timeout=self.settle_timeout, raise_on_timeout=False)
+            actions += 1
+            self._say(f"   {world.time - start:7.2f} s  {action}")
+        self._flush_events()
+        record = game.end_turn(end, world.time - start, actions)
+        verdict = "done" if end.success else "failed"
+        self._say(f"   -> {verdict}: {end.note} ({record.time:.2f} s simulated, {actions} actions)")
+        return record
+
+    def run(self) -> Outcome:
+        """Play every turn to the end and return the outcome."""
+        while self.game.outcome is None:
+            self.play_turn()
         return self.game.outcome

@@ -417,7 +417,7 @@ class World:
         self._at_rest = False
 
     def kick(self, die: DieId, impulse: Vector, point: Vector | None = None) -> None:
-        """Give ``die`` an instant ``impulse`` (N s, world frame) at ``point`` (default its centre), as a finger does."""
+        """Give ``die`` an instant ``impulse`` (N s, world frame) at ``point`` (default: its centre), as a finger."""
         body = self._body(die)
         position = np.array(self.client.getBasePositionAndOrientation(body)[0])
         velocity, spin = (np.array(v) for v in self.client.getBaseVelocity(body))
