@@ -74,6 +74,21 @@ def test_greedy_grabber_greedy_beats_random_at_equal_speed() -> None:
     assert greedy_share(GreedyGrabber, 10, speeds="0.5,0.5,0.5") >= 0.7
 
 
+def test_greedy_grabber_greedy_beats_random_with_drawn_speeds() -> None:
+    # A random seat wins 1/3; the drawn speeds still decide most games.
+    assert greedy_share(GreedyGrabber, 60) >= 0.44
+
+
+def test_greedy_grabber_greedy_roller_grabs_rather_than_stops() -> None:
+    game = GreedyGrabber(3, rng=rng(), speeds="0.1,5,5", spread="0.01")
+    game.observe(PyramidState.from_notation("K123/R123R123,G123"))
+    game.number, game.roller, game.to_move = 1, 0, 0
+    game._race()
+    legal = game.legal_actions()
+    assert legal == [Remove((0, 0, 0)), Pass()]
+    assert GreedyPlayer(rng()).choose(game, legal) == Remove((0, 0, 0))
+
+
 # --- Lookout (33) --------------------------------------------------------------------------------
 
 
@@ -102,6 +117,19 @@ def test_lookout_the_fastest_player_wins() -> None:
         outcome = Match(game, [RandomPlayer(np.random.default_rng([seed, n])) for n in range(3)]).run()
         wins += outcome.winners == (0,)
     assert wins >= 3
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_lookout_placement_changes_nothing_greedy_and_random_play_the_same_game(players: int) -> None:
+    for seed in range(3):
+        outcomes = []
+        for kind in (GreedyPlayer, RandomPlayer):
+            game = Lookout(players, rng=np.random.default_rng([seed, 1]))
+            seats = [kind(np.random.default_rng([seed, 2]))]
+            seats += [RandomPlayer(np.random.default_rng([seed, 3, n])) for n in range(players - 1)]
+            outcomes.append((Match(game, seats).run(), len(game.history)))
+        assert outcomes[0] == outcomes[1]
+    assert "Strategy: none" in (Lookout.__doc__ or "")
 
 
 def test_lookout_ends_when_a_player_has_placed_all() -> None:

@@ -92,6 +92,10 @@ class GreedyGrabber(Game):
     are modelled (options ``speeds``, ``spread``), and the simulated players never grab after "Stop!",
     so the penalty (put back, one die to each other player) does not arise; a roll that nobody can use
     passes the die to the next roller.
+    Strategy: the choices are which die to grab and, for the roller, when to call "Stop!". Every die is
+    grabbed by somebody in the end, so a grab now beats a "Stop!" (measured: a roller who stops to deny
+    the faster players loses more than they save); a grab should free dice that show the number on your
+    side, not theirs. With drawn speeds the speeds still decide most games.
     """
 
     info = GameInfo(
@@ -185,6 +189,10 @@ class Lookout(Game):
     the others' placements that come later are void; blue dice that are built count as the player's
     own at once (they are exchanged after the phase anyway); the seed's "in a 2-player game ... 55"
     reads as three players.
+    Strategy: none at the table; only speed counts. The seed sets which dice may be built, never where,
+    and an open slot is always left (at most 165 dice are built), so where a die goes changes no count
+    and no later throw: a greedy and a random player play the same game for the same seed. (A holder
+    who calls "Stop!" early only lets the others build more, so the simulated holder never does.)
     """
 
     info = GameInfo(33, "Lookout", "C/S", (2, 3), "82 (2p) or 55 (3p) per colour; golden die; blue fillers", (), 355)

@@ -499,6 +499,9 @@ class Squeezing(Game):
     gives the seed's "3, 5 or 6" for the second player; a roll that no legal group fits is lost; a roll
     of at least the dice you have left places them all if it can; until the start player has built
     once more nobody else may cover the top of the start pyramid (the seed's "free space").
+    Strategy (the greedy baseline): choose the whole group, not die by die: prefer column bonuses, keep
+    room on top of your own dice (a lost roll is lost dice), cover the room on the others' dice, and
+    grow a player over (ending the game on their turn) only when you would then lead.
     """
 
     info = GameInfo(31, "Squeezing", "C", (3,), "55 each of red, green, black; one die", ("abquetschen",), 337)
@@ -522,6 +525,9 @@ class Squeezing(Game):
             self.to_move = self.next_player()
         self.starter = self.to_move
         self.candidates = face_groups(set(), 4, None, set())
+        self._plan_state: PyramidState | None = None  # the greedy player's group values, for this state
+        self._plan_rooms: list[set[Slot]] = []
+        self._plan: dict[frozenset[Slot], float] = {}
 
     def grown_over(self, player: Player) -> bool:
         """Whether none of ``player``'s dice (if any) leaves room for a die to rest on it."""
@@ -590,14 +596,60 @@ class Squeezing(Game):
             return Termination.BLOCKED
         return None
 
+    def rooms(self) -> list[set[Slot]]:
+        """For each player, the empty slots resting on their dice: where they can still build on."""
+        owner = {c: p for p, c in enumerate(self.colours)}
+        out: list[set[Slot]] = [set() for _ in range(self.players)]
+        for s, cell in self.state.items():
+            if cell.colour in owner:
+                out[owner[cell.colour]].update(r for r in geometry.resting_on(s) if r not in self.state)
+        return out
+
+    def group_value(self, group: frozenset[Slot], rooms: list[set[Slot]], bonus: bool = True) -> float:
+        """How good completing ``group`` looks to the player to move (``rooms`` as from ``rooms()``)."""
+        # Column bonus dice count 3 each; a slot left to build on counts 0.3 for you and -1 for an
+        # opponent (squeeze the others, keep your own growth); growing a player over, which ends the game
+        # on their turn, counts +50 if you would then lead and -50 if not (-50 when it is you).
+        me, occ = self.to_move, set(self.state)
+        new = group - occ
+        extra = (
+            min(SQUEEZE_BONUS.get(len(group), 0), self.left[me] - len(new)) if bonus and is_column(list(group)) else 0
+        )
+        placed = [55.0 - n for n in self.left]
+        placed[me] += len(new) + extra
+        room = [r - new for r in rooms]
+        room[me] |= {r for s in new for r in geometry.resting_on(s) if r not in occ and r not in new}
+        value = 3.0 * extra + 0.3 * len(room[me])
+        for step in range(1, self.players):
+            them = (me + step) % self.players
+            value -= len(room[them])
+            if room[them] or placed[them] == 0:
+                continue
+            # grown over: the game ends on their turn, after the players between have moved (~3.5 dice each)
+            lead = placed[me] - max(
+                placed[p] + 3.5 * (0 < (p - me) % self.players < step) for p in range(self.players) if p != me
+            )
+            value += 50.0 if lead > 0 else -50.0
+        if not room[me]:
+            value -= 50.0
+        return value
+
     def heuristic(self, action: Action) -> float | None:
         if not isinstance(action, Place):
             return 0.0
-        mine = self.colours[self.to_move]
-        below = [self.state[t].colour for t in geometry.supports(action.slot) if t in self.state]
-        room = sum(1 for r in geometry.resting_on(action.slot) if r not in self.state)
-        # Squeeze: cover the others' dice rather than your own, and keep room to build on.
-        return sum(1.0 if c != mine else -1.0 for c in below) + 0.5 * room
+        # Plan whole groups: a die is worth the best group it can still complete (values cached per state).
+        if self._plan_state is not self.state:
+            self._plan_state, self._plan_rooms, self._plan = self.state, self.rooms(), {}
+        if self.bonus:
+            return self.group_value(frozenset([action.slot]), self._plan_rooms, bonus=False)
+        done = {*self.placed, action.slot}
+        best = -1e9
+        for group in self.candidates:
+            if done <= group:
+                if group not in self._plan:
+                    self._plan[group] = self.group_value(group, self._plan_rooms)
+                best = max(best, self._plan[group])
+        return best
 
 
 def is_column(slots: list[Slot]) -> bool:
@@ -626,6 +678,9 @@ class GoldenCentre(Game):
     End: the first to complete their pyramid of 20 wins.
     Interpretation: dice are removed from the top (free dice), and a player with fewer dice than the
     triple removes all of them.
+    Strategy: none; the game is pure chance. The rolls alone decide who adds or removes a die, and
+    where in your corner you place or which free die you remove changes no count, so every choice
+    leads to the same outcome: a greedy and a random player play the same game for the same seed.
     """
 
     info = GameInfo(
