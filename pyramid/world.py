@@ -21,6 +21,7 @@ from pyramid.geometry import Slot, UpFaces
 from pyramid.perception import Readout, read_poses
 from pyramid.state import PyramidState
 
+FLOOR_DEPTH = 0.75  # metres from the table top down to the floor
 Vector = Sequence[float] | np.ndarray  # a point, direction, velocity or quaternion
 
 
@@ -141,6 +142,9 @@ class World:
         visual = c.createVisualShape(pb.GEOM_BOX, halfExtents=[1.0, 1.0, 0.02], rgbaColor=[0.55, 0.40, 0.25, 1])
         self.table = c.createMultiBody(0, shape, visual, basePosition=[0, 0, -0.02])
         c.changeDynamics(self.table, -1, lateralFriction=ph.friction_table, restitution=ph.restitution_table)
+        # The floor under the table: a die that leaves the table comes to rest there.
+        floor = c.createCollisionShape(pb.GEOM_PLANE)
+        self.floor = c.createMultiBody(0, floor, basePosition=[0, 0, -FLOOR_DEPTH])
 
     def _make_plate(self) -> None:
         """The plate: a triangular slab and the 55 cubes of the virtual 10th layer forming the funnels."""
@@ -206,6 +210,8 @@ class World:
             restitution=ph.restitution_die,
             rollingFriction=ph.rolling_friction,
             spinningFriction=ph.spinning_friction,
+            # Continuous collision detection: a die flung fast must not tunnel through the table.
+            ccdSweptSphereRadius=0.4 * ph.edge,
         )
         c.changeVisualShape(body, -1, textureUniqueId=self._textures[DICE[die].colour])
         self._bodies[die] = body

@@ -129,7 +129,7 @@ class PhysicalRoller:
                     else:
                         again.append(die)
                 for die in again:
-                    self.world.remove(die)
+                    self.world.remove(die, pull=False)
                 if not again:
                     break
                 rerolls += len(again)
@@ -139,7 +139,7 @@ class PhysicalRoller:
         finally:
             for die in dice:
                 if die in self.world.dice:
-                    self.world.remove(die)
+                    self.world.remove(die, pull=False)
         result = [faces[d] for d in dice]
         self.records.append(RollRecord(tuple(result), rerolls))
         return result
