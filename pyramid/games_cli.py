@@ -7,7 +7,7 @@ import inspect
 
 import numpy as np
 
-from pyramid.games import GAMES, find_game
+from pyramid.games import GAMES, find_game, find_skill_game, is_skill_game
 from pyramid.play import Match
 from pyramid.players import make_player
 from pyramid.rules import Game
@@ -20,6 +20,9 @@ def list_games() -> None:
         info = game.info
         counts = ", ".join(map(str, info.players))
         print(f"{info.number:>3}  {info.title:<24} {info.category:<9} {counts}")
+    from pyramid.skill_cli import list_skill_games
+
+    list_skill_games()
 
 
 def rules_text(game: type[Game]) -> str:
@@ -41,6 +44,11 @@ def rules_text(game: type[Game]) -> str:
 
 def show_rules(name: str) -> int:
     """Print the rules card of the game called ``name``."""
+    if is_skill_game(name):
+        from pyramid.skill_cli import skill_rules_text
+
+        print(skill_rules_text(find_skill_game(name)))
+        return 0
     print(rules_text(find_game(name)))
     return 0
 
@@ -57,6 +65,10 @@ def _options(pairs: list[str]) -> dict[str, str]:
 
 def play(args: argparse.Namespace) -> int:
     """Play a match from the command line and print its turns, final read-out, face counts and winner."""
+    if is_skill_game(args.game):
+        from pyramid.skill_cli import play_skill
+
+        return play_skill(args)
     game_cls = find_game(args.game)
     kinds = [k.strip() for k in args.players.split(",") if k.strip()] if args.players else []
     if not kinds:

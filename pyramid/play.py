@@ -161,6 +161,8 @@ class SkillMatch:
             game.prepare(self.world)
             self.world.settle(timeout=self.settle_timeout, raise_on_timeout=False)
         world, seat = self.world, game.to_move
+        game.begin_turn(world)
+        world.settle(timeout=self.settle_timeout, raise_on_timeout=False)
         player = self.players[seat]
         start, actions = world.time, 0
         self._say(f"turn {len(game.records) + 1}: player {seat} ({player.name})")

@@ -10,6 +10,10 @@ from pyramid.games.demolition import Asparagus, Doubles, ElDado, Favourite
 from pyramid.games.economy import Acquire, GreenAmoeba, Ruins, UpAndDown
 from pyramid.games.observation import CleverMole, StoringScores
 from pyramid.games.races import GreedyGrabber, Lookout, SpottedCow
+from pyramid.games.skill import SkillGame
+from pyramid.games.skill_plate import Coulomb, Dune, Faraday
+from pyramid.games.skill_pyramid import CaptainFlint, DiceMikado
+from pyramid.games.skill_throwing import DishingUp, Flickers, HideAway, Trulla
 from pyramid.games.tactics import CuiBono, DoRa, GoldenCentre, Squeezing, Triops
 from pyramid.rules import Game
 
@@ -43,6 +47,20 @@ GAMES: tuple[type[Game], ...] = (
 )
 
 
+# The skill games: played physically only (``pyramid.play.SkillMatch``), in rule-book order.
+SKILL_GAMES: tuple[type[SkillGame], ...] = (
+    CaptainFlint,
+    Dune,
+    Faraday,
+    Coulomb,
+    DiceMikado,
+    Flickers,
+    HideAway,
+    Trulla,
+    DishingUp,
+)
+
+
 def _key(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
 
@@ -59,4 +77,25 @@ def find_game(name: str | int) -> type[Game]:
     raise LookupError(f"no game {name!r}; the games are: {known}")
 
 
-__all__ = ["GAMES", "find_game"]
+def find_skill_game(name: str | int) -> type[SkillGame]:
+    """The skill game with this rule-book number, title or alias (case-insensitive); LookupError if none."""
+    key = _key(str(name))
+    for game in SKILL_GAMES:
+        info = game.info
+        names = {str(info.number), _key(info.title), *(_key(a) for a in info.aliases)}
+        if key in names or (key.startswith("the ") and key[4:] in names):
+            return game
+    known = ", ".join(f"{g.info.number} {g.info.title}" for g in SKILL_GAMES)
+    raise LookupError(f"no skill game {name!r}; the skill games are: {known}")
+
+
+def is_skill_game(name: str | int) -> bool:
+    """Whether ``name`` names one of the skill games."""
+    try:
+        find_skill_game(name)
+    except LookupError:
+        return False
+    return True
+
+
+__all__ = ["GAMES", "SKILL_GAMES", "find_game", "find_skill_game", "is_skill_game"]

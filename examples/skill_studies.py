@@ -1,0 +1,151 @@
+"""Studies of the skill games: many seeded turns of each game's programmed players, summarised as figures.
+
+Demonstrates what the physics makes of the rule book's skill games: how many dice each Dice Mikado
+strategy takes before the top falls, how often and how fast the tilt controller solves Faraday and
+Coulomb, how the blower fares in Dune, how many flicks land in Flickers, how well thrown dice hide a
+pyramid, what remains of Captain Flint's pyramid, and how many poured dice find a funnel in Trulla.
+Every figure is simulated, from seeds 0..N-1.
+
+    .venv/bin/python examples/skill_studies.py --seeds 10            # all studies, a few minutes
+    .venv/bin/python examples/skill_studies.py mikado --seeds 30 --layers 6
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import Counter
+from collections.abc import Callable
+
+import numpy as np
+
+from pyramid.games import find_skill_game
+from pyramid.games.skill import SkillGame
+from pyramid.skill_cli import run_skill_game
+
+
+def _games(number: int, kinds: list[str], seeds: int, options: dict[str, str]) -> list[SkillGame]:
+    out = []
+    for seed in range(seeds):
+        out.append(run_skill_game(find_skill_game(number), kinds, seed, options))
+        print(
+            f"\r  {find_skill_game(number).info.title} ({','.join(kinds)}): seed {seed + 1}/{seeds}", end="", flush=True
+        )
+    print()
+    return out
+
+
+def _summary(values: list[float]) -> str:
+    a = np.array(values, dtype=float)
+    if not len(a):
+        return "no values"
+    return f"mean {a.mean():.2f}, median {np.median(a):.1f}, min {a.min():g}, max {a.max():g} (n = {len(a)})"
+
+
+def mikado(seeds: int, layers: int) -> None:
+    """Dice conquered before the top falls, per strategy."""
+    print(f"Dice Mikado on a {layers}-layer pyramid: dice conquered before the top falls")
+    for strategy in ("random", "bottom", "careful"):
+        values = [g.records[0].end.value for g in _games(6, [strategy], seeds, {"layers": str(layers)})]
+        counts = sorted(Counter(int(v) for v in values).items())
+        print(f"  {strategy:<8} {_summary(values)}; distribution {dict(counts)}")
+
+
+def timed(number: int, kind: str, seeds: int) -> None:
+    """Success rate, time to success and why turns failed."""
+    games = _games(number, [kind], seeds, {})
+    records = [g.records[0] for g in games]
+    ok = [r.time for r in records if r.end.success]
+    why = Counter("fell off" if "fell off" in r.end.note else "time up" for r in records if not r.end.success)
+    title = find_skill_game(number).info.title
+    print(f"{title} with the {kind} controller: solved {len(ok)}/{len(records)}; time to solve: {_summary(ok)}")
+    print(f"  failures: {dict(why)}; actions per turn: {_summary([r.actions for r in records])}")
+
+
+def flickers(seeds: int) -> None:
+    """Share of flicks that land, and how games end."""
+    games = _games(7, ["flick", "flick"], seeds, {})
+    flicks = [r for g in games for r in g.records]
+    landed = sum(r.end.success for r in flicks)
+    won = sum(max(g.scores()) >= 5 for g in games)
+    print(
+        f"Flickers: {landed}/{len(flicks)} flicks landed ({100 * landed / max(len(flicks), 1):.0f} %); "
+        f"{won}/{len(games)} games won by five dice on the plate; "
+        f"turns per game {_summary([len(g.records) for g in games])}"
+    )
+
+
+def hide_away(seeds: int) -> None:
+    """Faces of one's own pyramid still showing when the black dice run out (9 at the start)."""
+    games = _games(9, ["throw", "throw"], seeds, {})
+    showing = [s for g in games for s in g.scores()]
+    throws = [r for g in games for r in g.records]
+    print(
+        f"Hide Away: faces still showing at the end {_summary(showing)}; "
+        f"{sum(r.end.success for r in throws)}/{len(throws)} throws stayed on the plate"
+    )
+
+
+def flint(seeds: int, layers: int) -> None:
+    """Skeleton dice and other dice left after the press-tilt-shake."""
+    games = _games(1, ["flint"], seeds, {"layers": str(layers)})
+    notes = [g.records[0].end.note for g in games]
+    kept = [int(n.split()[0]) for n in notes]
+    others = [int(n.split(" and ")[1].split()[0]) for n in notes]
+    size = len(games[0].skeleton)
+    print(
+        f"Captain Flint on {layers} layers: skeleton dice kept of {size}: {_summary(kept)}; "
+        f"other dice kept: {_summary(others)}"
+    )
+
+
+def trulla(seeds: int) -> None:
+    """How many poured dice come to rest seated corner-down, and the faces that score."""
+    games = _games(16, ["ladle", "ladle"], seeds, {"dice": "30"})
+    seated = [int(g.records[-1].end.note.split()[0]) for g in games]
+    print(
+        f"Trulla (30 dice each, ladles of 6): dice seated at the end {_summary(seated)} of 60 poured; "
+        f"outer faces per player {_summary([s for g in games for s in g.scores()])}"
+    )
+
+
+def dishing_up(seeds: int) -> None:
+    """Throws per turn and the share of thrown dice that stay on the core pyramid's plate."""
+    games = _games(19, ["throw"] * 3, seeds, {"dice": "8"})
+    turns = [r for g in games for r in g.records]
+    print(
+        f"Dishing Up (3 players, 8 dice each): turns per game {_summary([len(g.records) for g in games])}; "
+        f"game length {_summary([sum(r.time for r in g.records) for g in games])} simulated s; "
+        f"dice on the plate at the end per player {_summary([s for g in games for s in g.scores()])}; "
+        f"{sum(not r.end.success for r in turns)} turns ended by a die falling off"
+    )
+
+
+STUDIES: dict[str, Callable[[argparse.Namespace], None]] = {
+    "mikado": lambda a: mikado(a.seeds, a.layers),
+    "faraday": lambda a: timed(3, "tilt", a.seeds),
+    "coulomb": lambda a: timed(4, "tilt", a.seeds),
+    "dune": lambda a: timed(2, "blow", a.seeds),
+    "flickers": lambda a: flickers(a.seeds),
+    "hide-away": lambda a: hide_away(a.seeds),
+    "flint": lambda a: flint(a.seeds, min(a.layers, 6)),
+    "trulla": lambda a: trulla(a.seeds),
+    "dishing-up": lambda a: dishing_up(a.seeds),
+}
+
+
+def main() -> None:
+    """Run the chosen studies and print their figures and run times."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("studies", nargs="*", choices=[[], *STUDIES], help="which studies (default: all)")
+    parser.add_argument("--seeds", type=int, default=10, help="seeds per study (default 10)")
+    parser.add_argument("--layers", type=int, default=5, help="pyramid layers for Mikado and Flint (default 5)")
+    args = parser.parse_args()
+    for name in args.studies or list(STUDIES):
+        start = time.perf_counter()
+        STUDIES[name](args)
+        print(f"  ({time.perf_counter() - start:.0f} s of wall time)\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,328 @@
+"""What a player's hands and breath do to the dice: blow, tilt, shake, flick, throw, lift, press, pour.
+
+Each action is small frozen data with SI units; ``perform(world, action, rng)`` carries it out in the
+world, step by step, using the models of ``pyramid.hands``. The rules layer's ``Place`` and ``Remove``
+(``pyramid.rules``) stay what the construction games use; ``Lift`` is the skill games' hand on a die.
+Every random draw (a hand's scatter, a gust) comes from the Generator passed in. Nothing is judged
+here: what happened is read back from the world afterwards.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeAlias
+
+import numpy as np
+
+from pyramid import geometry, hands
+from pyramid.dice import DieId
+from pyramid.geometry import Slot
+
+if TYPE_CHECKING:
+    from pyramid.world import World
+
+Point: TypeAlias = tuple[float, float, float]
+HOME = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0])  # the plate lying on the table
+
+
+@dataclass(frozen=True)
+class Blow:
+    """Blow a stream of air from ``origin`` (m) towards ``azimuth``/``elevation`` (degrees) for ``duration`` s.
+
+    ``speed`` is the air speed at the mouth (m/s; a gentle puff 5, a strong blow 20 to 30) and
+    ``nozzle`` the mouth's diameter (m). The jet spreads and slows with distance (``hands.jet_speed``);
+    each die feels drag from the flow that reaches it. The breath's strength wavers by ``gust`` (a
+    relative standard deviation, drawn once per blow).
+    """
+
+    origin: Point
+    azimuth: float
+    elevation: float = -15.0
+    speed: float = 20.0
+    duration: float = 0.4
+    nozzle: float = 0.015
+    gust: float = 0.05
+
+    def __str__(self) -> str:
+        x, y, z = (100 * c for c in self.origin)
+        where = f"({x:.1f}, {y:.1f}, {z:.1f}) cm"
+        return f"blow {self.speed:g} m/s for {self.duration:g} s from {where} at {self.azimuth:.0f} deg"
+
+
+@dataclass(frozen=True)
+class Tilt:
+    """Raise the plate's uphill side so that it slopes down towards ``direction`` (azimuth, degrees) by ``angle``.
+
+    The hand needs ``ramp`` s to reach the angle, holds it ``hold`` s, and lowers it in ``ramp`` s;
+    the low edge stays on the table. While held it may jiggle the plate to and fro along the slope by
+    ``shake`` m at ``frequency`` Hz (peak acceleration shake * (2 pi f)^2: about 2 g lifts a seated die
+    over its funnel's rim), and press ``press`` N on the topmost die
+    along the plate's normal (a finger on the apex, as Captain Flint does).
+    """
+
+    direction: float
+    angle: float = 15.0
+    ramp: float = 0.3
+    hold: float = 0.5
+    shake: float = 0.0
+    frequency: float = 10.0
+    press: float = 0.0
+
+    def __str__(self) -> str:
+        extra = f", shaking {1000 * self.shake:g} mm at {self.frequency:g} Hz" if self.shake else ""
+        extra += f", pressing {self.press:g} N on the top" if self.press else ""
+        return f"tilt {self.angle:g} deg towards {self.direction:.0f} deg for {self.hold:g} s{extra}"
+
+
+@dataclass(frozen=True)
+class Shake:
+    """Shake the level plate to and fro along ``azimuth`` (degrees) by ``amplitude`` m at ``frequency`` Hz.
+
+    ``vertical`` m adds an up-and-down shake (the plate only ever rises off the table). The shake
+    fades in and out over a quarter of ``duration``.
+    """
+
+    amplitude: float = 0.003
+    frequency: float = 8.0
+    duration: float = 0.5
+    azimuth: float = 0.0
+    vertical: float = 0.0
+
+    def __str__(self) -> str:
+        return f"shake {1000 * self.amplitude:g} mm at {self.frequency:g} Hz for {self.duration:g} s"
+
+
+@dataclass(frozen=True)
+class Flick:
+    """Flick ``die`` with a finger: an impulse of ``impulse`` N s towards ``azimuth``/``elevation`` (degrees).
+
+    The finger strikes the die's back face ``height`` edges above its centre (positive: topspin).
+    A light flick is about 0.002 N s (a 4.8 g die leaves at 0.4 m/s), a hard one 0.01 N s.
+    """
+
+    die: DieId
+    azimuth: float
+    impulse: float = 0.004
+    elevation: float = 0.0
+    height: float = 0.0
+
+    def __str__(self) -> str:
+        return f"flick die {self.die} with {1000 * self.impulse:g} mN s towards {self.azimuth:.0f} deg"
+
+
+@dataclass(frozen=True)
+class Throw:
+    """Release ``die`` ``height`` m above the table, ``distance`` m short of ``target`` (x, y) along ``azimuth``.
+
+    The horizontal speed is what makes a die dropped with no vertical speed land on the target; the
+    hand's ``scatter`` is the relative standard deviation of that speed and (in radians) of the
+    heading. ``spin`` (rad/s) is about a random axis; the die leaves the hand in a random orientation.
+    """
+
+    die: DieId
+    target: tuple[float, float]
+    height: float = 0.15
+    distance: float = 0.15
+    azimuth: float = 0.0
+    spin: float = 10.0
+    scatter: float = 0.05
+
+    def __str__(self) -> str:
+        x, y = (100 * c for c in self.target)
+        return f"throw die {self.die} from {100 * self.height:g} cm at ({x:.1f}, {y:.1f}) cm"
+
+
+@dataclass(frozen=True)
+class Lift:
+    """Lift the die in ``slot`` out of the pyramid with one hand (``World.pull``): it may drag its neighbours."""
+
+    slot: Slot
+    speed: float = 0.08
+    grip: float = 2.0  # newtons: the most the fingers pull with
+
+    def __str__(self) -> str:
+        return f"lift {self.slot}"
+
+
+@dataclass(frozen=True)
+class Pour:
+    """Pour ``dice`` from a ladle held ``height`` m above ``target`` (x, y), tipped towards ``azimuth``.
+
+    The dice leave the bowl (radius ``bowl`` m) one after another, ``interval`` s apart, at ``speed`` m/s.
+    """
+
+    dice: tuple[DieId, ...]
+    target: tuple[float, float]
+    height: float = 0.08
+    azimuth: float = 0.0
+    speed: float = 0.1
+    interval: float = 0.04
+    bowl: float = 0.03
+
+    def __str__(self) -> str:
+        x, y = (100 * c for c in self.target)
+        return f"pour {len(self.dice)} dice from {100 * self.height:g} cm onto ({x:.1f}, {y:.1f}) cm"
+
+
+@dataclass(frozen=True)
+class Wait:
+    """Keep the hands still for ``seconds``."""
+
+    seconds: float = 0.5
+
+    def __str__(self) -> str:
+        return f"wait {self.seconds:g} s"
+
+
+PhysicalAction: TypeAlias = Blow | Tilt | Shake | Flick | Throw | Lift | Pour | Wait
+
+
+def perform(world: World, action: PhysicalAction, rng: np.random.Generator) -> None:
+    """Carry out ``action`` in ``world``, stepping it for as long as the hand acts; read the result back after."""
+    if isinstance(action, Blow):
+        _blow(world, action, rng)
+    elif isinstance(action, Tilt):
+        _move_plate(world, action, rng)
+    elif isinstance(action, Shake):
+        _move_plate(world, action, rng)
+    elif isinstance(action, Flick):
+        _flick(world, action)
+    elif isinstance(action, Throw):
+        _throw(world, action, rng)
+    elif isinstance(action, Lift):
+        _lift(world, action)
+    elif isinstance(action, Pour):
+        _pour(world, action, rng)
+    elif isinstance(action, Wait):
+        world.step(action.seconds)
+    else:
+        raise TypeError(f"not a physical action: {action!r}")
+
+
+def _steps(world: World, seconds: float) -> int:
+    return max(1, round(seconds / world.physics.time_step))
+
+
+def _blow(world: World, a: Blow, rng: np.random.Generator) -> None:
+    if a.speed < 0 or a.duration < 0 or a.nozzle <= 0:
+        raise ValueError(f"a blow needs speed >= 0, duration >= 0 and nozzle > 0: {a!r}")
+    direction = hands.unit(a.azimuth, a.elevation)
+    speed = a.speed * max(0.0, 1 + a.gust * float(rng.normal()))
+    dt = world.physics.time_step
+    for _ in range(_steps(world, a.duration)):
+        dice, poses = world.poses()
+        if dice:
+            forces = hands.jet_forces(poses[:, :3], a.origin, direction, speed, a.nozzle, world.physics.edge)
+            for die, force in zip(dice, forces, strict=True):
+                if force @ force > 0:
+                    world.apply_force(die, force)
+        world.step(dt)
+
+
+def plate_pose_at(action: Tilt | Shake, t: float, edge: float) -> np.ndarray:
+    """The plate's pose (7,) ``t`` seconds into a tilt or shake."""
+    if isinstance(action, Tilt):
+        total = 2 * action.ramp + action.hold
+        rise = hands.smooth_step(t / action.ramp) if action.ramp > 0 else float(t >= 0)
+        fall = hands.smooth_step((total - t) / action.ramp) if action.ramp > 0 else float(t <= total)
+        angle = math.radians(action.angle) * min(rise, fall)
+        # The shake runs while the angle is held, faded in and out over a quarter period.
+        held = t - action.ramp
+        quarter = 4 * action.frequency
+        fade = min(hands.smooth_step(held * quarter), hands.smooth_step((action.hold - held) * quarter))
+        downhill = hands.unit(action.direction)
+        offset = action.shake * fade * math.sin(2 * math.pi * action.frequency * held) * downhill
+        return hands.tilted_plate_pose(downhill, angle, edge, offset=offset)
+    quarter = action.duration / 4
+    fade = min(hands.smooth_step(t / quarter), hands.smooth_step((action.duration - t) / quarter)) if quarter else 0.0
+    phase = 2 * math.pi * action.frequency * t
+    offset = fade * action.amplitude * math.sin(phase) * hands.unit(action.azimuth)
+    offset[2] = fade * action.vertical * (1 - math.cos(phase)) / 2
+    return np.concatenate([offset, HOME[3:]])
+
+
+def _move_plate(world: World, a: Tilt | Shake, rng: np.random.Generator) -> None:
+    if isinstance(a, Tilt):
+        if not 0 <= a.angle <= 80 or a.ramp < 0 or a.hold < 0 or a.shake < 0 or a.press < 0:
+            raise ValueError(f"a tilt needs 0 <= angle <= 80 deg and non-negative times, shake and press: {a!r}")
+        total = 2 * a.ramp + a.hold
+    else:
+        if a.amplitude < 0 or a.vertical < 0 or a.duration < 0 or a.frequency <= 0:
+            raise ValueError(f"a shake needs non-negative amplitudes and duration and a positive frequency: {a!r}")
+        total = a.duration
+    edge, dt = world.physics.edge, world.physics.time_step
+    top: DieId | None = None
+    if isinstance(a, Tilt) and a.press > 0:
+        dice, poses = world.poses()
+        top = dice[int(np.argmax(poses[:, 2]))] if dice else None
+    for n in range(_steps(world, total)):
+        now, then = plate_pose_at(a, n * dt, edge), plate_pose_at(a, (n + 1) * dt, edge)
+        linear, angular = hands.pose_velocity(now, then, dt)
+        world.move_plate(now, linear, angular)
+        if top is not None and isinstance(a, Tilt):
+            normal = geometry.quat_to_matrix(now[3:])[0][:, 2]
+            world.apply_force(top, -a.press * normal)
+        world.step(dt)
+    world.move_plate(HOME)
+
+
+def _flick(world: World, a: Flick) -> None:
+    if a.impulse < 0:
+        raise ValueError(f"a flick's impulse must be >= 0 N s, got {a.impulse}")
+    dice, poses = world.poses()
+    if a.die not in dice:
+        raise ValueError(f"die {a.die} is not in play")
+    centre = poses[dice.index(a.die), :3]
+    direction = hands.unit(a.azimuth, a.elevation)
+    edge = world.physics.edge
+    # The finger meets the face turned away from the flick, ``height`` edges above the centre.
+    point = centre - direction * edge / 2 + np.array([0.0, 0.0, a.height * edge])
+    world.kick(a.die, a.impulse * direction, point)
+
+
+def throw_release(
+    world: World, a: Throw, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Where the hand lets the die go: position (3,), velocity (3,), spin (3,) and orientation (4,)."""
+    if a.height <= 0 or a.distance < 0 or a.scatter < 0:
+        raise ValueError(f"a throw needs height > 0, distance >= 0 and scatter >= 0: {a!r}")
+    heading = math.radians(a.azimuth) + a.scatter * float(rng.normal())
+    direction = np.array([math.cos(heading), math.sin(heading), 0.0])
+    fall = math.sqrt(2 * a.height / world.physics.gravity)
+    speed = a.distance / fall * max(0.0, 1 + a.scatter * float(rng.normal()))
+    start = np.array([a.target[0], a.target[1], a.height]) - a.distance * np.array(
+        [math.cos(math.radians(a.azimuth)), math.sin(math.radians(a.azimuth)), 0.0]
+    )
+    axis = rng.normal(size=3)
+    spin = a.spin * axis / np.linalg.norm(axis)
+    quat = rng.normal(size=4)
+    return start, speed * direction, spin, quat / np.linalg.norm(quat)
+
+
+def _throw(world: World, a: Throw, rng: np.random.Generator) -> None:
+    position, velocity, spin, orientation = throw_release(world, a, rng)
+    world.throw(a.die, position, velocity, spin, orientation)
+
+
+def _lift(world: World, a: Lift) -> None:
+    readout = world.readout(require_rest=False)
+    die = readout.slot_die.get(a.slot)
+    if die is None:
+        raise ValueError(f"no die is seated in {a.slot}")
+    world.pull(die, world.way_out(die), speed=a.speed, force=a.grip)
+    world.remove(die, pull=False)
+
+
+def _pour(world: World, a: Pour, rng: np.random.Generator) -> None:
+    if a.height <= 0 or a.interval < 0 or a.bowl <= 0:
+        raise ValueError(f"a pour needs height > 0, interval >= 0 and bowl > 0: {a!r}")
+    edge = world.physics.edge
+    offsets = hands.ladle_release(len(a.dice), rng, a.bowl, edge)
+    centre = np.array([a.target[0], a.target[1], a.height])
+    flow = a.speed * hands.unit(a.azimuth)
+    for die, offset in zip(a.dice, offsets, strict=True):
+        quat = rng.normal(size=4)
+        jitter = rng.normal(scale=0.2 * a.speed + 0.01, size=3)
+        world.throw(die, centre + offset, flow + jitter, rng.normal(scale=5.0, size=3), quat / np.linalg.norm(quat))
+        world.step(a.interval)

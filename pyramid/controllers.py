@@ -1,0 +1,345 @@
+"""Who acts in the skill games: programmed controllers that really perform physical actions, and a person.
+
+A controller sees the game and a read-out of the world and returns one ``pyramid.actions`` action;
+``pyramid.play.SkillMatch`` performs it. Controllers never touch the world, and draw every random
+choice from the Generator they were given.
+"""
+
+from __future__ import annotations
+
+import abc
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from pyramid import geometry
+from pyramid.actions import Blow, Flick, Lift, PhysicalAction, Pour, Shake, Throw, Tilt, Wait
+from pyramid.geometry import Slot
+from pyramid.perception import Readout
+from pyramid.state import PyramidState
+
+EDGE = 0.016
+
+
+class Controller(abc.ABC):
+    """Chooses the next physical action of a skill game's turn."""
+
+    name: str = "controller"
+
+    @abc.abstractmethod
+    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+        """The next action, given the game, the world's read-out and the turn's simulated seconds so far."""
+
+
+# --- the pyramid: lifting dice out (Dice Mikado) ---------------------------------------------------
+
+
+def reachable(state: PyramidState, keep: Slot | None = None) -> list[Slot]:
+    """Slots whose die shows at least one uncovered face (a hand can grip it), except ``keep``."""
+    faces = {s for s, _ in geometry.exposed_faces(state)}
+    return [s for s in geometry.SLOTS if s in faces and s != keep]
+
+
+def weakened(state: PyramidState, slot: Slot) -> int:
+    """How many dice would keep fewer than two of their three supports if ``slot`` were emptied."""
+    after = set(state) - {slot}
+    return sum(1 for s in geometry.resting_on(slot) if s in after and sum(t in after for t in geometry.supports(s)) < 2)
+
+
+class MikadoHand(Controller):
+    """A Mikado player: lifts one reachable die per action, chosen by ``strategy``.
+
+    ``random``: any reachable die. ``bottom``: the lowest reachable die (the base first), at random
+    among equals. ``careful``: never leave a die with fewer than two of its supports (friction holds a
+    die on two, see design.md), keep off the pyramid's edges (a pulled edge die drags the edge above
+    it, up to the top), then the lowest; it lifts at half speed.
+    """
+
+    STRATEGIES = ("random", "bottom", "careful")
+
+    def __init__(self, rng: np.random.Generator, strategy: str = "careful") -> None:
+        if strategy not in self.STRATEGIES:
+            raise ValueError(f"unknown Mikado strategy {strategy!r}; choose from {', '.join(self.STRATEGIES)}")
+        self.rng = rng
+        self.strategy = strategy
+        self.name = f"mikado-{strategy}"
+
+    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+        """Lift the chosen die."""
+        top = getattr(game, "top_slot", None)
+        state = readout.pyramid
+        options = reachable(state, keep=top)
+        if not options:
+            return Wait(0.5)
+        if self.strategy == "random":
+            return Lift(options[int(self.rng.integers(len(options)))])
+        if self.strategy == "careful":
+            # Fewest dice left on fewer than two supports, off the edges that lead up to the top, then the lowest.
+            def risk(s: Slot) -> tuple[int, int, int]:
+                edge = top is not None and sorted(a - b for a, b in zip(s, top, strict=True))[1] == 0
+                return (weakened(state, s), int(edge), -geometry.layer(s))
+
+            best = min(risk(s) for s in options)
+            calm = [s for s in options if risk(s) == best]
+            return Lift(calm[int(self.rng.integers(len(calm)))], speed=0.04)
+        low = max(geometry.layer(s) for s in options)
+        lowest = [s for s in options if geometry.layer(s) == low]
+        return Lift(lowest[int(self.rng.integers(len(lowest)))])
+
+
+# --- the plate: tilting and shaking (Faraday, Coulomb) ---------------------------------------------
+
+# Azimuths (degrees, plate at rest) along which a die seated in a funnel can climb out: the cube axes
+# +i, +j, +k projected onto the plate.
+EXITS = tuple(math.degrees(math.atan2(float(v[1]), float(v[0]))) for v in (geometry.CUBE_TO_PLATE @ np.eye(3)).T)
+
+
+# Azimuths (degrees, plate at rest) of the six steps from a funnel to its neighbours: a tilt-and-shake
+# moves a seated die along these (measured: tilting towards a corner, between two steps, moves nothing).
+STEPS = tuple(
+    math.degrees(math.atan2(float(v[1]), float(v[0])))
+    for v in (geometry.CUBE_TO_PLATE @ -np.array(geometry.NEIGHBOUR_STEPS, dtype=float).T).T
+)
+
+
+def nearest_exit(azimuth: float) -> float:
+    """The funnel exit azimuth (degrees) closest to ``azimuth``."""
+    return min(EXITS, key=lambda e: abs((e - azimuth + 180) % 360 - 180))
+
+
+def nearest_step(azimuth: float) -> float:
+    """The azimuth (degrees) of the step to a neighbouring funnel closest to ``azimuth``."""
+    return min(STEPS, key=lambda e: abs((e - azimuth + 180) % 360 - 180))
+
+
+def safe_step(azimuth: float, readout: Readout) -> float:
+    """The step azimuth closest to ``azimuth`` that moves no seated base die over the plate's edge.
+
+    A step that would take a die in an edge funnel to a coordinate below 0 would shake it off the plate.
+    """
+    seated = [r.slot for r in readout.dice.values() if r.slot is not None and geometry.layer(r.slot) == 8]
+    order = sorted(range(len(STEPS)), key=lambda n: abs((STEPS[n] - azimuth + 180) % 360 - 180))
+    for n in order:
+        step = geometry.NEIGHBOUR_STEPS[n]
+        if all(min(a + b for a, b in zip(s, step, strict=True)) >= 0 for s in seated):
+            return STEPS[n]
+    return STEPS[order[0]]
+
+
+def azimuth_to(start: np.ndarray, goal: np.ndarray) -> float:
+    """Azimuth (degrees) from ``start`` to ``goal`` (world points, metres)."""
+    return math.degrees(math.atan2(goal[1] - start[1], goal[0] - start[0]))
+
+
+class TiltHand(Controller):
+    """Tilts and shakes the plate to bring one die at a time where the game wants it.
+
+    Each action is a short jiggling tilt along the funnel-to-funnel step nearest to the way from the
+    chosen die to its goal that steps no die in an edge funnel off the plate (``safe_step``). It
+    starts at 6.5 mm and shakes 0.5 mm harder per action after which no die moved (up to 8.5 mm);
+    within two funnels of the goal it tilts half as much. The game supplies
+    ``goals(readout) -> {die: goal point}`` for the dice not yet where they belong.
+    """
+
+    name = "tilt"
+
+    def __init__(
+        self, rng: np.random.Generator, angle: float = 8.0, shake: float = 0.0065, step: float = 0.0005
+    ) -> None:
+        self.rng = rng
+        self.step = step
+        self.angle = angle
+        self.shake = shake
+        self._stuck = 0
+        self._last: tuple[float, ...] | None = None
+
+    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+        """A short tilt-and-shake towards the goal of the die furthest from its own."""
+        goals: Callable[[Readout], dict[int, np.ndarray]] = game.goals
+        wanted = goals(readout)
+        if not wanted:
+            return Wait(0.2)
+        far = {d: float(np.linalg.norm(np.array(readout.dice[d].position) - g)) for d, g in wanted.items()}
+        die = max(far, key=lambda d: far[d])
+        here = np.array(readout.dice[die].position)
+        # Shake harder while no die has moved since the last action.
+        key = tuple(np.round(np.concatenate([r.position for r in readout.dice.values()]), 3))
+        self._stuck = self._stuck + 1 if key == self._last else 0
+        self._last = key
+        direction = safe_step(azimuth_to(here, wanted[die]), readout) + float(self.rng.normal(0, 5))
+        # Near the goal (within two funnels) it tilts and shakes more gently, not to overshoot off the plate.
+        near = far[die] < 2 * math.sqrt(2) * EDGE
+        angle = self.angle / 2 if near else self.angle
+        shake = self.shake - (0.001 if near else 0.0) + self.step * min(self._stuck, 4)
+        return Tilt(direction, angle, ramp=0.15, hold=0.2, shake=shake, frequency=8.0)
+
+
+class FlintHand(Controller):
+    """Captain Flint: a finger presses the top with ``press`` N while the plate is tilted steeply and jiggled."""
+
+    name = "flint"
+
+    def __init__(self, rng: np.random.Generator, angle: float = 50.0, press: float = 5.0, shake: float = 0.003) -> None:
+        self.rng = rng
+        self.angle = angle
+        self.press = press
+        self.shake = shake
+
+    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+        """One press-tilt-shake towards a random side."""
+        direction = float(self.rng.uniform(0, 360))
+        return Tilt(direction, self.angle, ramp=0.6, hold=1.5, shake=self.shake, frequency=8.0, press=self.press)
+
+
+# --- breath and fingers -----------------------------------------------------------------------------
+
+
+class BlowHand(Controller):
+    """Blows each die that is not yet where the game wants it towards its goal, from a few centimetres away.
+
+    The mouth sits ``distance`` m behind the die along the funnel exit nearest to the goal, a little
+    above it, blowing down at 15 degrees; the breath gets stronger while the die stays put.
+    """
+
+    name = "blow"
+
+    def __init__(self, rng: np.random.Generator, speed: float = 22.0, distance: float = 0.05) -> None:
+        self.rng = rng
+        self.speed = speed
+        self.distance = distance
+        self._tries: dict[tuple[int, tuple[float, ...]], int] = {}
+
+    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+        """One blow at the die furthest from its goal."""
+        wanted: dict[int, np.ndarray] = game.goals(readout)
+        if not wanted:
+            return Wait(0.2)
+        far = {d: float(np.linalg.norm(np.array(readout.dice[d].position) - g)) for d, g in wanted.items()}
+        die = max(far, key=lambda d: far[d])
+        here = np.array(readout.dice[die].position)
+        key = (die, tuple(np.round(here, 3)))
+        tries = self._tries[key] = self._tries.get(key, 0) + 1
+        heading = azimuth_to(here, wanted[die])
+        if readout.dice[die].slot is not None:
+            heading = nearest_exit(heading)
+        heading += float(self.rng.normal(0, 5))
+        back = -self.distance * np.array([math.cos(math.radians(heading)), math.sin(math.radians(heading))])
+        origin = (float(here[0] + back[0]), float(here[1] + back[1]), float(here[2] + 0.4 * self.distance * 0.27))
+        speed = min(40.0, self.speed * (1 + 0.15 * (tries - 1)))
+        return Blow(origin, heading, elevation=-15.0, speed=speed, duration=0.3)
+
+
+class FlickHand(Controller):
+    """Flicks the player's next die from the table edge towards the plate's centre (Flickers)."""
+
+    name = "flick"
+
+    def __init__(self, rng: np.random.Generator, impulse: float = 0.007) -> None:
+        self.rng = rng
+        self.impulse = impulse
+
+    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+        """Flick the die the game offers next, aimed at the plate's centre with a little scatter."""
+        die: int = game.next_die(readout)
+        here = np.array(readout.dice[die].position)
+        heading = azimuth_to(here, np.zeros(3)) + float(self.rng.normal(0, 4))
+        impulse = self.impulse * float(np.clip(1 + self.rng.normal(0, 0.1), 0.5, 1.5))
+        return Flick(die, heading, impulse=impulse, elevation=20.0)
+
+
+class ThrowHand(Controller):
+    """Throws the player's next die at the point the game names, from the height and distance it names."""
+
+    name = "throw"
+
+    def __init__(self, rng: np.random.Generator, scatter: float = 0.08) -> None:
+        self.rng = rng
+        self.scatter = scatter
+
+    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+        """Throw at the game's suggested target from a random side."""
+        die, target, height = game.next_throw(readout, self.rng)
+        return Throw(
+            die, target, height=height, distance=0.1, azimuth=float(self.rng.uniform(0, 360)), scatter=self.scatter
+        )
+
+
+class LadleHand(Controller):
+    """Fills the ladle with as many dice as the game allows and pours them over the pyramid's centre."""
+
+    name = "ladle"
+
+    def __init__(self, rng: np.random.Generator, count: int = 6) -> None:
+        self.rng = rng
+        self.count = count
+
+    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+        """Pour a ladleful above the plate, a little off centre."""
+        dice: list[int] = game.ladleful(self.count)
+        spot = self.rng.normal(0, 0.015, size=2)
+        return Pour(tuple(dice), (float(spot[0]), float(spot[1])), height=0.12, azimuth=float(self.rng.uniform(0, 360)))
+
+
+class HumanHand(Controller):
+    """A person at the terminal types an action, e.g. ``tilt 180 12``, ``blow 0 0 0.03 90 20``, ``lift 8 0 0``."""
+
+    name = "human"
+    HELP = (
+        "actions: tilt AZIMUTH ANGLE [HOLD SHAKE_M] | shake AMPLITUDE_M [FREQ DURATION AZIMUTH] | "
+        "blow X Y Z AZIMUTH SPEED [DURATION] | flick DIE AZIMUTH [IMPULSE] | throw DIE X Y [HEIGHT] | "
+        "lift I J K | wait SECONDS   (metres, degrees, seconds)"
+    )
+
+    def __init__(self, ask: Callable[[str], str] = input, show: Callable[[str], None] = print) -> None:
+        self.ask = ask
+        self.show = show
+
+    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+        """The action the person types; asks again on bad input."""
+        self.show(f"{elapsed:.2f} s into the turn; pyramid {readout.notation()}; {len(readout.dice)} dice in play")
+        for r in readout.dice.values():
+            place = f"slot {r.slot}" if r.slot else r.status.value
+            pos = ", ".join(f"{100 * c:.1f}" for c in r.position)
+            self.show(f"  die {r.die:3d} {r.colour:<5} at ({pos}) cm, {place}{'' if r.on_plate else ', off the plate'}")
+        while True:
+            try:
+                return parse_action(self.ask(self.HELP + "\n> "))
+            except ValueError as err:
+                self.show(f"not understood: {err}")
+
+
+def parse_action(text: str) -> PhysicalAction:
+    """A physical action from a typed line (see ``HumanHand.HELP``); ValueError if it cannot be read."""
+    words = text.split()
+    if not words:
+        raise ValueError("empty line")
+    verb, nums = words[0].lower(), [float(w) for w in words[1:]]
+    arity = {
+        "tilt": (2, 4),
+        "shake": (1, 4),
+        "blow": (5, 6),
+        "flick": (2, 3),
+        "throw": (3, 4),
+        "lift": (3, 3),
+        "wait": (1, 1),
+    }
+    if verb not in arity:
+        raise ValueError(f"unknown action {verb!r}")
+    low, high = arity[verb]
+    if not low <= len(nums) <= high:
+        raise ValueError(f"{verb} takes {low} to {high} numbers, got {len(nums)}")
+    if verb == "tilt":
+        return Tilt(nums[0], nums[1], hold=nums[2] if len(nums) > 2 else 0.5, shake=nums[3] if len(nums) > 3 else 0.0)
+    if verb == "shake":
+        return Shake(*nums)
+    if verb == "blow":
+        return Blow((nums[0], nums[1], nums[2]), nums[3], speed=nums[4], duration=nums[5] if len(nums) > 5 else 0.4)
+    if verb == "flick":
+        return Flick(int(nums[0]), nums[1], *(nums[2:]))
+    if verb == "throw":
+        return Throw(int(nums[0]), (nums[1], nums[2]), *(nums[3:]))
+    if verb == "lift":
+        return Lift((int(nums[0]), int(nums[1]), int(nums[2])))
+    return Wait(nums[0])

@@ -1,0 +1,182 @@
+"""The physical actions: each one's effect checked against common sense (and the air jet's model on its own)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from pyramid import actions as A
+from pyramid import geometry as g
+from pyramid import hands
+from pyramid.perception import Status
+from pyramid.state import Cell, PyramidState
+from pyramid.world import World
+
+EDGE = 0.016
+
+
+def test_jet_slows_with_distance_spreads_and_has_no_flow_behind() -> None:
+    d = np.array([1.0, 0.0, 0.0])
+    points = np.array([[0.05, 0, 0], [0.2, 0, 0], [0.2, 0.03, 0], [-0.05, 0, 0]])
+    u = hands.jet_speed(points, (0, 0, 0), d, 20.0, 0.015)
+    assert u[0] == pytest.approx(20.0)  # inside the potential core (6 mouth diameters = 9 cm)
+    assert u[1] == pytest.approx(20.0 * 6 * 0.015 / 0.2)  # beyond it, 1/x
+    assert u[0] > u[1] > u[2] > 0 and u[3] == 0
+
+
+def test_jet_hits_the_first_die_and_the_one_behind_gets_less() -> None:
+    d = np.array([1.0, 0.0, 0.0])
+    positions = np.array([[0.05, 0, 0], [0.07, 0, 0], [0.07, 0.05, 0]])
+    f = hands.jet_forces(positions, (0, 0, 0), d, 20.0, 0.015, EDGE)
+    assert f[0, 0] > 0 and f[1, 0] < 0.5 * f[0, 0]
+    # Drag 1/2 rho Cd A u^2 at the first die, along the flow.
+    u = 20.0
+    assert f[0, 0] == pytest.approx(0.5 * 1.2 * 1.05 * EDGE**2 * u**2)
+
+
+def _lying_die(world: World) -> np.ndarray:
+    world.throw(0, (0.0, 0.0, EDGE / 2))
+    world.settle()
+    return world.poses()[1][0, :3].copy()
+
+
+@pytest.mark.parametrize(("speed", "moves"), [(6.0, False), (30.0, True)])
+def test_a_strong_blow_moves_a_die_and_a_weak_one_does_not(speed: float, moves: bool) -> None:
+    world = World(plate=False)
+    start = _lying_die(world)
+    origin = (start[0] - 0.05, start[1], start[2] + 0.01)
+    A.perform(world, A.Blow(origin, azimuth=0.0, elevation=-10.0, speed=speed, duration=0.5), np.random.default_rng(0))
+    world.settle()
+    shift = world.poses()[1][0, :3] - start
+    if moves:
+        assert shift[0] > 2 * EDGE and abs(shift[1]) < abs(shift[0])  # downstream
+    else:
+        assert np.linalg.norm(shift) < 0.05 * EDGE
+    world.close()
+
+
+def test_a_steep_tilt_sends_a_seated_die_downhill_and_a_gentle_one_does_not() -> None:
+    rng = np.random.default_rng(0)
+    for angle, leaves in ((20.0, False), (65.0, True)):
+        world = World()
+        world.place(0, (3, 3, 2))
+        world.settle()
+        start = world.poses()[1][0, :3].copy()
+        A.perform(world, A.Tilt(180.0, angle, hold=0.8), rng)
+        world.settle(raise_on_timeout=False)
+        r = world.readout(require_rest=False).dice[0]
+        if leaves:
+            assert r.slot != (3, 3, 2) and r.position[0] < start[0] - 2 * EDGE  # towards azimuth 180: -x
+        else:
+            assert r.slot == (3, 3, 2)
+        assert np.allclose(world.plate_pose, A.HOME)  # the hand puts the plate back down
+        world.close()
+
+
+def test_shaking_while_tilted_frees_a_die_the_tilt_alone_cannot() -> None:
+    rng = np.random.default_rng(0)
+    slots = []
+    for shake in (0.0, 0.008):
+        world = World()
+        world.place(0, (3, 3, 2))
+        world.settle()
+        A.perform(world, A.Tilt(180.0, 15.0, hold=1.0, shake=shake, frequency=8.0), rng)
+        world.settle(raise_on_timeout=False)
+        slots.append(world.readout(require_rest=False).dice[0].slot)
+        world.close()
+    assert slots[0] == (3, 3, 2) and slots[1] != (3, 3, 2)
+
+
+def test_read_outs_stay_right_on_a_tilted_plate() -> None:
+    world = World()
+    pose = hands.tilted_plate_pose(hands.unit(40.0), math.radians(25.0), EDGE)
+    world.move_plate(pose)
+    world.place(0, (4, 2, 2), (3, 1, 2))
+    r = world.readout(require_rest=False).dice[0]
+    assert r.status is Status.SEATED and r.slot == (4, 2, 2) and r.up == (3, 1, 2)
+    # The low edge of the plate stays on the table.
+    corners = g.slab_corners() * EDGE
+    rot = g.quat_to_matrix(pose[3:])[0]
+    lowest = min((pose[:3] + rot @ np.array([x, y, 0.0]))[2] for x, y in corners)
+    assert lowest == pytest.approx(0.0, abs=1e-9)
+    world.close()
+
+
+def test_a_flick_moves_and_spins_a_die() -> None:
+    world = World(plate=False)
+    start = _lying_die(world)
+    A.perform(world, A.Flick(0, azimuth=90.0, impulse=0.003, height=0.4), np.random.default_rng(0))
+    v = world.velocities()[0]
+    mass = world.die_mass
+    assert v[1] == pytest.approx(0.003 / mass, abs=1e-3) and abs(v[0]) < 1e-3
+    # Struck above the centre while pushed along +y: the spin r x J, r = (0, -a/2, h a), turns about -x: topspin.
+    assert v[3] < -10 and abs(v[4]) < 0.1
+    world.settle()
+    assert world.poses()[1][0, 1] - start[1] > 2 * EDGE
+    world.close()
+
+
+def test_a_throw_lands_where_it_is_aimed_and_a_seed_replays_it() -> None:
+    def first_touch(seed: int) -> np.ndarray:
+        world = World(plate=False)
+        throw = A.Throw(0, (0.05, -0.03), height=0.15, distance=0.15, azimuth=30.0, spin=0.0, scatter=0.0)
+        A.perform(world, throw, np.random.default_rng(seed))
+        while world.poses()[1][0, 2] > 0.9 * EDGE:
+            world.step(world.physics.time_step)
+        out = world.poses()[1][0, :3]
+        world.close()
+        return out
+
+    touch = first_touch(1)
+    assert np.linalg.norm(touch[:2] - np.array([0.05, -0.03])) < EDGE
+    assert np.array_equal(touch, first_touch(1))
+
+
+def test_lifting_a_carrying_die_brings_down_what_rests_on_it() -> None:
+    world = World()
+    slots = g.small_pyramid(4, (7, 0, 0))
+    slot_die = world.build(PyramidState({s: Cell("green", (1, 2, 3)) for s in slots}))
+    world.settle()
+    top = slot_die[(7, 0, 0)]
+    A.perform(world, A.Lift((7, 1, 0)), np.random.default_rng(0))
+    world.settle(raise_on_timeout=False)
+    readout = world.readout(require_rest=False)
+    assert slot_die[(7, 1, 0)] not in readout.dice
+    assert readout.dice[top].slot == (7, 0, 0)  # friction holds a die on two supports (design.md)
+    A.perform(world, A.Lift((7, 0, 1)), np.random.default_rng(0))
+    world.settle(raise_on_timeout=False)
+    readout = world.readout(require_rest=False)
+    assert readout.dice[top].slot != (7, 0, 0)  # on one support it falls (here into the emptied funnel)
+    with pytest.raises(ValueError, match="no die is seated"):
+        A.perform(world, A.Lift((3, 3, 2)), np.random.default_rng(0))
+    world.close()
+
+
+def test_a_ladle_pours_its_dice_onto_the_plate_the_same_way_for_a_seed() -> None:
+    def pour(seed: int) -> np.ndarray:
+        world = World()
+        A.perform(world, A.Pour(tuple(range(6)), (0.0, 0.0), height=0.08), np.random.default_rng(seed))
+        world.settle(raise_on_timeout=False)
+        readout = world.readout(require_rest=False)
+        assert sum(r.on_plate for r in readout.dice.values()) >= 4
+        out = world.poses()[1]
+        world.close()
+        return out
+
+    assert np.array_equal(pour(3), pour(3))
+
+
+def test_bad_actions_are_refused() -> None:
+    world = World()
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="speed"):
+        A.perform(world, A.Blow((0, 0, 0.05), 0.0, speed=-1.0), rng)
+    with pytest.raises(ValueError, match="angle"):
+        A.perform(world, A.Tilt(0.0, 95.0), rng)
+    with pytest.raises(ValueError, match="not in play"):
+        A.perform(world, A.Flick(5, 0.0), rng)
+    with pytest.raises(TypeError):
+        A.perform(world, "tilt", rng)  # type: ignore[arg-type]
+    world.close()
