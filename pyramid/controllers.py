@@ -343,3 +343,72 @@ def parse_action(text: str) -> PhysicalAction:
     if verb == "lift":
         return Lift((int(nums[0]), int(nums[1]), int(nums[2])))
     return Wait(nums[0])
+
+
+# --- setting dice down by hand (Malicious Pleasure, The Vain Guinea Fowl) ----------------------------
+
+
+def set_down(die: int, point: tuple[float, float, float]) -> Throw:
+    """A die let go from a hand held still at ``point`` (no push, no spin): it drops into what lies below."""
+    return Throw(die, (point[0], point[1]), height=point[2], distance=0.0, spin=0.0, scatter=0.0)
+
+
+class MaliceHand(Controller):
+    """Malicious Pleasure: throws the turn's die from the game's height, then sets down the dice it earns."""
+
+    name = "malice"
+
+    def __init__(self, rng: np.random.Generator, scatter: float = 0.1) -> None:
+        self.rng = rng
+        self.scatter = scatter
+
+    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+        """The throw at the start of the turn; afterwards one set-down into the game's open funnel."""
+        if game.thrown is None:
+            die, target, height = game.next_throw(readout, self.rng)
+            azimuth = float(self.rng.uniform(0, 360))
+            return Throw(die, target, height=height, distance=0.1, azimuth=azimuth, scatter=self.scatter)
+        die, point = game.next_set_down()
+        return set_down(die, point)
+
+
+class FowlHand(Controller):
+    """The Vain Guinea Fowl: lifts out a die showing a wrong number, jiggles loose dice, else rolls the next die."""
+
+    name = "fowl"
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self._shaken: set[int] = set()
+
+    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+        """One lift, shake (once for each die newly loose) or roll."""
+        free = set(readout.pyramid.free_slots())
+        wrong = [s for s in game.wrong(readout) if s in free]
+        if wrong:
+            return Lift(wrong[0], speed=0.04)
+        loose = set(game.loose(readout))
+        if loose - self._shaken:
+            self._shaken |= loose
+            return Shake(0.001, 8.0, 0.3, float(self.rng.uniform(0, 360)))
+        roll = game.next_roll(readout)
+        if roll is None:
+            return Wait(0.2)
+        die, point = roll
+        return set_down(die, point)
+
+
+class StackHand(Controller):
+    """Emag: sets the next die down on top of the highest die, a little off its centre at random."""
+
+    name = "stack"
+
+    def __init__(self, rng: np.random.Generator, wobble: float = 0.002) -> None:
+        self.rng = rng
+        self.wobble = wobble
+
+    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+        """One set-down where the game says the top is."""
+        die, (x, y, z) = game.next_set_down(readout)
+        dx, dy = self.rng.normal(0.0, self.wobble, size=2)
+        return set_down(die, (x + float(dx), y + float(dy), z))

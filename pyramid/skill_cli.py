@@ -13,9 +13,12 @@ from pyramid.controllers import (
     Controller,
     FlickHand,
     FlintHand,
+    FowlHand,
     HumanHand,
     LadleHand,
+    MaliceHand,
     MikadoHand,
+    StackHand,
     ThrowHand,
     TiltHand,
 )
@@ -33,6 +36,9 @@ PLAYERS: dict[str, Callable[[np.random.Generator], Controller]] = {
     "flint": FlintHand,
     "throw": ThrowHand,
     "ladle": LadleHand,
+    "malice": MaliceHand,
+    "fowl": FowlHand,
+    "stack": StackHand,
     "human": lambda rng: HumanHand(),
 }
 

@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 from pyramid import geometry as g
-from pyramid.actions import Lift, Tilt, Wait
-from pyramid.controllers import MikadoHand, parse_action, reachable, weakened
+from pyramid.actions import Lift, Tilt, Wait, perform
+from pyramid.controllers import FowlHand, MaliceHand, MikadoHand, parse_action, reachable, weakened
 from pyramid.games import SKILL_GAMES, find_skill_game, is_skill_game
+from pyramid.games.skill_more import SIDE_NUMBERS, Emag, MaliciousPleasure, VainGuineaFowl, touching
 from pyramid.games.skill_plate import CORNERS, Dune, Faraday
 from pyramid.games.skill_pyramid import SKELETON, DiceMikado
 from pyramid.play import SkillMatch
@@ -108,6 +109,9 @@ def test_a_mikado_turn_ends_when_the_top_falls_and_counts_the_dice_taken_before(
         (1, "flint", {"layers": "3"}),
         (16, "ladle,ladle", {"dice": "6"}),
         (19, "throw,throw,throw", {"dice": "2", "throws": "3"}),
+        (20, "malice,malice", {"dice": "4"}),
+        (17, "fowl,fowl", {"core": "1", "time": "4"}),
+        (5, "stack,stack", {"dice": "4"}),
     ],
 )
 def test_the_same_seed_plays_the_same_skill_game(number: int, players: str, options: dict[str, str]) -> None:
@@ -150,3 +154,80 @@ def test_bad_game_set_ups_are_refused() -> None:
         DiceMikado(1, rng=np.random.default_rng(0), layers=12).prepare(World())
     with pytest.raises(ValueError, match="unknown skill player"):
         make_controller("juggler", np.random.default_rng(0))
+
+
+def test_malicious_pleasure_a_die_in_a_funnel_of_yours_earns_set_downs_that_touch() -> None:
+    game = MaliciousPleasure(2, rng=np.random.default_rng(0), dice="45")
+    world = World()
+    funnel = (4, 2, 1)  # a layer-7 funnel formed by three base dice of player 0 that each show 4 or more
+    high = next(up for up in g.ALL_UP_FACES if min(up) >= 4)
+    for slot in g.layer_slots(8):  # the rest of the base layer is player 1's
+        world.place(game.hand[0].pop() if slot in g.supports(funnel) else game.hand[1].pop(), slot, high)
+    world.settle()
+    game.begin_turn(world)
+    die, _, _ = game.next_throw(world.readout(), np.random.default_rng(1))
+    world.place(die, funnel)  # the throw came to rest in the funnel
+    world.settle()
+    hand = MaliceHand(np.random.default_rng(2))
+    rng = np.random.default_rng(3)
+    end = game.judge(world.readout(require_rest=False), 0.5)
+    while end is None:
+        perform(world, hand.act(game, world.readout(require_rest=False), 1.0), rng)
+        world.settle(raise_on_timeout=False)
+        end = game.judge(world.readout(require_rest=False), 1.0)
+    readout = world.readout(require_rest=False)
+    assert game.allowed == min(high) and len(game.group) == game.allowed
+    seated = {readout.dice[d].slot for d in game.group} - {None}
+    assert len(seated) >= 2  # the set-downs came to rest in funnels
+    for slot in seated:
+        assert slot == funnel or any(t in seated for t in touching(slot) if t is not None)
+    assert end.success and game.placed[0] == 3 + sum(readout.dice[d].on_plate for d in game.group)
+    assert touching((4, 2, 1)) >= {(5, 2, 1), (3, 2, 1), (4, 3, 0), (3, 3, 1)} and (5, 3, 1) not in touching((4, 2, 1))
+    world.close()
+
+
+def test_the_guinea_fowl_is_dressed_only_when_every_side_shows_its_number() -> None:
+    game = VainGuineaFowl(2, rng=np.random.default_rng(0), core="1")
+    world = World()
+    game.prepare(world)
+
+    def dressing(slot: g.Slot) -> tuple[int, int, int]:
+        sides = [a for a in range(3) if slot[a] == game.apex[a]]
+        return next(up for up in g.ALL_UP_FACES if all(up[a] == SIDE_NUMBERS[a] for a in sides))
+
+    coat = PyramidState({s: Cell("black", dressing(s)) for s in game.coat})
+    world.build(coat, dict(zip(game.coat, game.hand, strict=False)))
+    world.settle()
+    assert len(game.coat) == 19 and game.wrong(world.readout()) == []
+    end = game.judge(world.readout(), 7.5)
+    assert end is not None and end.success and end.value == 7.5
+    # The apex shows all three numbers; put it back turned wrong: the bird is not dressed, the hand lifts it.
+    apex_die = world.readout().slot_die[game.apex]
+    world.remove(apex_die, pull=False)
+    world.place(apex_die, game.apex, (1, 2, 3))
+    world.settle()
+    assert game.wrong(world.readout()) == [game.apex] and game.judge(world.readout(), 8.0) is None
+    assert FowlHand(np.random.default_rng(0)).act(game, world.readout(), 8.0) == Lift(game.apex, speed=0.04)
+    world.close()
+
+
+def test_emag_measures_the_stack_from_the_world_and_a_die_off_the_plate_ends_the_turn() -> None:
+    game = Emag(1, rng=np.random.default_rng(0), dice="5", misses="2")
+    world = World()
+    game.prepare(world)
+    first, second = game.hand[:2]
+    world.place(first, (3, 3, 2))
+    world.settle()
+    readout = world.readout()
+    seated_top = readout.dice[first].position[2] + 0.008
+    assert game.judge(readout, 0.5) is None and game.height(readout) == pytest.approx(seated_top)
+    game.set_downs = 1
+    assert game.judge(readout, 1.0) is None and game.misses == 0  # the first die raised the top from nothing
+    assert game.judge(readout, 1.5) is None and game.misses == 1
+    end = game.judge(readout, 2.0)  # two set-downs in a row that did not raise the top end the turn
+    assert end is not None and end.success and end.value == round(100 * seated_top, 2)
+    world.throw(second, (0.3, 0.0, 0.01))
+    world.settle()
+    end = game.judge(world.readout(), 2.5)
+    assert end is not None and not end.success and "fell off" in end.note
+    world.close()

@@ -11,6 +11,7 @@ from pyramid.games.economy import Acquire, GreenAmoeba, Ruins, UpAndDown
 from pyramid.games.observation import CleverMole, StoringScores
 from pyramid.games.races import GreedyGrabber, Lookout, SpottedCow
 from pyramid.games.skill import SkillGame
+from pyramid.games.skill_more import Emag, MaliciousPleasure, VainGuineaFowl
 from pyramid.games.skill_plate import Coulomb, Dune, Faraday
 from pyramid.games.skill_pyramid import CaptainFlint, DiceMikado
 from pyramid.games.skill_throwing import DishingUp, Flickers, HideAway, Trulla
@@ -53,11 +54,14 @@ SKILL_GAMES: tuple[type[SkillGame], ...] = (
     Dune,
     Faraday,
     Coulomb,
+    Emag,
     DiceMikado,
     Flickers,
     HideAway,
     Trulla,
+    VainGuineaFowl,
     DishingUp,
+    MaliciousPleasure,
 )
 
 
