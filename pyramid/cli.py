@@ -14,6 +14,9 @@ EPILOG = """examples:
   pyramid play decathlon --players optimal --seed 3
   pyramid assets --out assets                   write the meshes and URDF files
   pyramid bench                                 speed and accuracy figures of the physics
+  pyramid run scenes/full_pyramid.toml          run one scene headless: summary, JSON report
+  pyramid experiment scenes/die_throw.toml --vary throw.height=0.01,0.05,0.2 --seeds 100
+                                                many seeded runs in parallel: rows, summary, plot
 """
 
 
@@ -57,7 +60,93 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--picture", default=None, help="write a picture of the final position to this PNG")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option; repeatable")
     p.set_defaults(run=_play)
+    _add_run_parser(sub)
+    _add_experiment_parser(sub)
     return parser
+
+
+RUN_EPILOG = """examples:
+  pyramid run scenes/full_pyramid.toml                 build it, settle, print the read-out and the score
+  pyramid run scenes/*.toml --quiet                    every scene, one report each under runs/
+  pyramid run scenes/throw_at_pyramid.toml --seed 3 --pictures    PNGs after the start and every action
+  pyramid run scenes/die_throw.toml --set throw.height=0.02       change a setting without editing the file
+
+A scene file (TOML) says where the dice start ([start]), the physics ([physics]), what happens
+([[timeline]]: place, remove, throw, flick, blow, tilt, wait) and what is measured (scene.measure).
+The files in scenes/ are commented examples. A file with a mistake is refused before anything runs,
+with the file, the key and what was expected.
+"""
+
+EXPERIMENT_EPILOG = """examples:
+  pyramid experiment scenes/die_throw.toml --seeds 600                        600 throws, faces chi-square tested
+  pyramid experiment scenes/die_throw.toml --vary throw.height=0.005:0.2:6 --seeds 200 --workers 2
+  pyramid experiment scenes/throw_at_pyramid.toml --vary physics.friction_die=0.5,0.8 --seeds 20
+  pyramid experiment --game 10 --players greedy,random,random --seeds 50 --fast
+  pyramid experiment scenes/die_throw.toml --seeds 100 --engine dask                 a local Dask cluster
+  pyramid experiment scenes/die_throw.toml --seeds 100 --engine dask --address tcp://host:8786
+
+Each run is seeded (seeds FIRST..FIRST+N-1, the same seeds at every sweep point), so a row can be
+reproduced alone. Rows go to OUT/rows.jsonl as runs finish; after Ctrl-C, the same command resumes and
+runs only what is missing. At the end: OUT/rows.csv, OUT/summary.json (means with 95% confidence
+intervals, face counts with a chi-square test) and OUT/summary.png (needs the plots extra).
+A swept KEY is TABLE.KEY (physics.edge, start.layers), timeline.N.KEY, or NAME.KEY for a timeline
+entry with name = "NAME".
+"""
+
+
+def _add_run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "run",
+        help="run scene files headless: a summary on the terminal and a JSON report",
+        description="Run scene files headless; print a summary and write a JSON report per scene.",
+        epilog=RUN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("scene", nargs="+", help="scene files (TOML), e.g. scenes/full_pyramid.toml")
+    p.add_argument("--seed", type=int, default=None, help="seed of every random choice (default: the scene's seed)")
+    p.add_argument("--out", default="runs", help="folder for the reports and pictures (default runs)")
+    p.add_argument("--pictures", action="store_true", help="also write a PNG after the start and after every action")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a setting; repeatable")
+    p.add_argument("--quiet", action="store_true", help="print only where the reports went")
+    p.set_defaults(run=_run)
+    return p
+
+
+def _add_experiment_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "experiment",
+        help="many seeded runs of a scene (over a sweep) or of a game, in parallel; rows, summary, plot",
+        description="Many seeded runs of a scene over a sweep of its settings, or of a game with its players.",
+        epilog=EXPERIMENT_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("scene", nargs="?", default=None, help="scene file (TOML); or use --game")
+    p.add_argument(
+        "--vary",
+        action="append",
+        default=[],
+        metavar="KEY=V1,V2|START:STOP:COUNT",
+        help="a setting to sweep; repeatable (all combinations are run)",
+    )
+    p.add_argument("--seeds", type=int, default=10, help="runs per sweep point (default 10)")
+    p.add_argument("--first-seed", type=int, default=0, help="first seed (default 0)")
+    p.add_argument("--game", default=None, help="a game's number or name instead of a scene (see `pyramid games`)")
+    p.add_argument("--players", default="greedy,random", help="bots of every seat for --game (default greedy,random)")
+    p.add_argument("--fast", action="store_true", help="with --game: exact placement, no physics")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option; repeatable")
+    p.add_argument("--out", default=None, help="folder of the experiment (default experiments/NAME)")
+    p.add_argument("--workers", type=int, default=None, help="parallel processes (default: the number of cores)")
+    p.add_argument(
+        "--engine",
+        choices=("local", "dask"),
+        default="local",
+        help="local processes (default), or Dask (the dask extra): a local cluster or --address",
+    )
+    p.add_argument("--address", default=None, help="with --engine dask: a running scheduler, e.g. tcp://host:8786")
+    p.add_argument("--no-plots", action="store_true", help="skip summary.png")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=_experiment)
+    return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -127,6 +216,18 @@ def _play(args: argparse.Namespace) -> int:
     from pyramid.games_cli import play
 
     return play(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from pyramid.runner import run_command
+
+    return run_command(args)
+
+
+def _experiment(args: argparse.Namespace) -> int:
+    from pyramid.experiments import experiment_command
+
+    return experiment_command(args)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,616 @@
+"""Experiments: many seeded runs of a scene (over a sweep of its settings) or of a game, in parallel.
+
+Sits on top of the flow: each run is ``runner.run_scene`` or a ``play.Match``, rebuilt in a worker
+from plain data and a seed, so the same seed gives the same row in any process, on any engine. Rows
+go to JSON lines as they finish (an interrupted experiment resumes from them), then to a CSV table,
+a summary with 95% confidence intervals and plots.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import math
+import os
+import signal
+import sys
+import time
+import tomllib
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ENGINES = ("local", "dask")
+FACE_KEYS = ("top", "start_top")  # columns ending so hold a face 1..6: counted, with a chi-square test
+ID_KEYS = ("die", "slot", "key", "point", "seed")  # columns that name things: not summarised
+T975 = (
+    12.706,
+    4.303,
+    3.182,
+    2.776,
+    2.571,
+    2.447,
+    2.365,
+    2.306,
+    2.262,
+    2.228,
+    2.201,
+    2.179,
+    2.160,
+    2.145,
+    2.131,
+    2.120,
+    2.110,
+    2.101,
+    2.093,
+    2.086,
+    2.080,
+    2.074,
+    2.069,
+    2.064,
+    2.060,
+    2.056,
+    2.052,
+    2.048,
+    2.045,
+    2.042,
+)
+
+
+class ExperimentError(ValueError):
+    """An experiment that cannot start or resume; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """One run: which sweep point, which seed, and everything a worker needs to rebuild it."""
+
+    key: str
+    point: int
+    seed: int
+    params: dict[str, Any]
+    spec: dict[str, Any]  # {"scene": raw TOML dict, "source": path} or {"game": name, "players": [...], ...}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What an experiment runs: a scene and its sweep, or a game and its players; and the seeds."""
+
+    spec: dict[str, Any]
+    vary: dict[str, list[Any]]
+    seeds: int
+    first_seed: int = 0
+
+    def points(self) -> list[dict[str, Any]]:
+        """Every combination of the swept values (one empty point without a sweep)."""
+        keys = list(self.vary)
+        return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*self.vary.values())]
+
+    def jobs(self) -> list[Job]:
+        """All runs: every point with every seed."""
+        return [
+            Job(f"{p}:{s}", p, s, params, self.spec)
+            for p, params in enumerate(self.points())
+            for s in range(self.first_seed, self.first_seed + self.seeds)
+        ]
+
+
+def parse_vary(text: str) -> tuple[str, list[Any]]:
+    """``KEY=V1,V2,...`` or ``KEY=START:STOP:COUNT`` (COUNT evenly spaced numbers) -> (key, values)."""
+    key, sep, values = text.partition("=")
+    if not sep or not key.strip() or not values.strip():
+        raise ExperimentError(f"--vary takes KEY=V1,V2 or KEY=START:STOP:COUNT, got {text!r}")
+    parts = values.split(":")
+    if len(parts) == 3:
+        start, stop, count = (_literal(p, text) for p in parts)
+        if not isinstance(count, int) or count < 1 or isinstance(start, str) or isinstance(stop, str):
+            raise ExperimentError(f"--vary {text!r}: START:STOP:COUNT takes two numbers and a whole count")
+        return key.strip(), [round(float(v), 10) for v in np.linspace(start, stop, count)]
+    return key.strip(), [_literal(v, text) for v in values.split(",")]
+
+
+def _literal(text: str, whole: str) -> Any:
+    try:
+        return tomllib.loads(f"v = {text.strip()}")["v"]
+    except tomllib.TOMLDecodeError:
+        if text.strip().replace("_", "").replace("-", "").isalnum():
+            return text.strip()  # a bare word, e.g. a colour
+        raise ExperimentError(f"--vary {whole!r}: cannot read the value {text!r}") from None
+
+
+# -- one run, in any process ------------------------------------------------------------------
+
+
+def run_job(job: Job) -> dict[str, Any]:
+    """Run one job and return its row: key, point, seed, params, flat measures, error (None if fine)."""
+    row: dict[str, Any] = {"key": job.key, "point": job.point, "seed": job.seed, "params": job.params}
+    try:
+        measures = _run_scene_job(job) if "scene" in job.spec else _run_game_job(job)
+        row["measures"], row["error"] = flatten(measures), None
+    except Exception as err:  # one failing run is recorded, not fatal to the experiment
+        row["measures"], row["error"] = {}, f"{type(err).__name__}: {err}"
+    return row
+
+
+def _run_scene_job(job: Job) -> dict[str, Any]:
+    from pyramid.runner import run_scene
+    from pyramid.scene import scene_from_dict
+
+    scene = scene_from_dict(job.spec["scene"], job.spec["source"], job.params)
+    return run_scene(scene, seed=job.seed)["measures"]
+
+
+def _run_game_job(job: Job) -> dict[str, Any]:
+    from pyramid.games import find_game
+    from pyramid.play import Match
+    from pyramid.players import make_player
+
+    spec = job.spec
+    game_cls = find_game(spec["game"])
+    options = {**spec.get("options", {}), **{k: str(v) for k, v in job.params.items()}}
+    kinds = spec["players"]
+    game = game_cls(len(kinds), rng=np.random.default_rng([job.seed, 1]), **options)
+    players = [make_player(k, np.random.default_rng([job.seed, 2, n])) for n, k in enumerate(kinds)]
+    world = None
+    if not spec.get("fast", False):
+        from pyramid.world import World
+
+        world = World()
+    try:
+        outcome = Match(game, players, world=world, rng=np.random.default_rng(job.seed)).run()
+    finally:
+        if world is not None:
+            world.close()
+    return {
+        "score": list(outcome.scores),
+        "win": [seat in outcome.winners for seat in range(len(kinds))],
+        "termination": outcome.termination.name.lower(),
+        "turns": len(game.history) if hasattr(game, "history") else None,
+    }
+
+
+def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
+    """Nested dicts and lists -> one level with dotted keys (``thrown.0.top``)."""
+    if isinstance(data, dict):
+        items: Iterable[tuple[Any, Any]] = data.items()
+    elif isinstance(data, list):
+        items = enumerate(data)
+    else:
+        return {prefix: data}
+    out: dict[str, Any] = {}
+    for k, v in items:
+        out.update(flatten(v, f"{prefix}.{k}" if prefix else str(k)))
+    return out
+
+
+# -- running many -----------------------------------------------------------------------------
+
+
+class Progress:
+    """A progress bar on stderr: redrawn in place on a terminal, a line every 10% otherwise."""
+
+    def __init__(self, total: int, done: int = 0, width: int = 30, stream: Any = None) -> None:
+        self.total, self.done, self.width = total, done, width
+        self.stream = stream or sys.stderr
+        self.start, self.first = time.perf_counter(), done
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.last_draw, self.last_tenth = 0.0, -1
+
+    def update(self, n: int = 1) -> None:
+        """Count ``n`` more finished runs."""
+        self.done += n
+        now = time.perf_counter()
+        tenth = 10 * self.done // max(self.total, 1)
+        if (self.tty and now - self.last_draw > 0.1) or (not self.tty and tenth != self.last_tenth):
+            self.draw()
+            self.last_draw, self.last_tenth = now, tenth
+
+    def draw(self) -> None:
+        """Write the bar once."""
+        fraction = self.done / max(self.total, 1)
+        bar = "#" * round(self.width * fraction)
+        elapsed = time.perf_counter() - self.start
+        rate = (self.done - self.first) / elapsed if elapsed > 0 else 0.0
+        left = f", ~{(self.total - self.done) / rate:.0f} s left" if rate > 0 else ""
+        text = f"[{bar:<{self.width}}] {self.done}/{self.total} runs {100 * fraction:3.0f}%  {elapsed:.0f} s{left}"
+        self.stream.write(("\r" + text) if self.tty else text + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        """Draw the final state (unless just drawn) and end the line."""
+        if self.tty or self.last_tenth != 10 * self.done // max(self.total, 1):
+            self.draw()
+        if self.tty:
+            self.stream.write("\n")
+
+
+def _ignore_interrupt() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops handing out jobs
+
+
+def run_local(jobs: Sequence[Job], workers: int, on_row: Callable[[dict[str, Any]], None]) -> None:
+    """Run ``jobs`` in ``workers`` processes of this machine (in this process when workers is 1)."""
+    if workers <= 1:
+        for job in jobs:
+            on_row(run_job(job))
+        return
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupt)
+    pending: set[Future[dict[str, Any]]] = set()
+    queue = iter(jobs)
+    try:
+        # Keep at most two jobs per worker in flight: an interruption then loses little.
+        for job in itertools.islice(queue, 2 * workers):
+            pending.add(pool.submit(run_job, job))
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                on_row(future.result())
+                nxt = next(queue, None)
+                if nxt is not None:
+                    pending.add(pool.submit(run_job, nxt))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def run_dask(jobs: Sequence[Job], workers: int, address: str | None, on_row: Callable[[dict[str, Any]], None]) -> None:
+    """Run ``jobs`` on a Dask cluster: the scheduler at ``address``, or a local cluster of ``workers`` processes."""
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise ExperimentError("the dask engine needs its extra: pip install 'pyramid[dask]'") from None
+    import logging
+
+    cluster = None
+    if address is None:
+        cluster = LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR
+        )
+    client = Client(address or cluster)
+    try:
+        futures = client.map(run_job, list(jobs), pure=False)
+        try:
+            for future in as_completed(futures):
+                on_row(future.result())
+        finally:
+            client.cancel(futures)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+# -- the experiment folder --------------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    """What an experiment call did: runs done before and now, and the files written."""
+
+    total: int
+    resumed: int
+    ran: int
+    files: list[Path]
+    summary: dict[str, Any]
+
+
+def run_experiment(
+    plan: Plan,
+    out: str | Path,
+    workers: int | None = None,
+    engine: str = "local",
+    address: str | None = None,
+    progress: bool = True,
+    plots: bool = True,
+) -> Outcome:
+    """Run ``plan`` into the folder ``out``, skipping runs already written there; then table, summary, plots.
+
+    The folder holds ``experiment.json`` (the plan), ``rows.jsonl`` (one row per run, written as each
+    finishes), ``rows.csv``, ``summary.json`` and ``summary.png``. Ctrl-C keeps every row written.
+    """
+    if engine not in ENGINES:
+        raise ExperimentError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+    workers = workers or os.cpu_count() or 1
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    manifest = folder / "experiment.json"
+    plan_data = asdict(plan)
+    if manifest.exists():
+        if json.loads(manifest.read_text()) != json.loads(json.dumps(plan_data)):
+            raise ExperimentError(
+                f"{folder} holds a different experiment (its experiment.json differs): choose another --out, "
+                "or delete that folder to start again"
+            )
+    else:
+        manifest.write_text(json.dumps(plan_data, indent=1) + "\n")
+    rows_path = folder / "rows.jsonl"
+    rows = read_rows(rows_path)
+    done = {r["key"] for r in rows}
+    jobs = [j for j in plan.jobs() if j.key not in done]
+    bar = Progress(len(plan.jobs()), len(done)) if progress else None
+    with rows_path.open("a", encoding="utf-8") as sink:
+
+        def keep(row: dict[str, Any]) -> None:
+            sink.write(json.dumps(row, sort_keys=True) + "\n")
+            sink.flush()
+            os.fsync(sink.fileno())
+            rows.append(row)
+            if bar is not None:
+                bar.update()
+
+        try:
+            if engine == "dask":
+                run_dask(jobs, workers, address, keep)
+            else:
+                run_local(jobs, workers, keep)
+        finally:
+            if bar is not None:
+                bar.close()
+    files = [manifest, rows_path, write_csv(rows, folder / "rows.csv")]
+    summary = summarise(rows, plan)
+    (folder / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    files.append(folder / "summary.json")
+    if plots:
+        picture = plot_summary(rows, summary, folder / "summary.png")
+        if picture is not None:
+            files.append(picture)
+    return Outcome(len(plan.jobs()), len(done), len(jobs), files, summary)
+
+
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    """The complete rows of a JSON-lines file; a last line cut short by an interruption is dropped from the file."""
+    if not path.exists():
+        return []
+    text = path.read_text(encoding="utf-8")
+    rows, good = [], 0
+    for line in text.splitlines(keepends=True):
+        try:
+            if not line.endswith("\n"):
+                raise ValueError("cut short")
+            rows.append(json.loads(line))
+        except ValueError:
+            break
+        good += len(line.encode("utf-8"))
+    if good < len(text.encode("utf-8")):
+        with path.open("r+b") as f:
+            f.truncate(good)
+    return rows
+
+
+def write_csv(rows: Sequence[dict[str, Any]], path: Path) -> Path:
+    """The rows as a table sorted by sweep point and seed: params and measures as columns."""
+    ordered = sorted(rows, key=lambda r: (r["point"], r["seed"]))
+    params = sorted({k for r in rows for k in r["params"]})
+    measures = sorted({k for r in rows for k in r["measures"]})
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["key", "point", "seed", *params, *measures, "error"])
+        for r in ordered:
+            values = [r["params"].get(k, "") for k in params] + [_cell(r["measures"].get(k)) for k in measures]
+            writer.writerow([r["key"], r["point"], r["seed"], *values, r["error"] or ""])
+    return path
+
+
+def _cell(value: Any) -> Any:
+    return "" if value is None else int(value) if isinstance(value, bool) else value
+
+
+# -- statistics -------------------------------------------------------------------------------
+
+
+def mean_interval(values: Sequence[float]) -> dict[str, float]:
+    """Mean and its 95% confidence interval (Student's t); 0/1 values get Wilson's interval for a proportion."""
+    x = np.asarray(values, dtype=float)
+    n = len(x)
+    mean = float(x.mean()) if n else math.nan
+    if n == 0:
+        return {"n": 0, "mean": mean, "low": math.nan, "high": math.nan}
+    if set(np.unique(x)) <= {0.0, 1.0}:
+        z = 1.959964
+        centre = (mean + z * z / (2 * n)) / (1 + z * z / n)
+        half = z / (1 + z * z / n) * math.sqrt(mean * (1 - mean) / n + z * z / (4 * n * n))
+        return {"n": n, "mean": mean, "low": centre - half, "high": centre + half}
+    if n == 1:
+        return {"n": 1, "mean": mean, "low": math.nan, "high": math.nan}
+    df = n - 1
+    t = T975[df - 1] if df <= len(T975) else 1.959964 + 2.4 / df
+    half = t * float(x.std(ddof=1)) / math.sqrt(n)
+    return {"n": n, "mean": mean, "low": mean - half, "high": mean + half}
+
+
+def chi_square_uniform(counts: Sequence[int]) -> dict[str, float]:
+    """Pearson's chi-square test of ``counts`` against equal probabilities: statistic, degrees of freedom, p."""
+    c = np.asarray(counts, dtype=float)
+    expected = c.sum() / len(c)
+    stat = float(((c - expected) ** 2 / expected).sum()) if expected > 0 else math.nan
+    df = len(c) - 1
+    return {"chi2": stat, "df": df, "p": upper_gamma(df / 2, stat / 2) if expected > 0 else math.nan}
+
+
+def upper_gamma(a: float, x: float) -> float:
+    """Regularised upper incomplete gamma Q(a, x): the chi-square tail is Q(df/2, chi2/2)."""
+    if x <= 0:
+        return 1.0
+    log_front = a * math.log(x) - x - math.lgamma(a)
+    if x < a + 1:  # series for P(a, x)
+        term = total = 1.0 / a
+        for n in range(1, 500):
+            term *= x / (a + n)
+            total += term
+            if term < total * 1e-15:
+                break
+        return max(0.0, 1.0 - total * math.exp(log_front))
+    # Lentz's continued fraction for Q(a, x).
+    b, c, d = x + 1 - a, 1e300, 1 / (x + 1 - a)
+    h = d
+    for n in range(1, 500):
+        an = -n * (n - a)
+        b += 2
+        d = 1 / (an * d + b if abs(an * d + b) > 1e-300 else 1e-300)
+        c = b + an / c if abs(b + an / c) > 1e-300 else 1e-300
+        h *= d * c
+        if abs(d * c - 1) < 1e-15:
+            break
+    return math.exp(log_front) * h
+
+
+def _numeric(value: Any) -> bool:
+    return isinstance(value, bool | int | float) and not (isinstance(value, float) and math.isnan(value))
+
+
+def summarise(rows: Sequence[dict[str, Any]], plan: Plan) -> dict[str, Any]:
+    """Per sweep point: each numeric measure's mean with its 95% interval; faces counted and chi-square tested."""
+    points = plan.points()
+    out: dict[str, Any] = {"runs": len(rows), "errors": sum(r["error"] is not None for r in rows), "points": []}
+    for p, params in enumerate(points):
+        mine = [r for r in rows if r["point"] == p and r["error"] is None]
+        entry: dict[str, Any] = {"params": params, "runs": len(mine), "measures": {}, "faces": {}}
+        columns = sorted({k for r in mine for k in r["measures"]})
+        for col in columns:
+            values = [r["measures"].get(col) for r in mine]
+            if _last(col) in ID_KEYS:
+                continue
+            if _last(col) in FACE_KEYS:
+                entry["faces"][col] = _face_summary(values)
+            elif all(_numeric(v) for v in values):
+                entry["measures"][col] = mean_interval([float(v) for v in values])
+        out["points"].append(entry)
+    pooled = {}
+    for col in sorted({k for r in rows for k in r["measures"] if _last(k) in FACE_KEYS}):
+        pooled[col] = _face_summary([r["measures"].get(col) for r in rows if r["error"] is None])
+    out["faces_pooled"] = pooled
+    return out
+
+
+def _last(column: str) -> str:
+    return column.rsplit(".", 1)[-1]
+
+
+def _face_summary(values: Sequence[Any]) -> dict[str, Any]:
+    counts = [sum(v == f for v in values) for f in range(1, 7)]
+    return {"counts": counts, "none": sum(v is None for v in values), **chi_square_uniform(counts)}
+
+
+def summary_text(summary: dict[str, Any], limit: int = 12) -> str:
+    """The summary as lines for the terminal: one block per sweep point."""
+    lines = [f"{summary['runs']} runs, {summary['errors']} with errors"]
+    for entry in summary["points"]:
+        head = ", ".join(f"{k}={v}" for k, v in entry["params"].items()) or "all runs"
+        lines.append(f"{head}  ({entry['runs']} runs)")
+        for col, m in list(entry["measures"].items())[:limit]:
+            lines.append(f"  {col:<24} {m['mean']:10.4g}   95% CI [{m['low']:.4g}, {m['high']:.4g}]")
+        for col, f in entry["faces"].items():
+            lines.append(
+                f"  {col:<24} faces 1-6 {f['counts']} cocked {f['none']}   chi2 {f['chi2']:.2f}, p {f['p']:.3f}"
+            )
+    for col, f in summary.get("faces_pooled", {}).items():
+        lines.append(f"all points: {col} faces 1-6 {f['counts']}  chi2 {f['chi2']:.2f} (df {f['df']}), p {f['p']:.3f}")
+    return "\n".join(lines)
+
+
+# -- plots ------------------------------------------------------------------------------------
+
+
+def plot_summary(rows: Sequence[dict[str, Any]], summary: dict[str, Any], path: Path) -> Path | None:
+    """A figure of the summary: measures against the first swept setting (or their spread), face counts.
+
+    Returns None (with a note on stderr) when matplotlib is not installed: it is the ``plots`` extra.
+    """
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("no plots: they need matplotlib, pip install 'pyramid[plots]'", file=sys.stderr)
+        return None
+    points = summary["points"]
+    swept = [k for k in (points[0]["params"] if points else {}) if all(_numeric(p["params"][k]) for p in points)]
+    columns = [c for c in (points[0]["measures"] if points else {}) if not c.startswith("thrown.") or "kept" in c]
+    # Leave out measures that came out the same in every run: nothing to see.
+    columns = [c for c in columns if len({r["measures"].get(c) for r in rows if r["error"] is None}) > 1]
+    faces = summary.get("faces_pooled", {})
+    # The face shown at rest first (the start face is the thrower's draw, not the outcome).
+    face_columns = sorted(faces, key=lambda c: _last(c) != "top")[:1]
+    panels = columns[:4] + face_columns
+    if not panels:
+        return None
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.6), squeeze=False)
+    for ax, col in zip(axes[0], panels, strict=False):
+        if col in faces:
+            f = faces[col]
+            ax.bar(range(1, 7), f["counts"], color="#b33")
+            ax.axhline(sum(f["counts"]) / 6, color="k", lw=1, ls="--", label="fair")
+            ax.set(xlabel="face up at rest", ylabel="runs", title=f"{col}: chi2 {f['chi2']:.1f}, p {f['p']:.2f}")
+            ax.legend()
+        elif swept and len(points) > 1:
+            key = swept[0]
+            xs = [p["params"][key] for p in points]
+            ms = [p["measures"][col] for p in points]
+            mean = np.array([m["mean"] for m in ms])
+            err = np.array([[m["mean"] - m["low"] for m in ms], [m["high"] - m["mean"] for m in ms]])
+            ax.errorbar(xs, mean, yerr=np.nan_to_num(err), marker="o", capsize=3)
+            if col.endswith("kept_top"):
+                ax.axhline(1 / 6, color="k", lw=1, ls="--", label="1/6: no memory of the start")
+                ax.legend()
+            ax.set(xlabel=key, ylabel=col, title=f"{col} (mean, 95% CI)")
+            if min(xs) > 0 and max(xs) / min(xs) > 20:
+                ax.set_xscale("log")
+        else:
+            values = [float(r["measures"][col]) for r in rows if r["error"] is None and col in r["measures"]]
+            ax.hist(values, bins=min(20, max(1, len(set(values)))), color="#36a")
+            ax.set(xlabel=col, ylabel="runs", title=f"{col}: spread over the runs")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def experiment_command(args: Any) -> int:
+    """``pyramid experiment``: build the plan from the arguments, check it, run it, print the summary."""
+    vary = dict(parse_vary(text) for text in args.vary)
+    if (args.scene is None) == (args.game is None):
+        raise ExperimentError("give a scene file, or --game with --players, not both")
+    if args.scene is not None:
+        from pyramid.runner import check_runnable
+        from pyramid.scene import load_scene
+
+        base = load_scene(args.scene)
+        for point in Plan({}, vary, 1).points():  # every sweep point must make a valid scene before anything runs
+            check_runnable(load_scene(args.scene, point))
+        spec: dict[str, Any] = {"scene": dict(base.raw), "source": str(args.scene)}
+        default_out = f"experiments/{base.name}"
+    else:
+        from pyramid.games import find_game
+
+        game = find_game(args.game)
+        kinds = [k.strip() for k in args.players.split(",") if k.strip()]
+        if not kinds or "human" in kinds:
+            raise ExperimentError("--players names the bots of every seat, e.g. greedy,random (no human)")
+        options = dict(o.partition("=")[::2] for o in args.option)
+        spec = {"game": str(game.info.number), "players": kinds, "fast": args.fast, "options": options}
+        default_out = f"experiments/game{game.info.number}_{'_'.join(kinds)}"
+    if args.seeds < 1:
+        raise ExperimentError(f"--seeds must be at least 1, got {args.seeds}")
+    plan = Plan(spec, vary, args.seeds, args.first_seed)
+    out = Path(args.out or default_out)
+    print(f"{len(plan.jobs())} runs ({len(plan.points())} settings x {args.seeds} seeds) into {out}", file=sys.stderr)
+    try:
+        result = run_experiment(plan, out, args.workers, args.engine, args.address, not args.quiet, not args.no_plots)
+    except KeyboardInterrupt:
+        kept = len(read_rows(out / "rows.jsonl"))
+        print(
+            f"interrupted: {kept} rows kept in {out / 'rows.jsonl'}; run the same command again to resume",
+            file=sys.stderr,
+        )
+        return 130
+    if result.resumed:
+        print(f"resumed: {result.resumed} runs were already done, {result.ran} run now", file=sys.stderr)
+    print(summary_text(result.summary))
+    for path in result.files:
+        print(f"wrote {path}")
+    return 0

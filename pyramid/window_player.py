@@ -1,0 +1,599 @@
+"""A person at the window: hands on the dice, and a player who chooses by clicking.
+
+Every input becomes one action of the API (``pyramid.actions`` or the rules' ``Place``/``Remove``),
+performed by the same code a script calls: what a person does is what a script can do. Input
+handlers only queue work; the viewer's loop performs it between frames, so each action is seen live.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+from pyglet.window import key, mouse
+
+from pyramid import actions, geometry
+from pyramid.dice import COLOURS, DICE, Colour, DieId
+from pyramid.players import Player
+from pyramid.rules import Action, Game, Place, Remove, RemoveColumn
+from pyramid.state import Cell, PyramidState
+
+if TYPE_CHECKING:
+    from pyramid.viewer import Viewer
+    from pyramid.world import World
+
+CLICK = 5  # pixels: a press and release closer than this is a click, farther a drag
+FUNNEL_REACH = 0.9  # edges: how close the mouse ray must pass a funnel to pick it
+COLOUR_ORDER: tuple[Colour, ...] = tuple(COLOURS)
+
+HELP = (
+    "drag: turn   wheel: zoom   shift-drag: pan   R: reset view   click a die: lift it out   drag a die: flick it\n"
+    "hold B: blow where the mouse points   arrows: tilt the plate   ctrl-drag: tilt that way   S: shake\n"
+    "P: place mode (click a funnel; C colour, O orientation)   T: throw a die at the mouse   H: hide help   Esc: quit"
+)
+PLAY_HELP = (
+    "drag: turn   wheel: zoom   R: reset view   click a die: remove it   click a funnel: place (C colour, O faces)\n"
+    "or type the number of an action and press Enter   H: hide help   Esc: quit"
+)
+
+
+def pick_die(origin: np.ndarray, direction: np.ndarray, poses: np.ndarray, edge: float) -> int | None:
+    """Index of the nearest die whose cube the ray (origin (3,), unit direction (3,)) hits, or None.
+
+    poses : (n, 7) float, die positions and quaternions (x, y, z, w)
+    """
+    if len(poses) == 0:
+        return None
+    rot = geometry.quat_to_matrix(poses[:, 3:])  # (n, 3, 3) body -> world
+    # The ray in each die's body frame, then the slab test against the cube [-edge/2, edge/2]^3.
+    o = np.einsum("nji,nj->ni", rot, origin - poses[:, :3])
+    d = np.einsum("nji,j->ni", rot, direction)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t1, t2 = (-edge / 2 - o) / d, (edge / 2 - o) / d
+    near = np.nanmax(np.minimum(t1, t2), axis=1)
+    far = np.nanmin(np.maximum(t1, t2), axis=1)
+    hit = (near <= far) & (far > 0)
+    if not hit.any():
+        return None
+    return int(np.flatnonzero(hit)[np.argmin(near[hit])])
+
+
+def table_point(origin: np.ndarray, direction: np.ndarray, height: float = 0.0) -> np.ndarray | None:
+    """Where the ray meets the horizontal plane z = ``height``, or None if it never does."""
+    if direction[2] >= -1e-9:
+        return None
+    t = (height - origin[2]) / direction[2]
+    return origin + t * direction
+
+
+def nearest_funnel(
+    origin: np.ndarray, direction: np.ndarray, centres: dict[geometry.Slot, np.ndarray], reach: float
+) -> geometry.Slot | None:
+    """The slot whose centre passes closest to the ray, within ``reach`` metres; the nearest to the eye on ties."""
+    best: tuple[float, float, geometry.Slot] | None = None
+    for slot, centre in centres.items():
+        along = float((centre - origin) @ direction)
+        gap = float(np.linalg.norm(centre - origin - along * direction))
+        if along > 0 and gap <= reach and (best is None or (round(gap / reach, 1), along) < best[:2]):
+            best = (round(gap / reach, 1), along, slot)
+    return best[2] if best else None
+
+
+class Hands:
+    """Turns mouse and keys into actions on the viewer's world; pushed on the window above the camera."""
+
+    def __init__(self, viewer: Viewer, rng: np.random.Generator) -> None:
+        self.viewer = viewer
+        self.rng = rng
+        self.keys = key.KeyStateHandler()
+        viewer.push_handlers(self.keys)
+        self.grab: tuple[int, int, int, int] | None = None  # die, x, y at the press, modifiers
+        self.mouse = (viewer.width // 2, viewer.height // 2)
+        self.placing = False
+        self.colour: Colour = "red"
+        self.orientation = 0
+        self.funnel: geometry.Slot | None = None
+        self.chooser: Prompt | None = None  # set while a window player is choosing
+        self.show_help = True
+        self.log: list[str] = []
+
+    @property
+    def world(self) -> World:
+        """The viewer's world (hands need one; a chooser in exact play never asks for it)."""
+        assert self.viewer.world is not None, "there is no world to put hands on"
+        return self.viewer.world
+
+    @property
+    def up(self) -> geometry.UpFaces:
+        """The orientation a placed die gets: one of the 24, cycled with O."""
+        return geometry.ALL_UP_FACES[self.orientation]
+
+    # -- what is under the mouse -----------------------------------------------------------------
+
+    def ray(self, x: float, y: float) -> tuple[np.ndarray, np.ndarray]:
+        """The camera ray through window point (x, y)."""
+        return self.viewer.camera.ray(x, y, self.viewer.width, self.viewer.height)
+
+    def die_at(self, x: float, y: float) -> DieId | None:
+        """The die under the mouse, if any."""
+        if self.viewer.world is None:
+            return None
+        dice, poses = self.world.poses()
+        hit = pick_die(*self.ray(x, y), poses, self.world.physics.edge)
+        return None if hit is None else dice[hit]
+
+    def open_funnels(self) -> dict[geometry.Slot, np.ndarray]:
+        """World centres of the slots a die may be placed in now (for a chooser: where a Place is legal)."""
+        if self.viewer.world is None:
+            return {}
+        if self.chooser is not None:
+            slots = sorted({a.slot for a in self.chooser.legal if isinstance(a, Place)})
+        else:
+            slots = self.world.readout(require_rest=False).pyramid.open_slots()
+        return {s: self.world.slot_pose(s, self.up)[0] for s in slots}
+
+    def update_ghost(self) -> None:
+        """Show a see-through die in the funnel under the mouse while placing."""
+        stage = self.viewer.stage
+        if not self.placing or self.viewer.world is None:
+            self.funnel = None
+            stage.show_ghost(None)
+            return
+        funnels = self.open_funnels()
+        self.funnel = nearest_funnel(*self.ray(*self.mouse), funnels, FUNNEL_REACH * self.world.physics.edge)
+        if self.funnel is None:
+            stage.show_ghost(None)
+            return
+        position, quat = self.world.slot_pose(self.funnel, self.up)
+        matrix = np.eye(4)
+        matrix[:3, :3], matrix[:3, 3] = geometry.quat_to_matrix(quat)[0], position
+        stage.show_ghost(self.colour, matrix)
+
+    # -- doing -----------------------------------------------------------------------------------
+
+    def act(self, action: actions.PhysicalAction) -> None:
+        """Queue a physical action; the viewer performs it between frames."""
+        world = self.world
+        assert world is not None
+        self.note(str(action))
+        self.viewer.queue.append(lambda: actions.perform(world, action, self.rng))
+
+    def note(self, text: str) -> None:
+        """Show what the hands did."""
+        self.viewer.say(text)
+
+    def place(self, slot: geometry.Slot) -> None:
+        """Queue placing a spare die of the chosen colour in ``slot`` showing the chosen faces."""
+        world = self.world
+        assert world is not None
+        try:
+            die = world.assign_dice(PyramidState({slot: Cell(self.colour)}))[slot]
+        except ValueError as err:
+            self.note(str(err))
+            return
+        self.note(f"place {self.colour} die {die} at {slot} showing {''.join(map(str, self.up))}")
+        self.viewer.queue.append(lambda: world.place(die, slot, self.up, drop=0.002))
+
+    def lift(self, die: DieId) -> None:
+        """Queue lifting ``die`` out: out of its slot along its way out, or off the table straight up."""
+        world = self.world
+        readout = world.readout(require_rest=False)
+        slot = readout.dice[die].slot
+        if slot is not None:
+            self.act(actions.Lift(slot))
+        else:
+            self.note(f"take die {die} away")
+            self.viewer.queue.append(lambda: world.remove(die))
+
+    def azimuth(self, dx: float, dy: float) -> float:
+        """World azimuth (degrees) of a drag of (dx, dy) pixels on the screen, flattened onto the table."""
+        view = self.viewer.camera.view_matrix()
+        right, up = view[0, :3], view[1, :3]
+        forward = np.array([up[0], up[1], 0.0]) if abs(up[2]) < 0.99 else np.cross([0, 0, 1.0], right)
+        vector = dx * right + dy * forward / max(float(np.linalg.norm(forward)), 1e-9)
+        return math.degrees(math.atan2(vector[1], vector[0]))
+
+    def held_action(self) -> Callable[[], object] | None:
+        """While B is held: a short breath from the camera side towards the point under the mouse."""
+        if self.viewer.world is None or self.chooser is not None or not self.keys[key.B]:
+            return None
+        world = self.world
+        origin, direction = self.ray(*self.mouse)
+        target = self._aim(origin, direction)
+        mouth = target - 0.08 * direction  # 8 cm from the point aimed at, on the camera's side
+        azimuth = math.degrees(math.atan2(direction[1], direction[0]))
+        elevation = math.degrees(math.asin(float(np.clip(direction[2], -1, 1))))
+        blow = actions.Blow(tuple(mouth.tolist()), azimuth, elevation, speed=15.0, duration=1 / 30)  # type: ignore[arg-type]
+        return lambda: actions.perform(world, blow, self.rng)
+
+    def _aim(self, origin: np.ndarray, direction: np.ndarray) -> np.ndarray:
+        dice, poses = self.world.poses()
+        hit = pick_die(origin, direction, poses, self.world.physics.edge)
+        if hit is not None:
+            return poses[hit, :3]
+        point = table_point(origin, direction)
+        return point if point is not None else origin + 0.3 * direction
+
+    # -- pyglet events ---------------------------------------------------------------------------
+
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        self.mouse = (x, y)
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:
+        self.mouse = (x, y)
+        if button != mouse.LEFT or self.viewer.world is None:
+            return False
+        if modifiers & key.MOD_CTRL and self.chooser is None:
+            self.grab = (-1, x, y, modifiers)
+            return True
+        if self.placing and self.funnel is not None:
+            self.grab = (-2, x, y, modifiers)
+            return True
+        die = self.die_at(x, y)
+        if die is None:
+            return False
+        self.grab = (die, x, y, modifiers)
+        return True
+
+    def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> bool:
+        self.mouse = (x, y)
+        return self.grab is not None
+
+    def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> bool:
+        if self.grab is None:
+            return False
+        die, x0, y0, _ = self.grab
+        self.grab = None
+        dx, dy = x - x0, y - y0
+        length = math.hypot(dx, dy)
+        if die == -2:
+            if self.funnel is not None:
+                self._choose_place(self.funnel) if self.chooser else self.place(self.funnel)
+        elif die == -1:
+            if length >= CLICK:
+                self.act(actions.Tilt(self.azimuth(dx, dy), angle=min(35.0, 5 + length / 12), hold=0.6))
+        elif self.chooser is not None:
+            self._choose_remove(die)
+        elif length < CLICK:
+            self.lift(die)
+        else:
+            impulse = float(np.clip(length * 4e-5, 0.0005, 0.012))
+            self.act(actions.Flick(die, self.azimuth(dx, dy), impulse=impulse))
+        return True
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
+        if self.chooser is not None and self.chooser.key(symbol):
+            return True
+        if symbol == key.H:
+            self.show_help = not self.show_help
+        elif symbol == key.P:
+            self.placing = not self.placing
+        elif symbol == key.C:
+            colours = self.chooser.colours(self.funnel) if self.chooser else COLOUR_ORDER
+            self.colour = (
+                colours[(colours.index(self.colour) + 1) % len(colours)] if self.colour in colours else colours[0]
+            )
+        elif symbol == key.O:
+            self.orientation = (self.orientation + (23 if modifiers & key.MOD_SHIFT else 1)) % 24
+        elif self.viewer.world is None or self.chooser is not None:
+            return False
+        elif symbol in (key.LEFT, key.RIGHT, key.UP, key.DOWN):
+            turn = {key.RIGHT: (1, 0), key.LEFT: (-1, 0), key.UP: (0, 1), key.DOWN: (0, -1)}[symbol]
+            self.act(actions.Tilt(self.azimuth(*turn), angle=12.0, hold=0.5))
+        elif symbol == key.S:
+            self.act(actions.Shake(amplitude=0.003, frequency=8.0, duration=0.6, azimuth=self.azimuth(1, 0)))
+        elif symbol == key.T:
+            self._throw()
+        else:
+            return False
+        return True
+
+    def _throw(self) -> None:
+        origin, direction = self.ray(*self.mouse)
+        point = self._aim(origin, direction)
+        spare = [d.id for d in DICE if d.colour == self.colour and d.id not in set(self.world.dice)]
+        if not spare:
+            self.note(f"no {self.colour} die left to throw")
+            return
+        azimuth = math.degrees(math.atan2(direction[1], direction[0]))
+        self.act(
+            actions.Throw(spare[0], (float(point[0]), float(point[1])), height=0.12, distance=0.1, azimuth=azimuth)
+        )
+
+    # -- choosing a legal action -----------------------------------------------------------------
+
+    def _choose_remove(self, die: DieId) -> None:
+        assert self.chooser is not None
+        slot = self.world.readout(require_rest=False).dice[die].slot
+        options = [
+            a
+            for a in self.chooser.legal
+            if (isinstance(a, Remove) and a.slot == slot) or (isinstance(a, RemoveColumn) and slot in a.slots)
+        ]
+        self.chooser.pick(options, f"no legal action removes the die in {slot}")
+
+    def _choose_place(self, slot: geometry.Slot) -> None:
+        assert self.chooser is not None
+        here = [a for a in self.chooser.legal if isinstance(a, Place) and a.slot == slot]
+        options = [a for a in here if a.colour == self.colour and a.up in (None, self.up)]
+        if not options and here:
+            self.colour = here[0].colour
+            options = [a for a in here if a.colour == self.colour and a.up in (None, self.up)] or here[:1]
+        self.chooser.pick(options[:1], f"no legal place at {slot}")
+
+
+class Prompt:
+    """A choice the window player waits for: the legal actions, a number typed, the action picked."""
+
+    def __init__(self, legal: Sequence[Action], say: Callable[[str], None]) -> None:
+        self.legal = list(legal)
+        self.say = say
+        self.typed = ""
+        self.choice: Action | None = None
+
+    def pick(self, options: Sequence[Action], refusal: str) -> None:
+        """Take the one option, or say why nothing was taken."""
+        if len(options) == 1:
+            self.choice = options[0]
+        else:
+            self.say(refusal if not options else f"{len(options)} actions fit: type the number of one")
+
+    def colours(self, slot: geometry.Slot | None) -> tuple[Colour, ...]:
+        """The colours a die may be placed in ``slot`` (any slot when None) in this choice."""
+        found = {a.colour for a in self.legal if isinstance(a, Place) and (slot is None or a.slot == slot)}
+        return tuple(c for c in COLOUR_ORDER if c in found) or COLOUR_ORDER
+
+    def key(self, symbol: int) -> bool:
+        """Digits, Backspace and Enter choose by number; True if the key was used."""
+        if key._0 <= symbol <= key._9 or key.NUM_0 <= symbol <= key.NUM_9:
+            self.typed += str(symbol - (key._0 if symbol <= key._9 else key.NUM_0))
+        elif symbol == key.BACKSPACE:
+            self.typed = self.typed[:-1]
+        elif symbol in (key.ENTER, key.RETURN, key.NUM_ENTER) and self.typed:
+            n = int(self.typed)
+            self.typed = ""
+            if 1 <= n <= len(self.legal):
+                self.choice = self.legal[n - 1]
+            else:
+                self.say(f"choose a number from 1 to {len(self.legal)}")
+        else:
+            return False
+        return True
+
+
+class WindowPlayer(Player):
+    """A person at the window: clicks a die or a funnel, or types an action's number; hot-seat with others."""
+
+    name = "person"
+
+    def __init__(self, viewer: Viewer, hands: Hands) -> None:
+        self.viewer = viewer
+        self.hands = hands
+
+    def choose(self, game: Game, legal: Sequence[Action]) -> Action:
+        """Wait, drawing, until the person picks one of ``legal``."""
+        prompt = Prompt(legal, self.viewer.say)
+        self.hands.chooser = prompt
+        self.hands.placing = any(isinstance(a, Place) for a in legal)
+        if self.hands.placing and self.hands.colour not in prompt.colours(None):
+            self.hands.colour = prompt.colours(None)[0]
+        try:
+            while prompt.choice is None:
+                self.viewer.frame(1 / 60)
+        finally:
+            self.hands.chooser = None
+            self.hands.placing = False
+        return prompt.choice
+
+
+class ReplayPlayer(Player):
+    """Plays back the actions one seat made in a recorded match, in order."""
+
+    name = "replay"
+
+    def __init__(self, actions: Sequence[Action]) -> None:
+        self.actions = list(actions)
+
+    def choose(self, game: Game, legal: Sequence[Action]) -> Action:
+        """The next recorded action (it must be legal: the replay is of the same seeded match)."""
+        action = self.actions.pop(0)
+        if action not in legal:
+            raise ValueError(f"the replay diverged: {action} is not legal now")
+        return action
+
+
+# -- sessions: watching a world, playing a match ---------------------------------------------------
+
+
+def spare_positions(count: int, edge: float) -> np.ndarray:
+    """Table positions (count, 3) for dice lying in rows behind the plate, 1.5 edges apart."""
+    n = np.arange(count)
+    x = (n % 12 - 5.5) * 1.5 * edge
+    y = 10.5 * edge + (n // 12) * 1.5 * edge
+    return np.stack([x, y, np.full(count, edge / 2 + 1e-4)], axis=1)
+
+
+def full_pyramid_world(rng: np.random.Generator, spares: bool = True) -> World:
+    """A settled world: a full pyramid of random colours and faces and, with ``spares``, the other 116 dice."""
+    from pyramid.state import random_pattern
+    from pyramid.world import World
+
+    world = World()
+    world.build(random_pattern(geometry.SLOTS, rng, random_faces=True))
+    if spares:
+        rest = [d.id for d in DICE if d.id not in set(world.dice)]
+        for die, position in zip(rest, spare_positions(len(rest), world.physics.edge), strict=True):
+            up = geometry.ALL_UP_FACES[int(rng.integers(24))]
+            world.throw(die, position, orientation=geometry.matrix_to_quat(geometry.orientation_matrix(up)))
+    world.settle(raise_on_timeout=False)
+    return world
+
+
+def face_table(state: PyramidState) -> str:
+    """Faces showing on the outer planes per colour (edges double, apex triple), as lines of text."""
+    counts = state.face_count()
+    lines = ["faces showing"] + [f"{c:<6} {n:>4}" for c, n in sorted(counts.items(), key=lambda kv: -kv[1])]
+    return "\n".join(lines + [f"{'total':<6} {sum(counts.values()):>4}"])
+
+
+def world_text(viewer: Viewer, hands: Hands) -> tuple[str, str]:
+    """The overlay of a watched world: time, speed, what the dice do, the mode; and the face table."""
+    world = viewer.world
+    assert world is not None
+    readout = world.readout(require_rest=False)
+    mode = f"placing {hands.colour}, faces {''.join(map(str, hands.up))}" if hands.placing else "hands free"
+    status = [
+        f"{viewer.caption}   t = {world.time:6.2f} s   x{viewer.real_time_factor:.2f} real time",
+        f"{len(world.dice)} dice: {len(readout.seated())} seated, {len(readout.free_dice())} free, "
+        f"{len(readout.cocked())} cocked, {len(readout.off_plate())} off the plate   [{mode}]",
+        *viewer.messages[-5:],
+    ]
+    return "\n".join(status), face_table(readout.pyramid)
+
+
+def view_in_window(
+    world: World, title: str = "pyramid", rng: np.random.Generator | None = None, seconds: float | None = None
+) -> Viewer:
+    """Open a window on ``world`` and run it live, hands on the dice, until closed (or ``seconds`` pass)."""
+    from pyramid.viewer import Viewer, WindowClosed, watching
+
+    viewer = Viewer(world, title)
+    hands = Hands(viewer, rng if rng is not None else np.random.default_rng(0))
+    viewer.push_handlers(hands)
+    viewer.held = hands.held_action
+
+    def overlay(_: float) -> None:
+        hands.update_ghost()
+        status, side = world_text(viewer, hands)
+        viewer.set_text(status, side, HELP if hands.show_help else "")
+
+    viewer.on_frame.append(overlay)
+    with watching(world, viewer):
+        try:
+            viewer.live(seconds)
+        except WindowClosed:
+            pass
+    return viewer
+
+
+def match_text(game: Game, kinds: Sequence[str], prompt: Prompt | None, messages: Sequence[str]) -> tuple[str, str]:
+    """The overlay of a match: whose turn, the scores, the legal actions (numbered) or the outcome; the faces."""
+    info = game.info
+    scores = "   ".join(f"player {p} ({kinds[p]}): {s:g}" for p, s in enumerate(game.scores()))
+    lines = [f"{info.number}. {info.title}", scores]
+    if game.outcome is not None:
+        lines += [game.outcome.result(), "Enter: replay the match   Esc: quit"]
+    else:
+        lines.append(f"player {game.to_move} ({kinds[game.to_move]}) to move")
+        if prompt is not None:
+            for n, action in enumerate(prompt.legal[:12], 1):
+                lines.append(f"  {n:3d}. {action}")
+            if len(prompt.legal) > 12:
+                lines.append(f"  ... {len(prompt.legal)} actions in all")
+            lines.append(f"number: {prompt.typed}_")
+    return "\n".join(lines + ["", *messages[-4:]]), face_table(game.state)
+
+
+def play_in_window(
+    make_game: Callable[[], Game],
+    kinds: Sequence[str],
+    seed: int,
+    physical: bool = True,
+    delay: float = 0.4,
+    replays: int | None = None,
+) -> Game:
+    """Play a match in a window, hot-seat: ``human`` seats click, the others are bots; Enter replays it.
+
+    ``make_game`` must give the same game each call (same seed); a replay rebuilds the world and plays
+    the recorded actions again. ``replays`` (for scripts) stops after that many replays instead of
+    waiting for a key. Returns the game as it ended.
+    """
+    from pyramid.players import make_player
+    from pyramid.viewer import Viewer, WindowClosed
+    from pyramid.world import World
+
+    world = World() if physical else None
+    game = make_game()
+    viewer = Viewer(world, f"{game.info.number}. {game.info.title}")
+    hands = Hands(viewer, np.random.default_rng([seed, 3]))
+    viewer.push_handlers(hands)
+    recorded: list[list[Action]] | None = None
+    finished = game
+    try:
+        while True:
+            if recorded is None:
+                players: list[Player] = [
+                    WindowPlayer(viewer, hands) if k == "human" else make_player(k, np.random.default_rng([seed, 2, n]))
+                    for n, k in enumerate(kinds)
+                ]
+            else:
+                players = [ReplayPlayer(seat) for seat in recorded]
+                viewer.say("replaying the match")
+
+            def overlay(_: float, game: Game = game) -> None:
+                hands.update_ghost()
+                viewer.state = game.state
+                status, side = match_text(game, kinds, hands.chooser, viewer.messages)
+                viewer.set_text(status, side, PLAY_HELP if hands.show_help else "")
+
+            viewer.on_frame[:] = [overlay]
+            finished = _run_match(game, players, world, seed, viewer, delay)
+            recorded = [[a for p, a in game.history if p == seat] for seat in range(game.players)]
+            if replays is not None:
+                if replays <= 0:
+                    break
+                replays -= 1
+            elif not _wait_for_replay(viewer):
+                break
+            if world is not None:
+                world.close()
+                world = World()
+                viewer.world = world
+            game = make_game()
+    except WindowClosed:
+        pass
+    finally:
+        viewer.close()
+        if world is not None:
+            world.close()
+    return finished
+
+
+def _run_match(
+    game: Game, players: Sequence[Player], world: World | None, seed: int, viewer: Viewer, delay: float
+) -> Game:
+    """One match in the window, each action seen as it happens; a bot's move is followed by ``delay`` s."""
+    from pyramid.play import Match
+    from pyramid.viewer import watching
+
+    with watching(world, viewer) if world is not None else contextlib.nullcontext():
+        match = Match(game, players, world, np.random.default_rng(seed), log=viewer.say)
+        while game.outcome is None:
+            bot = not isinstance(players[game.to_move], WindowPlayer)
+            match.step()
+            if bot:
+                viewer.pause(delay)
+    viewer.say(game.outcome.result() if game.outcome else "")
+    return game
+
+
+def _wait_for_replay(viewer: Viewer) -> bool:
+    """Draw until Enter (replay: True) or the window closes (WindowClosed)."""
+    pressed: list[int] = []
+
+    def on_key_press(symbol: int, modifiers: int) -> bool:
+        if symbol in (key.ENTER, key.RETURN):
+            pressed.append(symbol)
+            return True
+        return False
+
+    viewer.push_handlers(on_key_press=on_key_press)
+    try:
+        while not pressed:
+            viewer.frame(1 / 60)
+    finally:
+        viewer.remove_handlers(on_key_press=on_key_press)
+    return True
