@@ -130,7 +130,12 @@ def run_job(job: Job) -> dict[str, Any]:
     """Run one job and return its row: key, point, seed, params, flat measures, error (None if fine)."""
     row: dict[str, Any] = {"key": job.key, "point": job.point, "seed": job.seed, "params": job.params}
     try:
-        measures = _run_scene_job(job) if "scene" in job.spec else _run_game_job(job)
+        if "scene" in job.spec:
+            measures = _run_scene_job(job)
+        elif "table_game" in job.spec:
+            measures = _run_table_game_job(job)
+        else:
+            measures = _run_game_job(job)
         row["measures"], row["error"] = flatten(measures), None
     except Exception as err:  # one failing run is recorded, not fatal to the experiment
         row["measures"], row["error"] = {}, f"{type(err).__name__}: {err}"
@@ -171,6 +176,29 @@ def _run_game_job(job: Job) -> dict[str, Any]:
         "win": [seat in outcome.winners for seat in range(len(kinds))],
         "termination": outcome.termination.name.lower(),
         "turns": len(game.history) if hasattr(game, "history") else None,
+    }
+
+
+def _run_table_game_job(job: Job) -> dict[str, Any]:
+    """One game of a table dice game (Decathlon, ...): physical rolls unless the spec says fast."""
+    from pyramid.tablegames import find_table_game
+    from pyramid.tablegames.cli import make_players, make_roller, make_table_game
+
+    spec = job.spec
+    game_type = find_table_game(spec["table_game"])
+    assert game_type is not None, spec["table_game"]
+    rng = np.random.default_rng(job.seed)
+    players = make_players(",".join(spec["players"]), rng)
+    roller = make_roller(spec.get("fast", False), rng)
+    options = {**spec.get("options", {}), **{k: str(v) for k, v in job.params.items()}}
+    game = make_table_game(game_type, players, roller, rng, options, say=lambda text: None)
+    scores = game.play()
+    winners = set(game.winners())
+    return {
+        "score": [int(x) for x in scores],
+        "win": [seat in winners for seat in range(len(players))],
+        "rolls": len(roller.records),
+        "rerolls": sum(r.rerolls for r in roller.records),
     }
 
 
@@ -586,14 +614,21 @@ def experiment_command(args: Any) -> int:
         default_out = f"experiments/{base.name}"
     else:
         from pyramid.games import find_game
+        from pyramid.tablegames import find_table_game
 
-        game = find_game(args.game)
         kinds = [k.strip() for k in args.players.split(",") if k.strip()]
         if not kinds or "human" in kinds:
             raise ExperimentError("--players names the bots of every seat, e.g. greedy,random (no human)")
         options = dict(o.partition("=")[::2] for o in args.option)
-        spec = {"game": str(game.info.number), "players": kinds, "fast": args.fast, "options": options}
-        default_out = f"experiments/game{game.info.number}_{'_'.join(kinds)}"
+        table_game = find_table_game(args.game)
+        if table_game is not None:
+            name = table_game.info.name  # type: ignore[attr-defined]
+            spec = {"table_game": name, "players": kinds, "fast": args.fast, "options": options}
+            default_out = f"experiments/{name}_{'_'.join(kinds)}"
+        else:
+            game = find_game(args.game)
+            spec = {"game": str(game.info.number), "players": kinds, "fast": args.fast, "options": options}
+            default_out = f"experiments/game{game.info.number}_{'_'.join(kinds)}"
     if args.seeds < 1:
         raise ExperimentError(f"--seeds must be at least 1, got {args.seeds}")
     plan = Plan(spec, vary, args.seeds, args.first_seed)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+from typing import Any
 
 import numpy as np
 
@@ -63,6 +64,19 @@ def make_roller(fast: bool, rng: np.random.Generator) -> Roller:
     return PhysicalRoller(World(plate=False), rng)
 
 
+def make_table_game(
+    game_type: type, players: list[Player], roller: Roller, rng: np.random.Generator, options: dict[str, str], say: Any
+) -> Any:
+    """Set up a table game from its players, roller and KEY=VALUE options; ``say`` prints its turns."""
+    if game_type is Decathlon:
+        options = dict(options)
+        championship = options.pop("championship", "0").lower() in ("1", "true", "yes")
+        if options:
+            raise ValueError(f"unknown decathlon options: {', '.join(options)}")
+        return Decathlon(players, roller, rng, championship=championship, say=say)
+    return game_type.from_options(players, roller, rng, options, say=say)  # type: ignore[attr-defined]
+
+
 def play(args: argparse.Namespace) -> int:
     """Play a table game from the command line; prints each turn and the final score sheet."""
     game_type = find_table_game(args.game)
@@ -72,24 +86,14 @@ def play(args: argparse.Namespace) -> int:
     options = parse_options(args.option)
     players = make_players(args.players, rng)
     roller = make_roller(args.fast, rng)
-    if game_type is Decathlon:
-        championship = options.pop("championship", "0").lower() in ("1", "true", "yes")
-        if options:
-            raise ValueError(f"unknown decathlon options: {', '.join(options)}")
-        game = Decathlon(players, roller, rng, championship=championship, say=print)
-        game.play()
+    game = make_table_game(game_type, players, roller, rng, options, say=print)
+    game.play()
+    print()
+    print(game.score_sheet())
+    print("winner: " + ", ".join(players[i].name for i in game.winners()))
+    if game_type is Decathlon and any(isinstance(p, ValuePlayer) for p in players):
         print()
-        print(game.score_sheet())
-        print("winner: " + ", ".join(players[i].name for i in game.winners()))
-        if any(isinstance(p, ValuePlayer) for p in players):
-            print()
-            print(expected_score_table())
-    else:
-        game = game_type.from_options(players, roller, rng, options, say=print)  # type: ignore[attr-defined]
-        game.play()
-        print()
-        print(game.score_sheet())
-        print("winner: " + ", ".join(players[i].name for i in game.winners()))
+        print(expected_score_table())
     rolls = len(roller.records)
     rerolls = sum(r.rerolls for r in roller.records)
     print(f"{rolls} rolls, {rerolls} dice re-thrown (cocked or off the table)")
