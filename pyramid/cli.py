@@ -14,6 +14,9 @@ EPILOG = """examples:
   pyramid play decathlon --players optimal --seed 3
   pyramid assets --out assets                   write the meshes and URDF files
   pyramid bench                                 speed and accuracy figures of the physics
+  pyramid view                                  a window: the full pyramid and every die, hands on
+  pyramid play 14 --players human,greedy --view  play in a window, hot-seat
+  pyramid run scenes/full_pyramid.toml --picture --video gif   pictures and a film, no screen needed
   pyramid run scenes/full_pyramid.toml          run one scene headless: summary, JSON report
   pyramid experiment scenes/die_throw.toml --vary throw.height=0.01,0.05,0.2 --seeds 100
                                                 many seeded runs in parallel: rows, summary, plot
@@ -59,7 +62,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fast", action="store_true", help="exact placement and drawn dice, no physics")
     p.add_argument("--picture", default=None, help="write a picture of the final position to this PNG")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option; repeatable")
+    p.add_argument("--view", action="store_true", help="play in a window (needs the view extra); human seats click")
+    p.add_argument("--delay", type=float, default=0.4, help="with --view: seconds to watch each bot move")
     p.set_defaults(run=_play)
+
+    p = sub.add_parser("view", help="a window on a scene or a full pyramid: watch it live, lift, flick, blow, tilt")
+    p.add_argument("scene", nargs="?", default=None, help="scene file (TOML); default: a full pyramid and 116 spares")
+    p.add_argument("--seed", type=int, default=0, help="seed of every random choice (default 0)")
+    p.add_argument("--seconds", type=float, default=None, help="close after this much simulated time")
+    p.set_defaults(run=_view)
     _add_run_parser(sub)
     _add_experiment_parser(sub)
     return parser
@@ -108,6 +119,9 @@ def _add_run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--pictures", action="store_true", help="also write a PNG after the start and after every action")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a setting; repeatable")
     p.add_argument("--quiet", action="store_true", help="print only where the reports went")
+    p.add_argument("--picture", action="store_true", help="PNGs as the viewer draws them: start, every entry, end")
+    p.add_argument("--video", choices=("gif", "png", "mp4"), default=None, help="film the run: OUT/SCENE_seedN.gif")
+    p.add_argument("--renderer", choices=("auto", "opengl", "software"), default="auto", help="for --picture/--video")
     p.set_defaults(run=_run)
     return p
 
@@ -208,7 +222,23 @@ def _rules(args: argparse.Namespace) -> int:
     return show_rules(args.game)
 
 
+def _view(args: argparse.Namespace) -> int:
+    from pyramid.film import require_display
+
+    require_display()
+    from pyramid.window_player import view_command
+
+    return view_command(args)
+
+
 def _play(args: argparse.Namespace) -> int:
+    if getattr(args, "view", False):
+        from pyramid.film import require_display
+
+        require_display()
+        from pyramid.window_player import play_command
+
+        return play_command(args)
     if _is_table_game(args.game):
         from pyramid.tablegames.cli import play as table_play
 
@@ -219,6 +249,10 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.picture or args.video:
+        from pyramid.film import film_command
+
+        return film_command(args)
     from pyramid.runner import run_command
 
     return run_command(args)

@@ -26,6 +26,12 @@ if TYPE_CHECKING:
 FILM_SUFFIXES = (".gif", ".png", ".apng", ".mp4")
 
 
+def require_display() -> None:
+    """Raise LookupError, with what to do instead, when there is no screen for a window."""
+    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        raise LookupError("no display for a window; use xvfb-run, or `pyramid run SCENE --picture --video gif`")
+
+
 class Renderer(Protocol):
     """Draws a world: an RGB image (height, width, 3) uint8."""
 
@@ -288,3 +294,38 @@ def film_scene(
         report["video"] = str(film.save(video))
     report["pictures"] = [str(p) for p in shots]
     return report
+
+
+def film_command(args: Any) -> int:
+    """``pyramid run --picture/--video``: each scene run as ``pyramid run`` runs it, drawn as the viewer draws it."""
+    import json
+
+    from pyramid.experiments import parse_vary
+    from pyramid.runner import check_runnable, summary_text
+    from pyramid.scene import load_scene
+
+    overrides = {}
+    for text in args.set:
+        key, values = parse_vary(text)
+        overrides[key] = values[0]
+    scenes = [load_scene(path, overrides) for path in args.scene]
+    for scene in scenes:
+        check_runnable(scene)
+    renderer = make_renderer(args.renderer)
+    out = Path(args.out)
+    for scene in scenes:
+        seed = scene.seed if args.seed is None else args.seed
+        stem = f"{scene.name}_seed{seed}"
+        video = out / f"{stem}.{args.video}" if args.video else None
+        report = film_scene(scene, seed, video, out / stem if args.picture else None, renderer)
+        path = out / f"{stem}.json"
+        out.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(report, indent=1) + "\n")
+        if not args.quiet:
+            print(summary_text(report))
+        print(f"report: {path}; drawn by the {renderer.name} renderer")
+        if args.picture:
+            print(f"pictures: {len(report['pictures'])} in {out / stem}")
+        if video is not None:
+            print(f"film: {video}")
+    return 0

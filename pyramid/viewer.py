@@ -439,18 +439,25 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
     def frame(self, simulated: float) -> None:
         """Handle input, draw and show one picture; wait so that ``simulated`` seconds take their real time."""
         now = time.perf_counter()
-        self._budget += simulated / self.speed
-        ahead = self._budget - (now - self._anchor)
-        if ahead > 0:
-            time.sleep(ahead)
-        elif ahead < -0.25:
-            # The machine cannot keep up: carry on at its own pace instead of racing to catch up.
+        lagging = False
+        if simulated <= 0:
+            # Time stands still (a person is choosing): about 60 pictures a second, nothing to catch up.
             self._anchor, self._budget = now, 0.0
+            time.sleep(max(0.0, 1 / 60 - (now - self._drawn)))
+        else:
+            self._budget += simulated / self.speed
+            ahead = self._budget - (now - self._anchor)
+            lagging = ahead < 0
+            if ahead > 0:
+                time.sleep(ahead)
+            elif ahead < -0.25:
+                # The machine cannot keep up: carry on at its own pace instead of racing to catch up.
+                self._anchor, self._budget = now, 0.0
         self._measure(simulated)
         self.dispatch_events()
         if self.has_exit:
             raise WindowClosed
-        if ahead < 0 and now - self._drawn < 0.1:
+        if lagging and now - self._drawn < 0.1:
             return  # behind real time: give the physics the time, but draw at least 10 pictures a second
         for callback in self.on_frame:
             callback(simulated)
@@ -469,9 +476,9 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
 
     def pause(self, seconds: float) -> None:
         """Keep drawing for ``seconds`` of real time while the world stands still."""
-        for _ in range(max(1, round(seconds * 60))):
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
             self.frame(0.0)
-            time.sleep(1 / 60)
 
     def live(self, seconds: float | None = None) -> None:
         """Run the world at real time until the window closes (or for ``seconds``); idle dice go to sleep.

@@ -7,6 +7,7 @@ handlers only queue work; the viewer's loop performs it between frames, so each 
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import math
 from collections.abc import Callable, Sequence
@@ -382,7 +383,7 @@ class WindowPlayer(Player):
             self.hands.colour = prompt.colours(None)[0]
         try:
             while prompt.choice is None:
-                self.viewer.frame(1 / 60)
+                self.viewer.frame(0.0)
         finally:
             self.hands.chooser = None
             self.hands.placing = False
@@ -454,14 +455,12 @@ def world_text(viewer: Viewer, hands: Hands) -> tuple[str, str]:
     return "\n".join(status), face_table(readout.pyramid)
 
 
-def view_in_window(
-    world: World, title: str = "pyramid", rng: np.random.Generator | None = None, seconds: float | None = None
-) -> Viewer:
-    """Open a window on ``world`` and run it live, hands on the dice, until closed (or ``seconds`` pass)."""
-    from pyramid.viewer import Viewer, WindowClosed, watching
+def open_view(world: World, title: str, rng: np.random.Generator) -> tuple[Viewer, Hands]:
+    """A window on ``world`` with hands on its dice and the overlay of a watched world."""
+    from pyramid.viewer import Viewer
 
     viewer = Viewer(world, title)
-    hands = Hands(viewer, rng if rng is not None else np.random.default_rng(0))
+    hands = Hands(viewer, rng)
     viewer.push_handlers(hands)
     viewer.held = hands.held_action
 
@@ -471,12 +470,86 @@ def view_in_window(
         viewer.set_text(status, side, HELP if hands.show_help else "")
 
     viewer.on_frame.append(overlay)
+    return viewer, hands
+
+
+def view_in_window(
+    world: World, title: str = "pyramid", rng: np.random.Generator | None = None, seconds: float | None = None
+) -> Viewer:
+    """Open a window on ``world`` and run it live, hands on the dice, until closed (or ``seconds`` pass)."""
+    from pyramid.viewer import WindowClosed, watching
+
+    viewer, _ = open_view(world, title, rng if rng is not None else np.random.default_rng(0))
     with watching(world, viewer):
         try:
             viewer.live(seconds)
         except WindowClosed:
             pass
     return viewer
+
+
+def view_command(args: argparse.Namespace) -> int:
+    """``pyramid view [SCENE]``: a scene's timeline played live, then hands on; or the full pyramid and spares."""
+    from pyramid.viewer import WindowClosed, watching
+
+    rng = np.random.default_rng(args.seed)
+    if args.scene is None:
+        world = full_pyramid_world(rng)
+        view_in_window(world, "pyramid: the full pyramid and the 116 other dice", rng, args.seconds).close()
+        world.close()
+        return 0
+    from pyramid.film import runner_worlds
+    from pyramid.runner import run_scene
+    from pyramid.scene import load_scene
+
+    scene = load_scene(args.scene)
+    views: list[Viewer] = []
+    with contextlib.ExitStack() as stack:
+
+        def on_new(world: World) -> None:
+            viewer, _ = open_view(world, f"pyramid: {scene.name}", np.random.default_rng([args.seed, 3]))
+            views.append(viewer)
+            stack.enter_context(watching(world, viewer))
+
+        def on_close(world: World) -> None:
+            if views and not views[-1].has_exit:
+                views[-1].say("the scene is over: hands on")
+                views[-1].live(args.seconds)
+
+        try:
+            with runner_worlds(on_new, on_close):
+                run_scene(scene, log=lambda line: views[-1].say(line) if views else None)
+        except WindowClosed:
+            pass
+    for viewer in views:
+        viewer.close()
+    return 0
+
+
+def play_command(args: argparse.Namespace) -> int:
+    """``pyramid play GAME --view``: the match in a window; ``human`` seats play by mouse and keys."""
+    from pyramid.games import find_game
+    from pyramid.tablegames import find_table_game
+
+    if find_table_game(args.game) is not None:
+        raise ValueError("the table games are played on the terminal; --view plays the pyramid's games")
+    game_type = find_game(args.game)
+    kinds = [k.strip() for k in args.players.split(",") if k.strip()] if args.players else []
+    kinds = kinds or ["human"] + ["greedy"] * (game_type.info.players[0] - 1)
+    options = {}
+    for pair in args.option:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise ValueError(f"an option is KEY=VALUE, got {pair!r}")
+        options[name.strip()] = value.strip()
+
+    def make_game() -> Game:
+        return game_type(len(kinds), rng=np.random.default_rng([args.seed, 1]), **options)
+
+    game = play_in_window(make_game, kinds, args.seed, physical=not args.fast, delay=args.delay)
+    if game.outcome is not None:
+        print(game.outcome.result())
+    return 0
 
 
 def match_text(game: Game, kinds: Sequence[str], prompt: Prompt | None, messages: Sequence[str]) -> tuple[str, str]:
