@@ -1,4 +1,4 @@
-"""What a player's hands and breath do to the dice: blow, tilt, shake, flick, throw, lift, press, pour.
+"""What a player's hands and breath do to the dice: blow, tilt, shake, flick, throw, lift, pull, attach, press, pour.
 
 Each action is small frozen data with SI units; ``perform(world, action, rng)`` carries it out in the
 world, step by step, using the models of ``pyramid.hands``. The rules layer's ``Place`` and ``Remove``
@@ -146,6 +146,49 @@ class Lift:
 
 
 @dataclass(frozen=True)
+class Pull:
+    """Pull the die in ``slot`` ``distance`` m out of the pyramid with one hand and let go: it stays in play.
+
+    The fingers grip the die by its uncovered faces and drag it at ``speed`` m/s, with at most ``grip``
+    newtons, along the normal of its uncovered face ``axis`` (0, 1, 2: the face along +i, +j, +k),
+    or, with ``axis`` None, along the sum of its uncovered faces' normals (``World.way_out``). Then the
+    hand opens: friction on the faces it slid along holds the die where it is, or it slides back, and
+    the dice resting on it are dragged with it as far as friction takes them. Half an edge (8 mm) out
+    makes a "balcony" (Mount(a)ing): two neighbours pulled out form a funnel outside the pyramid.
+    """
+
+    slot: Slot
+    distance: float = 0.006
+    axis: int | None = None
+    speed: float = 0.03
+    grip: float = 2.0
+
+    def __str__(self) -> str:
+        along = "" if self.axis is None else f" along +{'ijk'[self.axis]}"
+        return f"pull {self.slot} {1000 * self.distance:g} mm out{along}"
+
+
+@dataclass(frozen=True)
+class Attach:
+    """Set ``die`` down by hand corner-down into ``cell`` of the pyramid's lattice, even outside the pyramid.
+
+    ``cell`` (i, j, k) are lattice coordinates extended beyond the pyramid: negative coordinates lie
+    outside the full pyramid's faces (a "balcony" of Mount(a)ing). The hand holds the die in the
+    pyramid's orientation showing ``up`` (faces along +i, +j, +k), ``drop`` m above the cell's seat,
+    misses it sideways by a seeded normal error of ``scatter`` m, and lets go without push or spin.
+    """
+
+    die: DieId
+    cell: tuple[int, int, int]
+    up: tuple[int, int, int] = (1, 2, 3)
+    drop: float = 0.001
+    scatter: float = 0.0003
+
+    def __str__(self) -> str:
+        return f"attach die {self.die} at {self.cell}"
+
+
+@dataclass(frozen=True)
 class Pour:
     """Pour ``dice`` from a ladle held ``height`` m above ``target`` (x, y), tipped towards ``azimuth``.
 
@@ -175,7 +218,7 @@ class Wait:
         return f"wait {self.seconds:g} s"
 
 
-PhysicalAction: TypeAlias = Blow | Tilt | Shake | Flick | Throw | Lift | Pour | Wait
+PhysicalAction: TypeAlias = Blow | Tilt | Shake | Flick | Throw | Lift | Pull | Attach | Pour | Wait
 
 
 def perform(world: World, action: PhysicalAction, rng: np.random.Generator) -> None:
@@ -192,6 +235,10 @@ def perform(world: World, action: PhysicalAction, rng: np.random.Generator) -> N
         _throw(world, action, rng)
     elif isinstance(action, Lift):
         _lift(world, action)
+    elif isinstance(action, Pull):
+        _pull(world, action)
+    elif isinstance(action, Attach):
+        _attach(world, action, rng)
     elif isinstance(action, Pour):
         _pour(world, action, rng)
     elif isinstance(action, Wait):
@@ -312,6 +359,46 @@ def _lift(world: World, a: Lift) -> None:
         raise ValueError(f"no die is seated in {a.slot}")
     world.pull(die, world.way_out(die), speed=a.speed, force=a.grip)
     world.remove(die, pull=False)
+
+
+def _pull(world: World, a: Pull) -> None:
+    if a.distance < 0 or a.speed <= 0 or a.grip <= 0:
+        raise ValueError(f"a pull needs distance >= 0 m, speed > 0 m/s and grip > 0 N: {a!r}")
+    if a.axis is not None and a.axis not in (0, 1, 2):
+        raise ValueError(f"a pull's axis is 0, 1 or 2 (the face along +i, +j or +k), got {a.axis}")
+    readout = world.readout(require_rest=False)
+    die = readout.slot_die.get(a.slot)
+    if die is None:
+        raise ValueError(f"no die is seated in {a.slot}")
+    if a.axis is None:
+        direction = world.way_out(die)
+    else:
+        above = list(a.slot)
+        above[a.axis] -= 1
+        if tuple(above) in readout.pyramid:
+            raise ValueError(f"the face along +{'ijk'[a.axis]} of {a.slot} is covered by the die in {tuple(above)}")
+        plate_rot = geometry.quat_to_matrix(world.plate_pose[3:])[0]
+        direction = plate_rot @ geometry.CUBE_TO_PLATE @ np.eye(3)[a.axis]
+    world.pull(die, direction, distance=a.distance / world.physics.edge, speed=a.speed, force=a.grip)
+
+
+def cell_pose(world: World, cell: tuple[int, int, int], up: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """World position (3,) and quaternion (4,) of a die corner-down in lattice ``cell`` (inside the pyramid or not)."""
+    pose = world.plate_pose
+    plate_rot = geometry.quat_to_matrix(pose[3:])[0]
+    position = pose[:3] + plate_rot @ (geometry.slot_centre(cell) * world.physics.edge)
+    return position, geometry.matrix_to_quat(plate_rot @ geometry.seated_rotation(up))
+
+
+def _attach(world: World, a: Attach, rng: np.random.Generator) -> None:
+    if a.drop < 0 or a.scatter < 0:
+        raise ValueError(f"an attach needs drop >= 0 m and scatter >= 0 m: {a!r}")
+    if a.die in world.dice:
+        raise ValueError(f"die {a.die} is already in play")
+    position, orientation = cell_pose(world, a.cell, a.up)
+    miss = rng.normal(0.0, a.scatter, size=3) if a.scatter > 0 else np.zeros(3)
+    miss[2] = 0.0
+    world.throw(a.die, position + miss + np.array([0.0, 0.0, a.drop]), orientation=orientation)
 
 
 def _pour(world: World, a: Pour, rng: np.random.Generator) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from pyramid import geometry
-from pyramid.actions import Blow, Flick, Lift, PhysicalAction, Pour, Shake, Throw, Tilt, Wait
+from pyramid.actions import Attach, Blow, Flick, Lift, PhysicalAction, Pour, Pull, Shake, Throw, Tilt, Wait
 from pyramid.geometry import Slot
 from pyramid.perception import Readout
 from pyramid.state import PyramidState
@@ -289,7 +289,8 @@ class HumanHand(Controller):
     HELP = (
         "actions: tilt AZIMUTH ANGLE [HOLD SHAKE_M] | shake AMPLITUDE_M [FREQ DURATION AZIMUTH] | "
         "blow X Y Z AZIMUTH SPEED [DURATION] | flick DIE AZIMUTH [IMPULSE] | throw DIE X Y [HEIGHT] | "
-        "lift I J K | wait SECONDS   (metres, degrees, seconds)"
+        "lift I J K | pull I J K [DISTANCE_M AXIS] | attach DIE I J K | stop | wait SECONDS"
+        "   (metres, degrees, seconds)"
     )
 
     def __init__(self, ask: Callable[[str], str] = input, show: Callable[[str], None] = print) -> None:
@@ -304,8 +305,12 @@ class HumanHand(Controller):
             pos = ", ".join(f"{100 * c:.1f}" for c in r.position)
             self.show(f"  die {r.die:3d} {r.colour:<5} at ({pos}) cm, {place}{'' if r.on_plate else ', off the plate'}")
         while True:
+            text = self.ask(self.HELP + "\n> ")
+            if text.strip().lower() == "stop" and hasattr(game, "stop"):
+                game.stop()
+                return Wait(0.0)
             try:
-                return parse_action(self.ask(self.HELP + "\n> "))
+                return parse_action(text)
             except ValueError as err:
                 self.show(f"not understood: {err}")
 
@@ -323,6 +328,8 @@ def parse_action(text: str) -> PhysicalAction:
         "flick": (2, 3),
         "throw": (3, 4),
         "lift": (3, 3),
+        "pull": (3, 5),
+        "attach": (4, 4),
         "wait": (1, 1),
     }
     if verb not in arity:
@@ -342,6 +349,11 @@ def parse_action(text: str) -> PhysicalAction:
         return Throw(int(nums[0]), (nums[1], nums[2]), *(nums[3:]))
     if verb == "lift":
         return Lift((int(nums[0]), int(nums[1]), int(nums[2])))
+    if verb == "pull":
+        slot = (int(nums[0]), int(nums[1]), int(nums[2]))
+        return Pull(slot, nums[3] if len(nums) > 3 else 0.006, int(nums[4]) if len(nums) > 4 else None)
+    if verb == "attach":
+        return Attach(int(nums[0]), (int(nums[1]), int(nums[2]), int(nums[3])))
     return Wait(nums[0])
 
 
@@ -412,3 +424,79 @@ class StackHand(Controller):
         die, (x, y, z) = game.next_set_down(readout)
         dx, dy = self.rng.normal(0.0, self.wobble, size=2)
         return set_down(die, (x + float(dx), y + float(dy), z))
+
+
+# --- pulling dice out and mounting more on them (Mount(a)ing) ---------------------------------------
+
+
+def _shift(cell: tuple[int, int, int], axis: int, by: int) -> tuple[int, int, int]:
+    out = list(cell)
+    out[axis] += by
+    return (out[0], out[1], out[2])
+
+
+class MountHand(Controller):
+    """Mount(a)ing: on each face of the pyramid in turn, pulls the inner dice of the base row ``depth`` m
+    out, sets dice on the balconies they make, then coats the face row by row up to the top.
+
+    The plan for a face (lattice axis f, the face where the pyramid's f coordinate is least): pull the
+    base row's dice but its two corners along +f; then the cells one step outside the face, lowest row
+    first, each when its three supports hold a die (read from the world: a die within 0.75 edges of
+    the support's cell; a pulled die stands in for the cell outside its slot). A pulled die found back
+    in its slot is pulled again (once). When no cell of any face can be filled it stops.
+    """
+
+    name = "mount"
+
+    def __init__(self, rng: np.random.Generator, depth: float = 0.008, scatter: float = 0.0003) -> None:
+        self.rng = rng
+        self.depth = depth
+        self.scatter = scatter
+        self._turn = -1
+        self._pulls: list[tuple[int, tuple[int, int, int]]] = []
+        self._cells: list[tuple[int, int, int]] = []
+        self._tries: dict[tuple[int, int, int], int] = {}
+
+    def _plan(self, game: Any) -> None:
+        apex, n = game.apex, game.layers
+        self._pulls, self._cells, self._tries = [], [], {}
+        for f in range(3):
+            a, b = (x for x in range(3) if x != f)
+            for p in range(1, n - 1):
+                rel = [0, 0, 0]
+                rel[a], rel[b] = p, n - 1 - p
+                self._pulls.append((f, (apex[0] + rel[0], apex[1] + rel[1], apex[2] + rel[2])))
+            for total in range(n - 2, 1, -1):  # the rows outside the face, lowest first
+                for p in range(1, total):
+                    rel = [0, 0, 0]
+                    rel[f], rel[a], rel[b] = -1, p, total - p
+                    self._cells.append((apex[0] + rel[0], apex[1] + rel[1], apex[2] + rel[2]))
+
+    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+        """The next pull or set-down of the plan, or stop when nothing more can be mounted."""
+        if self._turn != len(game.records):
+            self._turn = len(game.records)
+            self._plan(game)
+        centres = {d: -geometry.plate_to_cube(np.array(r.position) / EDGE) for d, r in readout.dice.items()}
+        points = np.array(list(centres.values())) if centres else np.zeros((0, 3))
+
+        def near(cell: tuple[int, int, int], within: float) -> bool:
+            return bool(len(points)) and float(np.linalg.norm(points - np.array(cell), axis=1).min()) < within
+
+        # A pull first: each planned one once, again if the die slid back into its slot.
+        for f, slot in self._pulls:
+            tries = self._tries.get(slot, 0)
+            die = readout.slot_die.get(slot)
+            back = die is not None and readout.dice[die].seat_error < 0.15
+            face_free = _shift(slot, f, -1) not in readout.pyramid
+            if back and face_free and tries < 2:
+                self._tries[slot] = tries + 1
+                return Pull(slot, distance=self.depth, axis=f, speed=0.03)
+        # Then the lowest empty cell whose three supports hold dice.
+        for cell in self._cells:
+            if near(cell, 0.5):
+                continue
+            if all(near(_shift(cell, axis, 1), 0.75) for axis in range(3)) and game.hand:
+                return Attach(game.next_die(), cell, scatter=self.scatter)
+        game.stop()
+        return Wait(0.1)

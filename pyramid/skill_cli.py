@@ -18,6 +18,7 @@ from pyramid.controllers import (
     LadleHand,
     MaliceHand,
     MikadoHand,
+    MountHand,
     StackHand,
     ThrowHand,
     TiltHand,
@@ -39,6 +40,8 @@ PLAYERS: dict[str, Callable[[np.random.Generator], Controller]] = {
     "malice": MaliceHand,
     "fowl": FowlHand,
     "stack": StackHand,
+    "mount": MountHand,
+    "mount-shallow": lambda rng: MountHand(rng, depth=0.004),
     "human": lambda rng: HumanHand(),
 }
 

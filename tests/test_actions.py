@@ -180,3 +180,49 @@ def test_bad_actions_are_refused() -> None:
     with pytest.raises(TypeError):
         A.perform(world, "tilt", rng)  # type: ignore[arg-type]
     world.close()
+
+
+def test_a_pulled_die_stays_out_and_two_pulled_neighbours_carry_a_balcony_die() -> None:
+    """Mount(a)ing's principle: 8 mm out, friction holds a die; its pulled neighbours and the face form a funnel."""
+
+    def balcony(depth: float) -> tuple[float, float]:
+        world = World()
+        slots = g.small_pyramid(20, (2, 2, 1))  # 4 layers on the middle funnels; its face i = 2 looks out
+        world.build(PyramidState({s: Cell("green", (1, 2, 3)) for s in slots}))
+        world.settle()
+        rng = np.random.default_rng(0)
+        pulled = [(2, 3, 3), (2, 4, 2)]
+        moved = []
+        for slot in pulled:
+            die = world.readout().slot_die[slot]
+            A.perform(world, A.Pull(slot, distance=depth, axis=0), rng)
+            world.settle(raise_on_timeout=False)
+            centre = np.array(world.readout(require_rest=False).dice[die].position)
+            moved.append(float(np.linalg.norm(centre - g.slot_centre(slot) * EDGE)) / EDGE)
+        A.perform(world, A.Attach(250, (1, 3, 2)), rng)
+        world.settle(raise_on_timeout=False)
+        cell_centre = g.slot_centre((1, 3, 2)) * EDGE
+        stayed = float(np.linalg.norm(np.array(world.readout(require_rest=False).dice[250].position) - cell_centre))
+        world.close()
+        return min(moved), stayed / EDGE
+
+    moved, stayed = balcony(0.008)
+    assert moved > 0.25 and stayed < 0.2  # pulled dice stay out; the balcony die stays in its cell
+    moved, stayed = balcony(0.0)
+    assert moved < 0.05 and stayed > 0.5  # on the bare face the same die slides away
+
+
+def test_bad_pulls_and_attaches_are_refused() -> None:
+    world = World()
+    world.build(PyramidState({s: Cell("red", (1, 2, 3)) for s in g.small_pyramid(4, (7, 0, 0))}))
+    world.settle()
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="covered"):
+        A.perform(world, A.Pull((8, 0, 0), axis=0), rng)  # (7, 0, 0) rests on its +i face
+    with pytest.raises(ValueError, match="no die is seated"):
+        A.perform(world, A.Pull((3, 3, 2)), rng)
+    with pytest.raises(ValueError, match="axis"):
+        A.perform(world, A.Pull((7, 0, 0), axis=3), rng)
+    with pytest.raises(ValueError, match="already in play"):
+        A.perform(world, A.Attach(world.dice[0], (6, 0, 0)), rng)
+    world.close()

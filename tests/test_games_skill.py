@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 from pyramid import geometry as g
-from pyramid.actions import Lift, Tilt, Wait, perform
-from pyramid.controllers import FowlHand, MaliceHand, MikadoHand, parse_action, reachable, weakened
+from pyramid.actions import Attach, Lift, Pull, Tilt, Wait, perform
+from pyramid.controllers import FowlHand, MaliceHand, MikadoHand, MountHand, parse_action, reachable, weakened
 from pyramid.games import SKILL_GAMES, find_skill_game, is_skill_game
 from pyramid.games.skill_more import SIDE_NUMBERS, Emag, MaliciousPleasure, VainGuineaFowl, touching
+from pyramid.games.skill_mount import Mounting, lattice_cell
 from pyramid.games.skill_plate import CORNERS, Dune, Faraday
 from pyramid.games.skill_pyramid import SKELETON, DiceMikado
 from pyramid.play import SkillMatch
@@ -112,6 +113,7 @@ def test_a_mikado_turn_ends_when_the_top_falls_and_counts_the_dice_taken_before(
         (20, "malice,malice", {"dice": "4"}),
         (17, "fowl,fowl", {"core": "1", "time": "4"}),
         (5, "stack,stack", {"dice": "4"}),
+        (8, "mount", {"layers": "4"}),
     ],
 )
 def test_the_same_seed_plays_the_same_skill_game(number: int, players: str, options: dict[str, str]) -> None:
@@ -133,6 +135,8 @@ def test_typed_actions_are_parsed_and_bad_ones_refused() -> None:
     assert parse_action("tilt 180 12") == Tilt(180.0, 12.0)
     assert parse_action("lift 8 0 0") == Lift((8, 0, 0))
     assert parse_action("wait 1") == Wait(1.0)
+    assert parse_action("pull 2 3 3 0.008 0") == Pull((2, 3, 3), 0.008, 0)
+    assert parse_action("attach 250 1 3 2") == Attach(250, (1, 3, 2))
     for bad in ("", "jump 1", "tilt 1", "lift 1 2"):
         with pytest.raises(ValueError):
             parse_action(bad)
@@ -231,3 +235,23 @@ def test_emag_measures_the_stack_from_the_world_and_a_die_off_the_plate_ends_the
     end = game.judge(world.readout(), 2.5)
     assert end is not None and not end.success and "fell off" in end.note
     world.close()
+
+
+def test_mounting_counts_the_dice_the_world_holds_on_balconies_and_a_die_off_the_plate_ends_the_turn() -> None:
+    game = Mounting(1, rng=np.random.default_rng(0), layers=4, dice=5)
+    match = SkillMatch(game, [MountHand(np.random.default_rng(1))], World, np.random.default_rng(2))
+    outcome = match.run()
+    assert match.world is not None
+    readout = match.world.readout(require_rest=False)
+    mounted = game.mounted_dice(readout)
+    # Each face of a 4-layer pyramid has one balcony; the player pulled and mounted on all three.
+    assert game.records[0].end.success and outcome.scores == (len(mounted),) and len(mounted) == 3
+    for die, cell in mounted.items():
+        assert cell not in game.slots and lattice_cell(readout.dice[die].position)[1] < 0.3
+    # A die of the hand dropped on the table ends the turn; what stays mounted still counts.
+    game.stopped = False
+    match.world.throw(game.next_die(), (0.3, 0.0, 0.02))
+    match.world.settle(raise_on_timeout=False)
+    end = game.judge(match.world.readout(require_rest=False), 1.0)
+    assert end is not None and not end.success and "fell off the plate" in end.note and end.value == 3
+    match.world.close()

@@ -12,6 +12,7 @@ from pyramid.games.observation import CleverMole, StoringScores
 from pyramid.games.races import GreedyGrabber, Lookout, SpottedCow
 from pyramid.games.skill import SkillGame
 from pyramid.games.skill_more import Emag, MaliciousPleasure, VainGuineaFowl
+from pyramid.games.skill_mount import Mounting
 from pyramid.games.skill_plate import Coulomb, Dune, Faraday
 from pyramid.games.skill_pyramid import CaptainFlint, DiceMikado
 from pyramid.games.skill_throwing import DishingUp, Flickers, HideAway, Trulla
@@ -57,6 +58,7 @@ SKILL_GAMES: tuple[type[SkillGame], ...] = (
     Emag,
     DiceMikado,
     Flickers,
+    Mounting,
     HideAway,
     Trulla,
     VainGuineaFowl,
