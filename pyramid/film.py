@@ -66,7 +66,7 @@ class StageRenderer:
             self._stages[key] = Stage(world.physics.edge, plate=world.plate)
         stage = self._stages[key]
         stage.show_world(world)
-        return stage.capture(self.window, self.camera, self.width, self.height)
+        return stage.capture(self.camera, self.width, self.height)
 
     def close(self) -> None:
         """Release the hidden window."""

@@ -11,7 +11,7 @@ import ctypes
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyglet
@@ -27,52 +27,64 @@ from pyramid.state import PyramidState
 if TYPE_CHECKING:
     from pyramid.world import World
 
-VERTEX_SHADER = """#version 330 core
-in vec3 position;
-in vec3 normal;
-in vec2 tex_coords;
-uniform WindowBlock { mat4 projection; mat4 view; } window;
-uniform mat4 model;
-out vec3 v_world;
-out vec3 v_normal;
-out vec2 v_uv;
-void main() {
-    vec4 world = model * vec4(position, 1.0);
-    v_world = world.xyz;
-    v_normal = mat3(model) * normal;
-    v_uv = tex_coords;
-    gl_Position = window.projection * window.view * world;
-}
-"""
-
+# Per vertex: a mesh's position, normal and texture coordinates; per instance (one copy of the mesh):
+# its model matrix (four columns) and a tint. Every face drawn (a die's, the plate's, the table's) is
+# flat, so lighting each vertex is exact for the diffuse light and leaves each pixel one texture look-up
+# and a multiply: cheap enough for a software renderer (llvmpipe) to draw 281 dice smoothly.
 # A key light from above the camera's left shoulder, a cool fill from the other side, a sky/ground
 # ambient and a small highlight: the three faces of a corner-down die get three distinct shades.
-FRAGMENT_SHADER = """#version 330 core
-in vec3 v_world;
-in vec3 v_normal;
-in vec2 v_uv;
-uniform sampler2D texture0;
-uniform vec4 tint;
+VERTEX_SHADER = """#version 330 core
+layout(location = 0) in vec3 position;
+layout(location = 1) in vec3 normal;
+layout(location = 2) in vec2 tex_coords;
+layout(location = 3) in vec4 column0;
+layout(location = 4) in vec4 column1;
+layout(location = 5) in vec4 column2;
+layout(location = 6) in vec4 column3;
+layout(location = 7) in vec4 tint;
+uniform mat4 view_projection;
 uniform vec3 light;
 uniform vec3 eye;
-out vec4 colour;
+out vec2 v_uv;
+out vec4 v_tint;
+out vec3 v_light;
+out vec3 v_shine;
+const vec3 GAMMA = vec3(1.0 / 1.15);
 void main() {
-    vec3 n = normalize(v_normal);
-    vec4 base = texture(texture0, v_uv) * tint;
+    mat4 model = mat4(column0, column1, column2, column3);
+    vec4 world = model * vec4(position, 1.0);
+    vec3 n = normalize(mat3(model) * normal);
     vec3 fill_dir = normalize(vec3(-light.x, -light.y, 0.5));
     float key = max(dot(n, light), 0.0);
     float fill = max(dot(n, fill_dir), 0.0);
     vec3 ambient = mix(vec3(0.16, 0.14, 0.13), vec3(0.30, 0.32, 0.36), 0.5 + 0.5 * n.z);
-    vec3 h = normalize(light + normalize(eye - v_world));
-    float shine = pow(max(dot(n, h), 0.0), 40.0) * 0.22;
-    vec3 lit = base.rgb * (ambient + 0.78 * key + vec3(0.20, 0.22, 0.26) * fill) + shine;
-    colour = vec4(pow(lit, vec3(1.0 / 1.15)), base.a);
+    vec3 h = normalize(light + normalize(eye - world.xyz));
+    v_light = pow(ambient + 0.78 * key + vec3(0.20, 0.22, 0.26) * fill, GAMMA);
+    v_shine = vec3(pow(max(dot(n, h), 0.0), 40.0) * 0.22);
+    v_tint = vec4(pow(tint.rgb, GAMMA), tint.a);
+    v_uv = tex_coords;
+    gl_Position = view_projection * world;
+}
+"""
+
+FRAGMENT_SHADER = """#version 330 core
+in vec2 v_uv;
+in vec4 v_tint;
+in vec3 v_light;
+in vec3 v_shine;
+uniform sampler2D texture0;
+out vec4 colour;
+void main() {
+    vec4 base = texture(texture0, v_uv) * v_tint;
+    colour = vec4(base.rgb * v_light + v_shine, base.a);
 }
 """
 
 BACKGROUND = (0.80, 0.84, 0.88, 1.0)
 TABLE_RGBA = (0.62, 0.47, 0.32, 1.0)
 TABLE_HALF = 0.45  # metres: the table drawn is 0.9 m square
+GHOST_ALPHA = 0.55
+WHITE = (1.0, 1.0, 1.0, 1.0)
 
 
 def to_mat4(matrix: np.ndarray) -> Mat4:
@@ -100,10 +112,23 @@ def state_matrices(state: PyramidState, edge: float = EDGE) -> tuple[list[Colour
     return [state[s].colour for s in slots], out
 
 
-def _texture(image: Image.Image) -> pyglet.image.Texture:
-    """A mipmapped GL texture of a PIL image (rows top to bottom, so v runs upward as in OBJ files)."""
-    rgba = image.convert("RGBA")
-    data = pyglet.image.ImageData(rgba.width, rgba.height, "RGBA", rgba.tobytes(), pitch=-rgba.width * 4)
+def instances(matrices: np.ndarray, tints: np.ndarray) -> np.ndarray:
+    """Instance rows (n, 20) float32: each model matrix (n, 4, 4) column by column, then its tint (n, 4)."""
+    matrices = np.asarray(matrices, dtype=np.float32).reshape(-1, 4, 4)
+    columns = matrices.transpose(0, 2, 1).reshape(len(matrices), 16)
+    return np.hstack([columns, np.broadcast_to(np.asarray(tints, dtype=np.float32), (len(matrices), 4))])
+
+
+def _texture(image: Image.Image, gamma: float = 1 / 1.15) -> pyglet.image.Texture:
+    """A mipmapped GL texture of a PIL image, its colours raised to ``gamma`` (the shader lights them linearly).
+
+    Rows run top to bottom in the image, so v runs upward as in OBJ files.
+    """
+    rgba = np.asarray(image.convert("RGBA"), dtype=float)
+    rgba[..., :3] = 255 * (rgba[..., :3] / 255) ** gamma
+    height, width = rgba.shape[:2]
+    raw = np.round(rgba).astype(np.uint8).tobytes()
+    data = pyglet.image.ImageData(width, height, "RGBA", raw, pitch=-width * 4)
     texture = data.get_texture()
     gl.glActiveTexture(gl.GL_TEXTURE0)
     gl.glBindTexture(texture.target, texture.id)
@@ -113,141 +138,86 @@ def _texture(image: Image.Image) -> pyglet.image.Texture:
     return texture
 
 
-class MaterialGroup(pyglet.graphics.Group):
-    """Shader, texture and depth test shared by every body drawn with one texture."""
-
-    def __init__(self, program: pyglet.graphics.shader.ShaderProgram, texture: Any, blend: bool = False) -> None:
-        super().__init__(order=1 if blend else 0)
-        self.program, self.texture, self.blend = program, texture, blend
-
-    def set_state(self) -> None:
-        self.program.use()
-        gl.glActiveTexture(gl.GL_TEXTURE0)
-        gl.glBindTexture(self.texture.target, self.texture.id)
-        gl.glEnable(gl.GL_DEPTH_TEST)
-        gl.glEnable(gl.GL_CULL_FACE)
-        if self.blend:
-            gl.glEnable(gl.GL_BLEND)
-            gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
-
-    def unset_state(self) -> None:
-        gl.glDisable(gl.GL_CULL_FACE)
-        gl.glDisable(gl.GL_DEPTH_TEST)
-        if self.blend:
-            gl.glDisable(gl.GL_BLEND)
-        self.program.stop()
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
-
-    def __hash__(self) -> int:
-        return id(self)
-
-
-class BodyGroup(pyglet.graphics.Group):
-    """One body's model matrix and tint: a group of its own, so no two bodies share a draw call."""
-
-    def __init__(self, material: MaterialGroup, tint: Sequence[float] = (1.0, 1.0, 1.0, 1.0)) -> None:
-        super().__init__(parent=material)
-        self.program = material.program
-        self.matrix = Mat4()
-        self.tint = tuple(tint)
-
-    def set_state(self) -> None:
-        self.program["model"] = self.matrix
-        self.program["tint"] = self.tint
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
-
-    def __hash__(self) -> int:
-        return id(self)
-
-
-class Model:
-    """One body on the stage: its vertex list and its group."""
-
-    def __init__(self, mesh: dict[str, Any], material: MaterialGroup, batch: pyglet.graphics.Batch) -> None:
-        self.group = BodyGroup(material)
-        self.vertices = material.program.vertex_list_indexed(
-            mesh["count"],
-            gl.GL_TRIANGLES,
-            mesh["indices"],
-            batch=batch,
-            group=self.group,
-            position=("f", mesh["position"]),
-            normal=("f", mesh["normal"]),
-            tex_coords=("f", mesh["uv"]),
-        )
-
-    def show(self, matrix: np.ndarray, tint: Sequence[float] = (1.0, 1.0, 1.0, 1.0)) -> None:
-        """Draw the body at ``matrix`` (4, 4) with ``tint``."""
-        self.group.matrix = to_mat4(matrix)
-        self.group.tint = tuple(tint)
-        if not self.group.visible:
-            self.group.visible = True
-
-    def hide(self) -> None:
-        """Stop drawing the body."""
-        if self.group.visible:
-            self.group.visible = False
-
-
-def _flat_mesh(vertices: np.ndarray, faces: np.ndarray, uv: np.ndarray | None = None) -> dict[str, Any]:
-    """Vertex arrays of a triangle mesh with one normal per triangle (faces read as flat planes)."""
+def _flat_mesh(vertices: np.ndarray, faces: np.ndarray, uv: np.ndarray | None = None) -> np.ndarray:
+    """Vertex rows (3 m, 8) float32 of a triangle mesh: position, one normal per triangle, texture coordinates."""
     corners = vertices[faces].reshape(-1, 3)
     # Each triangle's normal, repeated for its three corners.
     normals = np.repeat(np.cross(corners[1::3] - corners[0::3], corners[2::3] - corners[0::3]), 3, axis=0)
     normals /= np.maximum(np.linalg.norm(normals, axis=1, keepdims=True), 1e-12)
     tex = uv[faces].reshape(-1, 2) if uv is not None else np.full((len(corners), 2), 0.5)
-    return {
-        "count": len(corners),
-        "indices": list(range(len(corners))),
-        "position": corners.ravel().tolist(),
-        "normal": normals.ravel().tolist(),
-        "uv": tex.ravel().tolist(),
-    }
+    return np.hstack([corners, normals, tex]).astype(np.float32)
+
+
+class InstancedMesh:
+    """A triangle mesh drawn any number of times in one call, each copy with its own model matrix and tint.
+
+    Owns a vertex array object of the current GL context: the mesh's vertices, and a buffer of
+    instance rows (see ``instances``) refilled at each draw.
+    """
+
+    def __init__(self, vertices: np.ndarray) -> None:
+        self.count = len(vertices)
+        self.vao = gl.GLuint()
+        gl.glGenVertexArrays(1, ctypes.byref(self.vao))
+        self.buffers = (gl.GLuint * 2)()
+        gl.glGenBuffers(2, self.buffers)
+        gl.glBindVertexArray(self.vao)
+        data = np.ascontiguousarray(vertices, dtype=np.float32)
+        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, self.buffers[0])
+        gl.glBufferData(gl.GL_ARRAY_BUFFER, data.nbytes, data.ctypes.data, gl.GL_STATIC_DRAW)
+        for location, size, offset in ((0, 3, 0), (1, 3, 3), (2, 2, 6)):
+            gl.glEnableVertexAttribArray(location)
+            gl.glVertexAttribPointer(location, size, gl.GL_FLOAT, gl.GL_FALSE, 32, ctypes.c_void_p(4 * offset))
+        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, self.buffers[1])
+        for k in range(5):  # the four columns of the model matrix, then the tint
+            gl.glEnableVertexAttribArray(3 + k)
+            gl.glVertexAttribPointer(3 + k, 4, gl.GL_FLOAT, gl.GL_FALSE, 80, ctypes.c_void_p(16 * k))
+            gl.glVertexAttribDivisor(3 + k, 1)
+        gl.glBindVertexArray(0)
+        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, 0)
+
+    def draw(self, rows: np.ndarray) -> None:
+        """Draw one copy of the mesh per instance row (n, 20)."""
+        if len(rows) == 0:
+            return
+        data = np.ascontiguousarray(rows, dtype=np.float32)
+        gl.glBindVertexArray(self.vao)
+        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, self.buffers[1])
+        gl.glBufferData(gl.GL_ARRAY_BUFFER, data.nbytes, data.ctypes.data, gl.GL_STREAM_DRAW)
+        gl.glDrawArraysInstanced(gl.GL_TRIANGLES, 0, self.count, len(data))
+        gl.glBindVertexArray(0)
+        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, 0)
 
 
 class Stage:
-    """Everything drawn in 3-D: the table, the plate and a pool of die models per colour; one batch.
+    """Everything drawn in 3-D: the table, the plate and the dice, one instanced draw call per colour.
 
-    Needs a current GL context (a window, visible or headless). ``show`` takes poses; ``draw`` and
-    ``capture`` draw them from an orbit camera.
+    Needs a current GL context (a window, visible or headless). ``show`` takes model matrices (or
+    ``show_world`` the world's poses); ``draw`` and ``capture`` draw them from an orbit camera.
     """
 
     def __init__(self, edge: float = EDGE, plate: bool = True) -> None:
         self.edge = edge
-        self.batch = pyglet.graphics.Batch()
+        self.has_plate = plate
         self.program = pyglet.graphics.shader.ShaderProgram(
             pyglet.graphics.shader.Shader(VERTEX_SHADER, "vertex"),
             pyglet.graphics.shader.Shader(FRAGMENT_SHADER, "fragment"),
         )
         die = assets.die_mesh(edge)
         uv = np.asarray(die.visual.uv)  # type: ignore[union-attr]
-        self._die_mesh = _flat_mesh(np.asarray(die.vertices), np.asarray(die.faces), uv)
-        self._materials = {c: MaterialGroup(self.program, _texture(assets.die_texture(c))) for c in COLOURS}
-        self._ghost_materials = {
-            c: MaterialGroup(self.program, self._materials[c].texture, blend=True) for c in COLOURS
-        }
-        white = MaterialGroup(self.program, _texture(Image.new("RGBA", (4, 4), (255, 255, 255, 255))))
-        self._pool: dict[Colour, list[Model]] = {c: [] for c in COLOURS}
+        self.die = InstancedMesh(_flat_mesh(np.asarray(die.vertices), np.asarray(die.faces), uv))
+        self.textures = {c: _texture(assets.die_texture(c)) for c in COLOURS}
+        self.white = _texture(Image.new("RGBA", (4, 4), (255, 255, 255, 255)))
         table = np.array([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]], dtype=float) * TABLE_HALF
-        self.table = Model(_flat_mesh(table, np.array([[0, 1, 2], [0, 2, 3]])), white, self.batch)
-        self.table.show(np.eye(4), TABLE_RGBA)
-        self.plate: Model | None = None
+        self.table = InstancedMesh(_flat_mesh(table, np.array([[0, 1, 2], [0, 2, 3]])))
+        self.plate: InstancedMesh | None = None
         if plate:
             mesh = assets.plate_mesh(edge)
-            self.plate = Model(_flat_mesh(np.asarray(mesh.vertices), np.asarray(mesh.faces)), white, self.batch)
-            self.plate.show(np.eye(4), tuple(0.8 * c / 255 for c in assets.PLATE_RGBA[:3]) + (1.0,))
-        self.ghost: Model | None = None
-        self._ghost_colour: Colour | None = None
-
-    def _model(self, colour: Colour, n: int) -> Model:
-        pool = self._pool[colour]
-        while len(pool) <= n:
-            pool.append(Model(self._die_mesh, self._materials[colour], self.batch))
-        return pool[n]
+            self.plate = InstancedMesh(_flat_mesh(np.asarray(mesh.vertices), np.asarray(mesh.faces)))
+        self.plate_tint = tuple(0.8 * c / 255 for c in assets.PLATE_RGBA[:3]) + (1.0,)
+        self.plate_matrix = np.eye(4)
+        self.dice: dict[Colour, np.ndarray] = {c: np.zeros((0, 20), np.float32) for c in COLOURS}
+        self.ghost: tuple[Colour, np.ndarray] | None = None
 
     def show(
         self,
@@ -257,16 +227,14 @@ class Stage:
         tints: dict[int, Sequence[float]] | None = None,
     ) -> None:
         """Draw one die of each colour at each matrix (n, 4, 4); ``tints`` by index highlights some."""
-        used = dict.fromkeys(COLOURS, 0)
-        for n, colour in enumerate(colours):
-            tint = (tints or {}).get(n, (1.0, 1.0, 1.0, 1.0))
-            self._model(colour, used[colour]).show(matrices[n], tint)
-            used[colour] += 1
-        for colour, pool in self._pool.items():
-            for model in pool[used[colour] :]:
-                model.hide()
-        if self.plate is not None and plate_matrix is not None:
-            self.plate.show(plate_matrix, self.plate.group.tint)
+        tint = np.ones((len(colours), 4))
+        for n, value in (tints or {}).items():
+            tint[n] = value
+        rows = instances(matrices, tint) if len(colours) else np.zeros((0, 20), np.float32)
+        names = np.asarray(colours, dtype=object)
+        self.dice = {c: rows[names == c] for c in COLOURS}
+        if plate_matrix is not None:
+            self.plate_matrix = np.asarray(plate_matrix, dtype=float)
 
     def show_world(self, world: World, tints: dict[int, Sequence[float]] | None = None) -> None:
         """Draw the world's dice where its poses say (``tints`` by die number)."""
@@ -276,30 +244,44 @@ class Stage:
 
     def show_ghost(self, colour: Colour | None, matrix: np.ndarray | None = None) -> None:
         """A see-through die (where a placed die would go), or none."""
-        if colour != self._ghost_colour and self.ghost is not None:
-            self.ghost.vertices.delete()
-            self.ghost = None
-        if colour is None or matrix is None:
-            self._ghost_colour = None
-            return
-        if self.ghost is None:
-            self.ghost = Model(self._die_mesh, self._ghost_materials[colour], self.batch)
-            self._ghost_colour = colour
-        self.ghost.show(matrix, (1.0, 1.0, 1.0, 0.55))
+        self.ghost = None if colour is None or matrix is None else (colour, np.asarray(matrix, dtype=float))
 
-    def draw(self, window: pyglet.window.Window, camera: OrbitCamera, width: int, height: int) -> None:
+    def draw(self, camera: OrbitCamera, width: int, height: int) -> None:
         """Clear and draw the stage into the bound framebuffer of ``width`` x ``height`` pixels."""
         gl.glViewport(0, 0, width, height)
         gl.glClearColor(*BACKGROUND)
         gl.glClear(gl.GL_COLOR_BUFFER_BIT | gl.GL_DEPTH_BUFFER_BIT)
-        window.projection = to_mat4(camera.projection_matrix(width / max(height, 1)))
-        window.view = to_mat4(camera.view_matrix())
-        self.program.use()
-        self.program["light"] = tuple(camera.light_direction().tolist())
-        self.program["eye"] = tuple(camera.eye().tolist())
-        self.batch.draw()
+        eye = camera.eye()
+        program = self.program
+        program.use()
+        view_projection = camera.projection_matrix(width / max(height, 1)) @ camera.view_matrix()
+        program["view_projection"] = tuple(view_projection.T.ravel().tolist())
+        program["light"] = tuple(camera.light_direction().tolist())
+        program["eye"] = tuple(eye.tolist())
+        gl.glEnable(gl.GL_DEPTH_TEST)
+        gl.glEnable(gl.GL_CULL_FACE)
+        gl.glActiveTexture(gl.GL_TEXTURE0)
+        for colour, rows in self.dice.items():
+            if len(rows):
+                # Nearest first: hidden pixels then fail the depth test before they are shaded.
+                gl.glBindTexture(gl.GL_TEXTURE_2D, self.textures[colour].id)
+                self.die.draw(rows[np.argsort(np.linalg.norm(rows[:, 12:15] - eye, axis=1))])
+        gl.glBindTexture(gl.GL_TEXTURE_2D, self.white.id)
+        if self.plate is not None:
+            self.plate.draw(instances(self.plate_matrix, self.plate_tint))
+        self.table.draw(instances(np.eye(4), TABLE_RGBA))
+        if self.ghost is not None:
+            colour, matrix = self.ghost
+            gl.glEnable(gl.GL_BLEND)
+            gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+            gl.glBindTexture(gl.GL_TEXTURE_2D, self.textures[colour].id)
+            self.die.draw(instances(matrix, (*WHITE[:3], GHOST_ALPHA)))
+            gl.glDisable(gl.GL_BLEND)
+        gl.glDisable(gl.GL_CULL_FACE)
+        gl.glDisable(gl.GL_DEPTH_TEST)
+        program.stop()
 
-    def capture(self, window: pyglet.window.Window, camera: OrbitCamera, width: int, height: int) -> np.ndarray:
+    def capture(self, camera: OrbitCamera, width: int, height: int) -> np.ndarray:
         """An RGB image (height, width, 3) uint8 drawn offscreen, supersampled twice for smooth edges."""
         big_w, big_h = 2 * width, 2 * height
         colour = pyglet.image.Texture.create(big_w, big_h)
@@ -309,7 +291,7 @@ class Stage:
         frame.attach_renderbuffer(depth, attachment=gl.GL_DEPTH_ATTACHMENT)
         frame.bind()
         try:
-            self.draw(window, camera, big_w, big_h)
+            self.draw(camera, big_w, big_h)
             pixels = read_pixels(big_w, big_h)
         finally:
             frame.unbind()
@@ -415,7 +397,7 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
         """Draw the stage, then the text overlay."""
         self.refresh_stage()
         width, height = self.get_framebuffer_size()
-        self.stage.draw(self, self.camera, width, height)
+        self.stage.draw(self.camera, width, height)
         gl.glViewport(0, 0, width, height)
         self.projection = Mat4.orthogonal_projection(0, self.width, 0, self.height, -255, 255)
         self.view = Mat4()
