@@ -257,8 +257,12 @@ class Progress:
             self.stream.write("\n")
 
 
-def _ignore_interrupt() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops handing out jobs
+def _start_worker() -> None:
+    """Set up a worker process: the parent handles Ctrl-C; PyBullet's banners do not reach the terminal."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops handing out jobs
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(quiet, 1)  # PyBullet's C code prints to file descriptor 1 whenever a world is made
+    os.close(quiet)
 
 
 def run_local(jobs: Sequence[Job], workers: int, on_row: Callable[[dict[str, Any]], None]) -> None:
@@ -267,7 +271,7 @@ def run_local(jobs: Sequence[Job], workers: int, on_row: Callable[[dict[str, Any
         for job in jobs:
             on_row(run_job(job))
         return
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupt)
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
     pending: set[Future[dict[str, Any]]] = set()
     queue = iter(jobs)
     try:

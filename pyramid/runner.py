@@ -44,6 +44,7 @@ class RunRecord:
     thrown: list[tuple[DieId, int]] = field(default_factory=list)  # die, face up at release
     removed: set[DieId] = field(default_factory=set)
     rest_times: list[float] = field(default_factory=list)  # simulated seconds of each wait until rest
+    table: list[DieId] = field(default_factory=list)  # the dice that started on the table
     at_rest: bool = True
 
 
@@ -61,10 +62,12 @@ def run_scene(
     seed: int | None = None,
     pictures: Path | None = None,
     log: Callable[[str], None] | None = None,
+    inspect: Callable[[World], None] | None = None,
 ) -> dict[str, Any]:
     """Run ``scene`` headless with ``seed`` (default: the scene's) and return its report as plain data.
 
     With ``pictures`` (a folder) a PNG is written after the start and after every timeline entry.
+    ``inspect`` is called with the world at the end, before it is closed (to look at poses).
     """
     check_runnable(scene)
     seed = scene.seed if seed is None else seed
@@ -74,7 +77,7 @@ def run_scene(
     world = World(scene.physics, plate=scene.plate)
     record = RunRecord()
     try:
-        _build_start(world, scene.start, rng)
+        record.table = build_start(world, scene.start, rng)
         report = world.settle(timeout=scene.settle_timeout, raise_on_timeout=False)
         record.at_rest = report.at_rest
         start_rest = report.time
@@ -98,6 +101,8 @@ def run_scene(
         )
         if pictures:
             shots.append(_picture(world, pictures, "99_end"))
+        if inspect is not None:
+            inspect(world)
         return {
             "scene": scene.name,
             "source": scene.source,
@@ -160,11 +165,13 @@ def _faces(spec: str, rng: np.random.Generator) -> geometry.UpFaces:
     return (int(spec[0]), int(spec[1]), int(spec[2]))
 
 
-def _build_start(world: World, start: Start, rng: np.random.Generator) -> None:
+def build_start(world: World, start: Start, rng: np.random.Generator) -> list[DieId]:
+    """Put the starting dice into ``world`` (not yet settled): the pyramid's slots, then the table; the table's dice."""
     state = start_state(start, rng)
     if state:
         world.build(state)
     ph = world.physics
+    table: list[DieId] = []
     for group in start.table:
         for n in range(group.count):
             die = _spare_die(world, group.colour)
@@ -176,6 +183,8 @@ def _build_start(world: World, start: Start, rng: np.random.Generator) -> None:
             height = ph.edge * ph.proportions[axis] / 2 + 1e-5
             position = (group.at[0] + n * group.spacing, group.at[1], height)
             world.throw(die, position, orientation=geometry.matrix_to_quat(rotation))
+            table.append(die)
+    return table
 
 
 def _rotation_for_top(top: int, yaw: float) -> np.ndarray:
@@ -219,14 +228,46 @@ def _perform(world: World, step: Step, rng: np.random.Generator, record: RunReco
             _remove(world, p, readout, rng, record)
         elif step.kind == "throw":
             die = _spare_die(world, p["colour"])
-            target = np.array(p["target"])
-            world.random_throw(die, rng, height=p["height"], target=target, speed=p["speed"], spin=p["spin"])
+            throw_die(world, die, rng, p["height"], (p["target"][0], p["target"][1]), p["speed"], p["spin"])
             record.thrown.append((die, _top_face(world, die)))
             record.events.append(
                 f"threw die {die} ({p['colour']}) from {p['height']:g} m, face {_top_face(world, die)} up"
             )
         else:
             _physical(world, step, rng, record)
+
+
+def throw_die(
+    world: World,
+    die: DieId,
+    rng: np.random.Generator,
+    height: float,
+    target: tuple[float, float],
+    speed: float,
+    spin: float,
+) -> None:
+    """Release ``die`` with its lowest corner ``height`` m above the table, to land near ``target`` (x, y).
+
+    The orientation is uniform over rotations, the heading uniform; the horizontal speed and the spin
+    (rad/s, about a uniform random axis) are scaled by uniform factors in [0.5, 1.5]. Measuring the
+    height from the lowest point, not the centre, makes low throws comparable: a die released 5 mm up
+    falls 5 mm whichever way it is turned.
+    """
+    quat = rng.normal(size=4)
+    quat /= np.linalg.norm(quat)
+    heading = rng.uniform(0, 2 * math.pi)
+    v = speed * rng.uniform(0.5, 1.5)
+    axis = rng.normal(size=3)
+    omega = spin * rng.uniform(0.5, 1.5) * axis / np.linalg.norm(axis)
+    ph = world.physics
+    rotation = geometry.quat_to_matrix(quat)[0]
+    # Depth of the box's lowest corner below its centre: the half extents projected on world z.
+    depth = float(np.abs(rotation[2]) @ (np.asarray(ph.proportions) * ph.edge / 2))
+    fall = math.sqrt(2 * height / ph.gravity) if ph.gravity > 0 else 0.0
+    # Start back along the heading so that the die lands near the target.
+    direction = np.array([math.cos(heading), math.sin(heading)])
+    start = np.asarray(target, dtype=float) - v * fall * direction
+    world.throw(die, (start[0], start[1], height + depth + 1e-5), (*(v * direction), 0.0), tuple(omega), tuple(quat))
 
 
 def _place(world: World, p: Mapping[str, Any], readout: Readout, rng: np.random.Generator, record: RunRecord) -> None:
@@ -287,6 +328,8 @@ def _flicked_die(world: World, which: Any, rng: np.random.Generator, record: Run
         return record.thrown[-1][0] if record.thrown else None
     if which == "loose":
         options = [d for d, r in readout.dice.items() if r.status is not Status.SEATED]
+    elif which == "table":
+        options = [d for d in record.table if d in readout.dice and readout.dice[d].status is not Status.SEATED]
     elif which == "free":
         options = readout.free_dice()
     else:
@@ -325,8 +368,7 @@ def _measure(
         counts = readout.face_count()
         out["faces"] = {colour: counts.get(colour, 0) for colour in sorted(counts)}
         out["faces_total"] = sum(counts.values())
-        faces = geometry.outer_faces(readout.pyramid)
-        out["pips"] = sum((readout.pyramid[s].up or (0, 0, 0))[axis] for s, axis in faces)
+        out["pips"] = readout.pyramid.pip_sum()  # the pips on those faces: a seated die's faces are read from its pose
     if "moved" in wanted or "fallen" in wanted:
         dice, poses = world.poses()
         now = dict(zip(dice, poses, strict=True))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import difflib
+import math
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -25,8 +26,61 @@ LAYER_COLOURS = ("red", "green", "black")  # the cycle of the "layers" and "stri
 COLOUR_PATTERNS = ("random", "layers", "stripes", *COUNTS)  # "layers": red, green, black by layer; "stripes": by row
 MEASURES = ("readout", "score", "moved", "fallen", "time_to_rest", "thrown")
 PHYSICAL_ACTIONS = ("flick", "blow", "tilt", "shake")  # performed by pyramid.actions
-DIE_WORDS = ("apex", "free", "thrown", "loose")  # how a flick names its die
+DIE_WORDS = ("apex", "free", "thrown", "loose", "table")  # how a flick names its die
 SLOT_WORDS = {"remove": ("apex", "free"), "place": ("open",)}
+
+# The range each number may take: physics settings, and the settings of the timeline's actions.
+# An open bound (the value itself excluded) is written as a one-element tuple, e.g. (0.0,).
+PHYSICS_LIMITS: dict[str, tuple[Any, Any]] = {
+    "edge": ((0.0,), 1.0),
+    "density": ((0.0,), 25_000.0),
+    "time_step": ((0.0,), 0.05),
+    "contact_erp": (0.0, 1.0),
+    "warm_starting": (0.0, 1.0),
+    "contact_breaking_threshold": (0.0, 0.1),
+    "split_impulse_threshold": (0.0, 1.0),
+    "contact_slop": (0.0, 0.01),
+    "restitution_threshold": (0.0, 10.0),
+    "gravity": (0.0, 100.0),
+    "friction_die": (0.0, 5.0),
+    "friction_plate": (0.0, 5.0),
+    "friction_table": (0.0, 5.0),
+    "restitution_die": (0.0, 1.0),
+    "restitution_plate": (0.0, 1.0),
+    "restitution_table": (0.0, 1.0),
+    "rolling_friction": (0.0, 1.0),
+    "spinning_friction": (0.0, 1.0),
+}
+STEP_LIMITS: dict[str, dict[str, tuple[Any, Any]]] = {
+    "place": {"drop": (0.0, 0.1)},
+    "throw": {"height": (0.0, 5.0), "speed": (0.0, 20.0), "spin": (0.0, 500.0)},
+    "wait": {"seconds": (0.0, 600.0), "timeout": (0.1, 600.0)},
+    "flick": {"azimuth": (-360.0, 360.0), "impulse": (0.0, 0.1), "elevation": (-90.0, 90.0), "height": (-0.5, 0.5)},
+    "blow": {
+        "azimuth": (-360.0, 360.0),
+        "elevation": (-90.0, 90.0),
+        "speed": (0.0, 100.0),
+        "duration": (0.0, 30.0),
+        "nozzle": ((0.0,), 0.2),
+        "gust": (0.0, 1.0),
+    },
+    "tilt": {
+        "direction": (-360.0, 360.0),
+        "angle": (0.0, 80.0),
+        "ramp": (0.0, 30.0),
+        "hold": (0.0, 60.0),
+        "shake": (0.0, 0.05),
+        "frequency": ((0.0,), 100.0),
+        "press": (0.0, 10.0),
+    },
+    "shake": {
+        "amplitude": (0.0, 0.05),
+        "frequency": ((0.0,), 100.0),
+        "duration": (0.0, 60.0),
+        "azimuth": (-360.0, 360.0),
+        "vertical": (0.0, 0.05),
+    },
+}
 
 # Keys of each timeline kind (besides ``do`` and ``name``) with their defaults.
 STEP_KEYS: dict[str, dict[str, Any]] = {
@@ -190,13 +244,26 @@ class _Validator:
                 where = f"{path}.{key}" if path else key
                 raise self.fail(where, f"unknown key{_suggest(key, known)}; expected one of: {', '.join(known)}")
 
-    def number(self, data: Mapping[str, Any], key: str, path: str, default: float, low: float = 0.0) -> float:
+    def number(
+        self, data: Mapping[str, Any], key: str, path: str, default: float, low: Any = 0.0, high: float = math.inf
+    ) -> float:
+        """A number within [low, high]; a one-element tuple ``(low,)`` excludes low itself."""
         value = data.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.fail(path, f"expected a number, got {_kind(value)}")
-        if value < low or value != value:
-            raise self.fail(path, f"expected a number >= {low:g}, got {value}")
+        open_low = isinstance(low, tuple)
+        bound = low[0] if open_low else low
+        below = value <= bound if open_low else value < bound
+        if below or value > high or value != value:
+            lower = f"> {bound:g}" if open_low else f">= {bound:g}"
+            wanted = f"a number {lower}" + (f" and <= {high:g}" if high < math.inf else "")
+            raise self.fail(path, f"expected {wanted}, got {value}")
         return float(value)
+
+    def limited(self, data: Mapping[str, Any], key: str, path: str, default: float, kind: str) -> float:
+        """A number of a timeline entry, checked against STEP_LIMITS."""
+        low, high = STEP_LIMITS.get(kind, {}).get(key, (-1e9, 1e9))
+        return self.number(data, key, path, default, low, high)
 
     def integer(self, data: Mapping[str, Any], key: str, path: str, default: int, low: int, high: int) -> int:
         value = data.get(key, default)
@@ -291,15 +358,8 @@ class _Validator:
                     raise self.fail(path, f"expected three positive numbers, got {value!r}")
                 values[key] = proportions
             else:
-                values[key] = self.number(data, key, path, 0.0)
-        for key in ("edge", "time_step", "density"):
-            if key in values and values[key] <= 0:
-                raise self.fail(f"physics.{key}", f"expected a positive number, got {values[key]}")
-        if values.get("time_step", 0.0) > 0.05:
-            raise self.fail(
-                "physics.time_step",
-                f"expected at most 0.05 s (dice tunnel through each other), got {values['time_step']}",
-            )
+                low, high = PHYSICS_LIMITS.get(key, (0.0, math.inf))
+                values[key] = self.number(data, key, path, 0.0, low, high)
         return Physics(**values)
 
     def start(self, data: dict[str, Any], plate: bool) -> Start:
@@ -448,7 +508,7 @@ class _Validator:
             self.choice(out, "colour", f"{path}.colour", "", tuple(COUNTS))
         for key, default in defaults.items():
             if isinstance(default, float):
-                out[key] = self.number(out, key, f"{path}.{key}", default)
+                out[key] = self.limited(out, key, f"{path}.{key}", default, kind)
         if kind in ("place", "remove"):
             if not plate:
                 raise self.fail(f"{path}.do", f"{kind} works on the pyramid: it needs scene.plate = true")
@@ -467,19 +527,19 @@ class _Validator:
             raise self.fail(f"{path}.pull", f"expected true or false, got {out['pull']!r}")
         if kind == "throw":
             out["target"] = self.vector(out["target"], f"{path}.target", 2)
-            if out["height"] <= 0:
-                raise self.fail(f"{path}.height", "expected a height above the table, > 0 metres")
         return out
 
     def physical_action(self, kind: str, params: dict[str, Any], path: str) -> dict[str, Any]:
         """Settings of a flick, blow, tilt or shake, checked against the fields of ``pyramid.actions``.
 
         A flick names its die by ``slot``: [i, j, k], "apex", "free" (a free die of the pyramid),
-        "thrown" (the die thrown last) or "loose" (a die not seated); the runner finds which die that is.
+        "thrown" (the die thrown last), "loose" (a die not seated) or "table" (a die that started on the
+        table and is not seated); the runner finds which die that is, at random among several.
         """
         action_type = physical_action_type(kind)
         if action_type is None:
             return dict(params)
+        fields_all = {f.name for f in dataclasses.fields(action_type)}
         fields = {f.name: f for f in dataclasses.fields(action_type) if f.name != "die"}
         out = dict(params)
         if kind == "flick":
@@ -495,13 +555,13 @@ class _Validator:
                 continue
             kind_of = str(f.type)
             if kind_of in ("float", "int"):
-                out[key] = self.number(params, key, f"{path}.{key}", 0.0, -1e9)
+                out[key] = self.limited(params, key, f"{path}.{key}", 0.0, kind)
             elif kind_of == "Point" or kind_of.startswith("tuple[float"):
                 out[key] = self.vector(
                     params[key], f"{path}.{key}", 3 if kind_of == "Point" else kind_of.count("float")
                 )
         try:
-            action_type(**action_fields(out, die=0))
+            action_type(**action_fields(out, die=0 if "die" in fields_all else None))
         except (TypeError, ValueError) as err:
             raise self.fail(path, f"not a valid {kind}: {err}") from None
         return out
