@@ -179,6 +179,20 @@ def _run_game_job(job: Job) -> dict[str, Any]:
     }
 
 
+def check_game(spec: dict[str, Any]) -> None:
+    """Raise ExperimentError before anything runs if the game cannot be set up with these players and options."""
+    from pyramid.games import find_game
+    from pyramid.players import make_player
+
+    try:
+        game_cls = find_game(spec["game"])
+        game_cls(len(spec["players"]), rng=np.random.default_rng(0), **spec.get("options", {}))
+        for kind in spec["players"]:
+            make_player(kind, np.random.default_rng(0))
+    except (TypeError, ValueError, LookupError) as err:
+        raise ExperimentError(f"--game {spec['game']} with --players {','.join(spec['players'])}: {err}") from None
+
+
 def _run_table_game_job(job: Job) -> dict[str, Any]:
     """One game of a table dice game (Decathlon, ...): physical rolls unless the spec says fast."""
     from pyramid.tablegames import find_table_game
@@ -289,13 +303,20 @@ def run_local(jobs: Sequence[Job], workers: int, on_row: Callable[[dict[str, Any
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def run_dask(jobs: Sequence[Job], workers: int, address: str | None, on_row: Callable[[dict[str, Any]], None]) -> None:
-    """Run ``jobs`` on a Dask cluster: the scheduler at ``address``, or a local cluster of ``workers`` processes."""
+def require_dask() -> None:
+    """Raise ExperimentError, saying how to install it, if Dask's distributed scheduler is missing."""
     try:
-        from dask.distributed import Client, LocalCluster, as_completed
+        import dask.distributed  # noqa: F401
     except ImportError:
         raise ExperimentError("the dask engine needs its extra: pip install 'pyramid[dask]'") from None
+
+
+def run_dask(jobs: Sequence[Job], workers: int, address: str | None, on_row: Callable[[dict[str, Any]], None]) -> None:
+    """Run ``jobs`` on a Dask cluster: the scheduler at ``address``, or a local cluster of ``workers`` processes."""
+    require_dask()
     import logging
+
+    from dask.distributed import Client, LocalCluster, as_completed
 
     cluster = None
     if address is None:
@@ -346,6 +367,8 @@ def run_experiment(
     """
     if engine not in ENGINES:
         raise ExperimentError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+    if engine == "dask":
+        require_dask()  # before anything is written
     workers = workers or os.cpu_count() or 1
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
@@ -445,7 +468,13 @@ def mean_interval(values: Sequence[float]) -> dict[str, float]:
         z = 1.959964
         centre = (mean + z * z / (2 * n)) / (1 + z * z / n)
         half = z / (1 + z * z / n) * math.sqrt(mean * (1 - mean) / n + z * z / (4 * n * n))
-        return {"n": n, "mean": mean, "low": centre - half, "high": centre + half}
+        # Clipped so that rounding never puts an end on the wrong side of the mean.
+        return {
+            "n": n,
+            "mean": mean,
+            "low": min(mean, max(0.0, centre - half)),
+            "high": max(mean, min(1.0, centre + half)),
+        }
     if n == 1:
         return {"n": 1, "mean": mean, "low": math.nan, "high": math.nan}
     df = n - 1
@@ -508,13 +537,19 @@ def summarise(rows: Sequence[dict[str, Any]], plan: Plan) -> dict[str, Any]:
                 continue
             if _last(col) in FACE_KEYS:
                 entry["faces"][col] = _face_summary(values)
-            elif all(_numeric(v) for v in values):
-                entry["measures"][col] = mean_interval([float(v) for v in values])
+                continue
+            # None is a measure that has no value in that run (the top of a die that rolled away).
+            known = [v for v in values if v is not None]
+            if known and all(_numeric(v) for v in known):
+                interval = mean_interval([float(v) for v in known])
+                entry["measures"][col] = {**interval, "missing": len(values) - len(known)}
         out["points"].append(entry)
+    # Faces pooled over the sweep points; with one point that is the point itself. (The same seeds
+    # repeat at every point, so pooled counts of several points are not independent throws.)
     pooled = {}
     for col in sorted({k for r in rows for k in r["measures"] if _last(k) in FACE_KEYS}):
         pooled[col] = _face_summary([r["measures"].get(col) for r in rows if r["error"] is None])
-    out["faces_pooled"] = pooled
+    out["faces_pooled"] = pooled if len(points) == 1 else {}
     return out
 
 
@@ -534,11 +569,10 @@ def summary_text(summary: dict[str, Any], limit: int = 12) -> str:
         head = ", ".join(f"{k}={v}" for k, v in entry["params"].items()) or "all runs"
         lines.append(f"{head}  ({entry['runs']} runs)")
         for col, m in list(entry["measures"].items())[:limit]:
-            lines.append(f"  {col:<24} {m['mean']:10.4g}   95% CI [{m['low']:.4g}, {m['high']:.4g}]")
+            missing = f"   ({m['missing']} runs without a value)" if m.get("missing") else ""
+            lines.append(f"  {col:<24} {m['mean']:10.4g}   95% CI [{m['low']:.4g}, {m['high']:.4g}]{missing}")
         for col, f in entry["faces"].items():
-            lines.append(
-                f"  {col:<24} faces 1-6 {f['counts']} cocked {f['none']}   chi2 {f['chi2']:.2f}, p {f['p']:.3f}"
-            )
+            lines.append(f"  {col:<24} faces 1-6 {f['counts']} none {f['none']}   chi2 {f['chi2']:.2f}, p {f['p']:.3f}")
     for col, f in summary.get("faces_pooled", {}).items():
         lines.append(f"all points: {col} faces 1-6 {f['counts']}  chi2 {f['chi2']:.2f} (df {f['df']}), p {f['p']:.3f}")
     return "\n".join(lines)
@@ -562,44 +596,65 @@ def plot_summary(rows: Sequence[dict[str, Any]], summary: dict[str, Any], path: 
         return None
     points = summary["points"]
     swept = [k for k in (points[0]["params"] if points else {}) if all(_numeric(p["params"][k]) for p in points)]
+    along = swept[0] if swept and len(points) > 1 else None
+    good = [r for r in rows if r["error"] is None]
     columns = [c for c in (points[0]["measures"] if points else {}) if not c.startswith("thrown.") or "kept" in c]
     # Leave out measures that came out the same in every run: nothing to see.
-    columns = [c for c in columns if len({r["measures"].get(c) for r in rows if r["error"] is None}) > 1]
-    faces = summary.get("faces_pooled", {})
-    # The face shown at rest first (the start face is the thrower's draw, not the outcome).
-    face_columns = sorted(faces, key=lambda c: _last(c) != "top")[:1]
-    panels = columns[:4] + face_columns
+    columns = [c for c in columns if len({r["measures"].get(c) for r in good}) > 1]
+    pooled = summary.get("faces_pooled", {})
+    # The face shown at rest (the start face is the thrower's draw, not the outcome).
+    face_column = next((c for c in (points[0]["faces"] if points else {}) if _last(c) == "top"), None)
+    panels: list[tuple[str, str]] = [("measure", c) for c in columns[:4]]
+    if face_column is not None:
+        panels.append(("faces" if face_column in pooled else "fairness", face_column))
     if not panels:
         return None
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.6), squeeze=False)
-    for ax, col in zip(axes[0], panels, strict=False):
-        if col in faces:
-            f = faces[col]
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.4 * len(panels), 3.8), squeeze=False)
+    for ax, (kind, col) in zip(axes[0], panels, strict=False):
+        if kind == "faces":
+            f = pooled[col]
             ax.bar(range(1, 7), f["counts"], color="#b33")
-            ax.axhline(sum(f["counts"]) / 6, color="k", lw=1, ls="--", label="fair")
-            ax.set(xlabel="face up at rest", ylabel="runs", title=f"{col}: chi2 {f['chi2']:.1f}, p {f['p']:.2f}")
+            ax.axhline(sum(f["counts"]) / 6, color="k", lw=1, ls="--", label="fair: 1/6 each")
+            ax.set(
+                xlabel="face up at rest",
+                ylabel="runs",
+                title=f"{sum(f['counts'])} runs: chi2 {f['chi2']:.1f}, p {f['p']:.2f}",
+            )
+            ax.legend(loc="lower right")
+        elif kind == "fairness" and along is not None:
+            xs = [p["params"][along] for p in points]
+            ax.plot(xs, [p["faces"][col]["p"] for p in points], marker="o", color="#b33")
+            ax.axhline(0.05, color="k", lw=1, ls="--", label="p = 0.05")
+            ax.set(xlabel=along, ylabel="p of chi-square vs 1/6 each", title="is the face at rest fair?", ylim=(0, 1))
             ax.legend()
-        elif swept and len(points) > 1:
-            key = swept[0]
-            xs = [p["params"][key] for p in points]
-            ms = [p["measures"][col] for p in points]
+            _log_if_wide(ax, xs)
+        elif along is not None:
+            present = [p for p in points if col in p["measures"]]
+            xs = [p["params"][along] for p in present]
+            ms = [p["measures"][col] for p in present]
             mean = np.array([m["mean"] for m in ms])
             err = np.array([[m["mean"] - m["low"] for m in ms], [m["high"] - m["mean"] for m in ms]])
-            ax.errorbar(xs, mean, yerr=np.nan_to_num(err), marker="o", capsize=3)
+            ax.errorbar(xs, mean, yerr=np.clip(np.nan_to_num(err), 0.0, None), marker="o", capsize=3)
             if col.endswith("kept_top"):
                 ax.axhline(1 / 6, color="k", lw=1, ls="--", label="1/6: no memory of the start")
+                ax.set_ylim(0, 1)
                 ax.legend()
-            ax.set(xlabel=key, ylabel=col, title=f"{col} (mean, 95% CI)")
-            if min(xs) > 0 and max(xs) / min(xs) > 20:
-                ax.set_xscale("log")
+            ax.set(xlabel=along, ylabel=col, title=f"{col} (mean, 95% CI)")
+            _log_if_wide(ax, xs)
         else:
-            values = [float(r["measures"][col]) for r in rows if r["error"] is None and col in r["measures"]]
+            values = [float(r["measures"][col]) for r in good if _numeric(r["measures"].get(col))]
             ax.hist(values, bins=min(20, max(1, len(set(values)))), color="#36a")
             ax.set(xlabel=col, ylabel="runs", title=f"{col}: spread over the runs")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def _log_if_wide(ax: Any, xs: Sequence[float]) -> None:
+    """A logarithmic axis for settings that span more than a factor of 20."""
+    if min(xs) > 0 and max(xs) / min(xs) > 20:
+        ax.set_xscale("log")
 
 
 def experiment_command(args: Any) -> int:
@@ -632,6 +687,7 @@ def experiment_command(args: Any) -> int:
         else:
             game = find_game(args.game)
             spec = {"game": str(game.info.number), "players": kinds, "fast": args.fast, "options": options}
+            check_game(spec)
             default_out = f"experiments/game{game.info.number}_{'_'.join(kinds)}"
     if args.seeds < 1:
         raise ExperimentError(f"--seeds must be at least 1, got {args.seeds}")

@@ -18,7 +18,7 @@ import numpy as np
 
 from pyramid import geometry
 from pyramid.dice import DICE, DieId
-from pyramid.perception import Readout, Status
+from pyramid.perception import DieReading, Readout, Status
 from pyramid.scene import (
     PHYSICAL_ACTIONS,
     Scene,
@@ -363,6 +363,7 @@ def _measure(
         out["lying"] = sum(r.status is Status.LYING for r in readout.dice.values())
         out["cocked"] = len(readout.cocked())
         out["off_plate"] = len(readout.off_plate()) if scene.plate else 0
+        out["off_table"] = sum(_off_table(r) for r in readout.dice.values())
         out["pyramid"] = readout.notation()
     if "score" in wanted:
         counts = readout.face_count()
@@ -394,15 +395,22 @@ def _has_moved(before: np.ndarray, after: np.ndarray, edge: float) -> bool:
     return shift > MOVED_DISTANCE or turn > MOVED_ANGLE
 
 
+def _off_table(reading: DieReading) -> bool:
+    """A die whose centre is below the table top has rolled off the table onto the floor."""
+    return reading.position[2] < 0.0
+
+
 def _thrown(readout: Readout, die: DieId, start_top: int, plate: bool) -> dict[str, Any]:
+    """What became of a thrown die; one that rolled off the table shows nothing (top and kept_top None)."""
     r = readout.dice[die]
     where = {"on_plate": r.on_plate} if plate else {}
+    gone = _off_table(r)
     return {
         "die": die,
         "start_top": start_top,
-        "top": r.top,
-        "kept_top": r.top == start_top,
-        "status": r.status.value,
+        "top": None if gone else r.top,
+        "kept_top": None if gone or r.top is None else r.top == start_top,
+        "status": "off_table" if gone else r.status.value,
         "slot": list(r.slot) if r.slot is not None else None,
         **where,
     }
