@@ -33,7 +33,7 @@ COLOUR_ORDER: tuple[Colour, ...] = tuple(COLOURS)
 HELP = (
     "drag: turn   wheel: zoom   shift-drag: pan   R: reset view   click a die: lift it out   drag a die: flick it\n"
     "hold B: blow where the mouse points   arrows: tilt the plate   ctrl-drag: tilt that way   S: shake\n"
-    "P: place mode (click a funnel; C colour, O orientation)   T: throw a die at the mouse   H: hide help   Esc: quit"
+    "P: place mode (click a funnel; C colour, O orientation)   T: throw a die   W: wait   H: help   Esc: quit"
 )
 PLAY_HELP = (
     "drag: turn   wheel: zoom   R: reset view   click a die: remove it   click a funnel: place (C colour, O faces)\n"
@@ -98,6 +98,8 @@ class Hands:
         self.orientation = 0
         self.funnel: geometry.Slot | None = None
         self.chooser: Prompt | None = None  # set while a window player is choosing
+        # Set while a person takes a turn of a skill game: the actions go to the game, not the queue.
+        self.sink: Callable[[actions.PhysicalAction], None] | None = None
         self.show_help = True
         self.log: list[str] = []
 
@@ -156,9 +158,11 @@ class Hands:
     # -- doing -----------------------------------------------------------------------------------
 
     def act(self, action: actions.PhysicalAction) -> None:
-        """Queue a physical action; the viewer performs it between frames."""
+        """Queue a physical action (the viewer performs it between frames), or hand it to ``sink``."""
+        if self.sink is not None:
+            self.sink(action)
+            return
         world = self.world
-        assert world is not None
         self.note(str(action))
         self.viewer.queue.append(lambda: actions.perform(world, action, self.rng))
 
@@ -169,7 +173,9 @@ class Hands:
     def place(self, slot: geometry.Slot) -> None:
         """Queue placing a spare die of the chosen colour in ``slot`` showing the chosen faces."""
         world = self.world
-        assert world is not None
+        if self.sink is not None:
+            self.note("a skill game has no placing: lift, flick, blow, tilt, shake or throw")
+            return
         try:
             die = world.assign_dice(PyramidState({slot: Cell(self.colour)}))[slot]
         except ValueError as err:
@@ -185,6 +191,8 @@ class Hands:
         slot = readout.dice[die].slot
         if slot is not None:
             self.act(actions.Lift(slot))
+        elif self.sink is not None:
+            self.note(f"die {die} is in no slot: only a die in the pyramid can be lifted out")
         else:
             self.note(f"take die {die} away")
             self.viewer.queue.append(lambda: world.remove(die))
@@ -198,17 +206,23 @@ class Hands:
         return math.degrees(math.atan2(vector[1], vector[0]))
 
     def held_action(self) -> Callable[[], object] | None:
-        """While B is held: a short breath from the camera side towards the point under the mouse."""
-        if self.viewer.world is None or self.chooser is not None or not self.keys[key.B]:
+        """While B is held: the job of a short breath (see ``breath``)."""
+        blow = self.breath()
+        if blow is None:
             return None
         world = self.world
+        return lambda: actions.perform(world, blow, self.rng)
+
+    def breath(self) -> actions.Blow | None:
+        """While B is held: a breath of 1/30 s from the camera side towards the point under the mouse."""
+        if self.viewer.world is None or self.chooser is not None or not self.keys[key.B]:
+            return None
         origin, direction = self.ray(*self.mouse)
         target = self._aim(origin, direction)
         mouth = target - 0.08 * direction  # 8 cm from the point aimed at, on the camera's side
         azimuth = math.degrees(math.atan2(direction[1], direction[0]))
         elevation = math.degrees(math.asin(float(np.clip(direction[2], -1, 1))))
-        blow = actions.Blow(tuple(mouth.tolist()), azimuth, elevation, speed=15.0, duration=1 / 30)  # type: ignore[arg-type]
-        return lambda: actions.perform(world, blow, self.rng)
+        return actions.Blow(tuple(mouth.tolist()), azimuth, elevation, speed=15.0, duration=1 / 30)  # type: ignore[arg-type]
 
     def _aim(self, origin: np.ndarray, direction: np.ndarray) -> np.ndarray:
         dice, poses = self.world.poses()
@@ -288,16 +302,27 @@ class Hands:
             self.act(actions.Shake(amplitude=0.003, frequency=8.0, duration=0.6, azimuth=self.azimuth(1, 0)))
         elif symbol == key.T:
             self._throw()
+        elif symbol == key.W:
+            self.act(actions.Wait(0.5))
         else:
             return False
         return True
 
     def _throw(self) -> None:
+        """Throw a die at the point under the mouse: one of the chosen colour from the box or, in a skill
+        game (whose dice are all in play), the die of that colour nearest the camera lying off the plate."""
         origin, direction = self.ray(*self.mouse)
         point = self._aim(origin, direction)
-        spare = [d.id for d in DICE if d.colour == self.colour and d.id not in set(self.world.dice)]
+        if self.sink is not None:
+            readout = self.world.readout(require_rest=False)
+            lying = [r for r in readout.dice.values() if not r.on_plate and r.colour == self.colour]
+            lying.sort(key=lambda r: float(np.linalg.norm(np.array(r.position) - origin)))
+            spare = [r.die for r in lying]
+        else:
+            spare = [d.id for d in DICE if d.colour == self.colour and d.id not in set(self.world.dice)]
         if not spare:
-            self.note(f"no {self.colour} die left to throw")
+            where = "lying off the plate" if self.sink is not None else "left to throw"
+            self.note(f"no {self.colour} die {where}")
             return
         azimuth = math.degrees(math.atan2(direction[1], direction[0]))
         self.act(
@@ -528,11 +553,15 @@ def view_command(args: argparse.Namespace) -> int:
 
 def play_command(args: argparse.Namespace) -> int:
     """``pyramid play GAME --view``: the match in a window; ``human`` seats play by mouse and keys."""
-    from pyramid.games import find_game
+    from pyramid.games import find_game, is_skill_game
     from pyramid.tablegames import find_table_game
 
     if find_table_game(args.game) is not None:
         raise ValueError("the table games are played on the terminal; --view plays the pyramid's games")
+    if is_skill_game(args.game):
+        from pyramid.window_skill import play_skill_command
+
+        return play_skill_command(args)
     game_type = find_game(args.game)
     kinds = [k.strip() for k in args.players.split(",") if k.strip()] if args.players else []
     kinds = kinds or ["human"] + ["greedy"] * (game_type.info.players[0] - 1)

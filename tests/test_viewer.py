@@ -254,3 +254,224 @@ def test_a_game_played_to_its_end_in_the_window_and_replayed(display: str, monke
     human_moves = [a for p, a in game.history if p == 0]
     assert len(human_moves) == len(chosen) > 0, "every typed choice became one of the person's moves"
     assert game.outcome.scores == tuple(game.scores())
+
+
+def _die_pixels(shot: np.ndarray) -> np.ndarray:
+    """A mask (height, width) of the pixels drawn in a die colour (red, green or black)."""
+    r, g, b = (shot[:, :, k].astype(int) for k in range(3))
+    # The same classes as ``_colour_class``, for every pixel at once.
+    black = np.maximum(np.maximum(r, g), b) < 70
+    red = (r > 1.6 * g) & (r > 1.6 * b)
+    green = (g > 1.3 * r) & (g > 1.1 * b)
+    return black | red | green
+
+
+def test_the_wheel_zooms_a_drag_turns_shift_drag_pans_and_r_resets_the_view(display: str) -> None:
+    world, apex = small_pyramid_world(3)
+    viewer, _ = _open(world, display)
+    wid = str(viewer._window)
+    try:
+        viewer.camera.target = world.slot_pose(apex)[0] - np.array([0, 0, 0.02])
+        viewer.camera.home = (viewer.camera.yaw, viewer.camera.pitch, 0.45, tuple(viewer.camera.target))
+        viewer.camera.reset()
+        start = viewer.screenshot()
+        seen = _die_pixels(start).sum()
+        # The wheel: three clicks up bring the camera closer and the dice fill more of the picture.
+        _xdotool(viewer, "mousemove", "--window", wid, "400", "300", "click", "4", "click", "4", "click", "4")
+        for _ in range(3):
+            viewer.frame(0.0)
+        closer = _die_pixels(viewer.screenshot()).sum()
+        assert closer > 1.5 * seen, (seen, closer)
+        # A drag on the background turns the camera around the pyramid, at the same distance.
+        yaw = viewer.camera.yaw
+        _xdotool(viewer, "mousemove", "--window", wid, "40", "40", "mousedown", "1")
+        viewer.frame(0.0)
+        _xdotool(viewer, "mousemove", "--window", wid, "140", "40", "mouseup", "1")
+        viewer.frame(0.0)
+        assert abs((viewer.camera.yaw - yaw + 180) % 360 - 180) > 10, "a sideways drag turns the view"
+        # Shift-drag pans: the pyramid moves across the picture the way the mouse went.
+        before = np.argwhere(_die_pixels(viewer.screenshot()))[:, 1].mean()
+        _xdotool(viewer, "mousemove", "--window", wid, "40", "40", "keydown", "shift", "mousedown", "1")
+        viewer.frame(0.0)
+        _xdotool(viewer, "mousemove", "--window", wid, "140", "40", "mouseup", "1", "keyup", "shift")
+        viewer.frame(0.0)
+        after = np.argwhere(_die_pixels(viewer.screenshot()))[:, 1].mean()
+        assert after - before > 40, (before, after)
+        # R: back to the first view, pixel for pixel.
+        _xdotool(viewer, "key", "--window", wid, "r")
+        viewer.frame(0.0)
+        back = viewer.screenshot()
+        assert np.abs(back.astype(int) - start.astype(int)).mean() < 1.0
+    finally:
+        viewer.close()
+        world.close()
+
+
+def _die_on_table():  # type: ignore[no-untyped-def]
+    from pyramid.world import World
+
+    world = World(plate=False)
+    world.throw(0, (0.0, 0.0, world.physics.edge / 2 + 1e-4))
+    world.settle()
+    return world
+
+
+def test_holding_b_blows_the_die_under_the_mouse_away_from_the_camera(display: str) -> None:
+    from pyramid.viewer import watching
+
+    world = _die_on_table()
+    viewer, _ = _open(world, display)
+    wid = str(viewer._window)
+    try:
+        start = world.poses()[1][0, :3].copy()
+        x, y = _screen_point(viewer, start)
+        _xdotool(viewer, "mousemove", "--window", wid, str(x), str(y), "keydown", "b")
+        with watching(world, viewer):
+            viewer.live(0.8)
+            _xdotool(viewer, "keyup", "b")
+            viewer.live(1.2)
+        moved = world.poses()[1][0, :3] - start
+        away = start - viewer.camera.eye()
+        away[2] = 0.0
+        assert np.linalg.norm(moved[:2]) > world.physics.edge, f"the breath moved the die only {moved}"
+        assert moved[:2] @ away[:2] / np.linalg.norm(moved[:2]) / np.linalg.norm(away[:2]) > 0.7
+        held = world.poses()[1][0, :3].copy()
+        with watching(world, viewer):
+            viewer.live(0.5)
+        assert np.linalg.norm(world.poses()[1][0, :3] - held) < 0.002, "once B is up, no more breath"
+    finally:
+        viewer.close()
+        world.close()
+
+
+def test_s_shakes_the_plate_and_it_comes_back(display: str) -> None:
+    from pyramid.viewer import watching
+
+    world, _ = small_pyramid_world(2)
+    viewer, _ = _open(world, display)
+    try:
+        shifts: list[float] = []
+        viewer.on_frame.append(lambda _: shifts.append(float(np.linalg.norm(world.plate_pose[:2]))))
+        _xdotool(viewer, "key", "--window", str(viewer._window), "s")
+        with watching(world, viewer):
+            viewer.live(1.2)
+        assert max(shifts) > 0.0015, f"the plate moved at most {1000 * max(shifts):.2f} mm"
+        assert np.linalg.norm(world.plate_pose[:2]) < 3e-4, "the shaken plate is back where it lay"
+        assert _tilt(world.plate_pose) < 0.5
+    finally:
+        viewer.close()
+        world.close()
+
+
+def test_t_throws_a_die_of_the_chosen_colour_where_the_mouse_points(display: str) -> None:
+    from pyramid.viewer import watching
+    from pyramid.window_player import table_point
+
+    world = _die_on_table()
+    viewer, hands = _open(world, display)
+    wid = str(viewer._window)
+    try:
+        x, y = 250, 380
+        aim = table_point(*viewer.camera.ray(x, viewer.height - y, viewer.width, viewer.height))
+        assert aim is not None
+        _xdotool(viewer, "mousemove", "--window", wid, str(x), str(y), "key", "c", "key", "t")
+        track: list[np.ndarray] = []
+        with watching(world, viewer):
+            while world.time < 2.0 and len(track) < 90:
+                viewer.live(1 / 60)
+                dice, poses = world.poses()
+                if len(dice) == 2:
+                    track.append(poses[1, :3].copy())
+        assert len(world.dice) == 2, "one die was thrown in"
+        assert DICE[world.dice[1]].colour == hands.colour == "green", "C chose the next colour, green"
+        # Where it first touches the table (the lowest point before its first bounce) is where the mouse
+        # pointed; afterwards it may bounce and roll anywhere.
+        edge = world.physics.edge
+        heights = np.array([p[2] for p in track])
+        touch = track[int(np.flatnonzero(np.diff(heights) > 0)[0])]
+        assert np.linalg.norm(touch[:2] - aim[:2]) < 0.025, f"touched down at {touch[:2]}, aimed at {aim[:2]}"
+        world.settle(raise_on_timeout=False)
+        assert world.poses()[1][1, 2] < edge, "the thrown die comes to lie on the table"
+    finally:
+        viewer.close()
+        world.close()
+
+
+def test_p_places_a_die_of_the_chosen_colour_and_faces_in_the_funnel_under_the_mouse(display: str) -> None:
+    from pyramid.viewer import watching
+
+    world, _ = small_pyramid_world(2)
+    viewer, hands = _open(world, display)
+    wid = str(viewer._window)
+    try:
+        slot = (0, 4, 4)
+        x, y = _screen_point(viewer, world.slot_pose(slot)[0])
+        _xdotool(viewer, "key", "--window", wid, "p", "c", "c", "o", "o", "o", "o", "o")
+        _xdotool(viewer, "mousemove", "--window", wid, str(x), str(y))
+        viewer.frame(0.0)
+        viewer.frame(0.0)
+        assert hands.funnel == slot and hands.placing
+        _xdotool(viewer, "click", "1")
+        with watching(world, viewer):
+            viewer.live(1.0)
+        world.settle(raise_on_timeout=False)
+        cell = world.readout().pyramid[slot]
+        assert cell.colour == "black", "C twice: red, green, black"
+        assert cell.up == geometry.ALL_UP_FACES[5], "O five times: the sixth of the 24 orientations"
+    finally:
+        viewer.close()
+        world.close()
+
+
+def test_a_skill_game_played_by_hand_in_the_window_and_replayed(display: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pyramid.games import find_skill_game
+    from pyramid.play import SkillMatch
+    from pyramid.viewer import Viewer
+    from pyramid.window_player import Hands
+    from pyramid.window_skill import play_skill_in_window
+
+    hands_made: list[Hands] = []
+    outcomes: list[tuple[float, ...]] = []
+    clicks: list[int] = []
+    pending: list[bool] = []  # a click sent and not yet taken
+    original_init, original_frame, original_run = Hands.__init__, Viewer.frame, SkillMatch.run
+
+    def init(self: Hands, *args: object) -> None:
+        original_init(self, *args)  # type: ignore[arg-type]
+        hands_made.append(self)
+
+    def frame(self: Viewer, simulated: float) -> None:
+        original_frame(self, simulated)
+        hands = hands_made[-1]
+        if hands.sink is None:
+            pending.clear()
+        elif not pending and self.world is not None and len(clicks) < 20:
+            pending.append(True)
+            # A person clicks the lowest die they can see that is not the top one.
+            dice, poses = self.world.poses()
+            readout = self.world.readout(require_rest=False)
+            top = min(readout.slot_die, key=geometry.layer)
+            for n in np.argsort(poses[:, 2]):
+                if dice[n] == readout.slot_die[top]:
+                    continue
+                x, y = _screen_point(self, poses[n, :3])
+                if hands.die_at(x, self.height - y) == dice[n]:
+                    clicks.append(dice[n])
+                    _xdotool(self, "mousemove", "--window", str(self._window), str(x), str(y), "click", "1")
+                    break
+
+    def run(self: SkillMatch):  # type: ignore[no-untyped-def]
+        outcome = original_run(self)
+        outcomes.append(outcome.scores)
+        return outcome
+
+    monkeypatch.setattr(Hands, "__init__", init)
+    monkeypatch.setattr(Viewer, "frame", frame)
+    monkeypatch.setattr(SkillMatch, "run", run)
+    game = play_skill_in_window(
+        find_skill_game(6), ["human", "careful"], seed=3, options={"layers": "3"}, replays=1, speed=20.0
+    )
+    assert game.outcome is not None, "the match ran to its end"
+    person = [r for r in game.records if r.player == 0]
+    assert len(person) == 1 and person[0].actions >= 1, "the person's clicks were the turn's actions"
+    assert len(outcomes) == 2 and outcomes[0] == outcomes[1], "the replay ends as the match did"

@@ -1,0 +1,210 @@
+"""A skill game in the window: a person's hands take their turns, programmed players take theirs.
+
+Sits beside ``pyramid.window_player``: the same ``SkillMatch`` loop as ``pyramid play N`` runs, each
+world it builds is shown live, and a ``human`` seat's next action is whatever the person's hands do
+(lift, flick, blow, tilt, shake, throw, wait): the same ``pyramid.actions`` a programmed player returns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from pyramid import actions
+from pyramid.controllers import Controller
+from pyramid.perception import Readout
+from pyramid.window_player import Hands, _wait_for_replay, face_table
+
+if TYPE_CHECKING:
+    from pyramid.games.skill import SkillGame
+    from pyramid.viewer import Viewer
+    from pyramid.world import World
+
+SKILL_HELP = (
+    "drag: turn   wheel: zoom   shift-drag: pan   R: reset view   click a die: lift it out   drag a die: flick it\n"
+    "hold B: blow where the mouse points   arrows: tilt the plate   ctrl-drag: tilt that way   S: shake\n"
+    "T: throw a die lying off the plate at the mouse (C colour)   W: wait half a second   H: help   Esc: quit"
+)
+
+
+class WindowHand(Controller):
+    """A person at the window: the next physical action their hands make (a breath while B is held)."""
+
+    name = "person"
+
+    def __init__(self, viewer: Viewer, hands: Hands) -> None:
+        self.viewer = viewer
+        self.hands = hands
+
+    def act(self, game: Any, readout: Readout, elapsed: float) -> actions.PhysicalAction:
+        """Wait, drawing (the world stands still), until the person acts."""
+        chosen: list[actions.PhysicalAction] = []
+        self.viewer.queue.clear()  # what the hands did while another player had the turn does not count
+        self.hands.sink = chosen.append
+        try:
+            while not chosen:
+                blow = self.hands.breath()
+                if blow is not None:
+                    return blow
+                self.viewer.frame(0.0)
+        finally:
+            self.hands.sink = None
+        return chosen[0]
+
+
+class Recorder(Controller):
+    """Passes on another controller's actions and keeps them, in order, for a replay."""
+
+    def __init__(self, player: Controller) -> None:
+        self.player = player
+        self.name = player.name
+        self.actions: list[actions.PhysicalAction] = []
+
+    def act(self, game: Any, readout: Readout, elapsed: float) -> actions.PhysicalAction:
+        """The wrapped controller's action, recorded."""
+        action = self.player.act(game, readout, elapsed)
+        self.actions.append(action)
+        return action
+
+
+class ReplayHand(Controller):
+    """Plays back one seat's recorded actions; waits once they run out (the judge then ends the turn)."""
+
+    name = "replay"
+
+    def __init__(self, recorded: Sequence[actions.PhysicalAction]) -> None:
+        self.recorded = list(recorded)
+
+    def act(self, game: Any, readout: Readout, elapsed: float) -> actions.PhysicalAction:
+        """The next recorded action."""
+        return self.recorded.pop(0) if self.recorded else actions.Wait(0.5)
+
+
+def skill_text(
+    game: SkillGame, kinds: Sequence[str], turn: dict[str, float], world: World | None, viewer: Viewer
+) -> str:
+    """The overlay of a skill game: title, scores, whose turn and its clock, or the outcome; the log."""
+    info = game.info
+    scores = "   ".join(f"player {p} ({kinds[p]}): {s:g}" for p, s in enumerate(game.scores()))
+    pace = f"   x{viewer.real_time_factor:.2f} real time" if viewer.real_time_factor > 0 else ""
+    lines = [f"{info.number}. {info.title}{pace}", scores]
+    if game.outcome is not None:
+        lines += [game.outcome.result(), "Enter: replay the match   Esc: quit"]
+    elif world is not None:
+        elapsed = world.time - turn.get("start", world.time)
+        who = kinds[game.to_move]
+        waiting = " - your move" if who == "human" else ""
+        lines.append(f"player {game.to_move} ({who}) to move{waiting}: {elapsed:5.2f} of {game.time_limit:g} s")
+    return "\n".join(lines + ["", *viewer.messages[-6:]])
+
+
+def play_skill_in_window(
+    game_type: type[SkillGame],
+    kinds: Sequence[str],
+    seed: int,
+    options: dict[str, str] | None = None,
+    replays: int | None = None,
+    speed: float = 1.0,
+) -> SkillGame:
+    """Play a skill game in a window, hot-seat: ``human`` seats act with their hands, the others are programmed.
+
+    Enter replays a finished match (the recorded actions again, in fresh worlds from the same seeds);
+    ``replays`` (for scripts) stops after that many replays instead of waiting for a key; ``speed`` is
+    the pace in times real time. Returns the game as it ended.
+    """
+    from pyramid.play import SkillMatch
+    from pyramid.skill_cli import make_controller
+    from pyramid.viewer import Viewer, WindowClosed, watching
+    from pyramid.world import World
+
+    def make_game() -> SkillGame:
+        return game_type(len(kinds), rng=np.random.default_rng([seed, 1]), **(options or {}))
+
+    game = make_game()
+    viewer = Viewer(None, f"{game.info.number}. {game.info.title}", speed=speed)
+    hands = Hands(viewer, np.random.default_rng([seed, 3]))
+    viewer.push_handlers(hands)
+    recorded: list[list[actions.PhysicalAction]] | None = None
+    finished = game
+    worlds: list[World] = []
+    try:
+        while True:
+            if recorded is None:
+                seats: list[Controller] = [
+                    WindowHand(viewer, hands)
+                    if k == "human"
+                    else make_controller(k, np.random.default_rng([seed, 2, n]))
+                    for n, k in enumerate(kinds)
+                ]
+            else:
+                seats = [ReplayHand(r) for r in recorded]
+                viewer.say("replaying the match")
+            players = [Recorder(p) for p in seats]
+            turn: dict[str, float] = {}
+
+            def overlay(_: float, game: SkillGame = game, turn: dict[str, float] = turn) -> None:
+                world = viewer.world
+                status = skill_text(game, kinds, turn, world, viewer)
+                side = face_table(world.readout(require_rest=False).pyramid) if world is not None else ""
+                viewer.set_text(status, side, SKILL_HELP if hands.show_help else "")
+
+            viewer.on_frame[:] = [overlay]
+            with contextlib.ExitStack() as stack:
+
+                def make_world(stack: contextlib.ExitStack = stack) -> World:
+                    world = World()
+                    worlds.append(world)
+                    viewer.world = world
+                    stack.enter_context(watching(world, viewer))
+                    return world
+
+                def log(line: str, turn: dict[str, float] = turn) -> None:
+                    if line.startswith("turn ") and viewer.world is not None:
+                        turn["start"] = viewer.world.time
+                    viewer.say(line.strip())
+
+                match = SkillMatch(game, players, make_world, np.random.default_rng([seed, 3]), log=log)
+                match.run()
+            viewer.say(game.outcome.result() if game.outcome else "")
+            finished = game
+            recorded = [p.actions for p in players]
+            if replays is not None:
+                if replays <= 0:
+                    break
+                replays -= 1
+            elif not _wait_for_replay(viewer):
+                break
+            game = make_game()
+    except WindowClosed:
+        pass
+    finally:
+        viewer.close()
+        for world in worlds:
+            with contextlib.suppress(Exception):
+                world.close()
+    return finished
+
+
+def play_skill_command(args: argparse.Namespace) -> int:
+    """``pyramid play N --view`` for a skill game: the match in a window, ``human`` seats play by hand."""
+    from pyramid.games import find_skill_game
+
+    game_type = find_skill_game(args.game)
+    if args.fast:
+        raise ValueError(f"{game_type.info.title} is a game of physical skill: it has no fast mode")
+    kinds = [k.strip() for k in args.players.split(",") if k.strip()] if args.players else []
+    kinds = kinds or ["human"] + [game_type.default_player] * (max(game_type.info.players[0], 2) - 1)
+    options = {}
+    for pair in args.option:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise ValueError(f"an option is KEY=VALUE, got {pair!r}")
+        options[name.strip()] = value.strip()
+    game = play_skill_in_window(game_type, kinds, args.seed, options)
+    if game.outcome is not None:
+        print(game.outcome.result())
+    return 0
