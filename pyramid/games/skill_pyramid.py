@@ -71,8 +71,8 @@ class DiceMikado(SkillGame):
 
     def judge(self, readout: Readout, elapsed: float) -> TurnEnd | None:
         lifted = self.start_dice - len(readout.dice)
-        top = readout.dice[self.top_die]
-        if top.status is not Status.SEATED or top.slot != self.top_slot:
+        top = readout.dice.get(self.top_die)  # None: a hand took the top die itself out
+        if top is None or top.status is not Status.SEATED or top.slot != self.top_slot:
             return TurnEnd(
                 False, f"the top fell at the {lifted}. die; {max(lifted - 1, 0)} dice conquered", max(lifted - 1, 0)
             )
