@@ -274,8 +274,13 @@ class Progress:
 def _start_worker() -> None:
     """Set up a worker process: the parent handles Ctrl-C; PyBullet's banners do not reach the terminal."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops handing out jobs
+    _quiet_stdout()
+
+
+def _quiet_stdout() -> None:
+    """Send this worker process's file descriptor 1 to /dev/null: PyBullet's C code prints there for every world."""
     quiet = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(quiet, 1)  # PyBullet's C code prints to file descriptor 1 whenever a world is made
+    os.dup2(quiet, 1)
     os.close(quiet)
 
 
@@ -324,6 +329,8 @@ def run_dask(jobs: Sequence[Job], workers: int, address: str | None, on_row: Cal
             n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR
         )
     client = Client(address or cluster)
+    if cluster is not None:
+        client.run(_quiet_stdout)  # the local workers' PyBullet banners would cover the progress bar
     try:
         futures = client.map(run_job, list(jobs), pure=False)
         try:
@@ -410,7 +417,12 @@ def run_experiment(
     (folder / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     files.append(folder / "summary.json")
     if plots:
-        picture = plot_summary(rows, summary, folder / "summary.png")
+        what = (
+            Path(plan.spec["source"]).name
+            if "source" in plan.spec
+            else plan.spec.get("game") or plan.spec.get("table_game")
+        )
+        picture = plot_summary(rows, summary, folder / "summary.png", f"{what}: {len(rows)} runs")
         if picture is not None:
             files.append(picture)
     return Outcome(len(plan.jobs()), len(done), len(jobs), files, summary)
@@ -581,7 +593,26 @@ def summary_text(summary: dict[str, Any], limit: int = 12) -> str:
 # -- plots ------------------------------------------------------------------------------------
 
 
-def plot_summary(rows: Sequence[dict[str, Any]], summary: dict[str, Any], path: Path) -> Path | None:
+# Readable axis labels of common columns; any other column is labelled by its name.
+LABELS = {
+    "thrown.0.kept_top": "P(the start's top face ends on top)",
+    "thrown.0.top": "face up at rest",
+    "time_to_rest": "seconds until at rest",
+    "at_rest": "share of runs at rest",
+    "throw.height": "release height, m (lowest corner)",
+    "moved": "dice moved",
+    "fallen": "dice fallen out of their slots",
+    "faces_total": "faces showing",
+}
+
+
+def _label(column: str) -> str:
+    return LABELS.get(column, column)
+
+
+def plot_summary(
+    rows: Sequence[dict[str, Any]], summary: dict[str, Any], path: Path, title: str | None = None
+) -> Path | None:
     """A figure of the summary: measures against the first swept setting (or their spread), face counts.
 
     Returns None (with a note on stderr) when matplotlib is not installed: it is the ``plots`` extra.
@@ -620,12 +651,14 @@ def plot_summary(rows: Sequence[dict[str, Any]], summary: dict[str, Any], path: 
                 ylabel="runs",
                 title=f"{sum(f['counts'])} runs: chi2 {f['chi2']:.1f}, p {f['p']:.2f}",
             )
-            ax.legend(loc="lower right")
+            ax.set_ylim(0, 1.3 * max(max(f["counts"]), 1))
+            ax.legend(loc="upper right")
         elif kind == "fairness" and along is not None:
             xs = [p["params"][along] for p in points]
             ax.plot(xs, [p["faces"][col]["p"] for p in points], marker="o", color="#b33")
             ax.axhline(0.05, color="k", lw=1, ls="--", label="p = 0.05")
-            ax.set(xlabel=along, ylabel="p of chi-square vs 1/6 each", title="is the face at rest fair?", ylim=(0, 1))
+            ax.set(xlabel=_label(along), ylabel="p, chi-square against 1/6 each", title="is the face at rest fair?")
+            ax.set_ylim(0, 1)
             ax.legend()
             _log_if_wide(ax, xs)
         elif along is not None:
@@ -639,12 +672,22 @@ def plot_summary(rows: Sequence[dict[str, Any]], summary: dict[str, Any], path: 
                 ax.axhline(1 / 6, color="k", lw=1, ls="--", label="1/6: no memory of the start")
                 ax.set_ylim(0, 1)
                 ax.legend()
-            ax.set(xlabel=along, ylabel=col, title=f"{col} (mean, 95% CI)")
+            ax.set(xlabel=_label(along), ylabel=_label(col), title="mean and 95% confidence interval")
             _log_if_wide(ax, xs)
+        elif {float(r["measures"][col]) for r in good if _numeric(r["measures"].get(col))} <= {0.0, 1.0}:
+            m = points[0]["measures"][col]
+            err = [[max(0.0, m["mean"] - m["low"])], [max(0.0, m["high"] - m["mean"])]]
+            ax.bar([0], [m["mean"]], yerr=err, capsize=6, color="#36a", width=0.5)
+            if col.endswith("kept_top"):
+                ax.axhline(1 / 6, color="k", lw=1, ls="--", label="1/6: no memory of the start")
+                ax.legend()
+            ax.set(xticks=[], xlim=(-1, 1), ylim=(0, 1), ylabel=_label(col), title=f"{m['mean']:.3f}, 95% CI")
         else:
             values = [float(r["measures"][col]) for r in good if _numeric(r["measures"].get(col))]
             ax.hist(values, bins=min(20, max(1, len(set(values)))), color="#36a")
-            ax.set(xlabel=col, ylabel="runs", title=f"{col}: spread over the runs")
+            ax.set(xlabel=_label(col), ylabel="runs", title="spread over the runs")
+    if title:
+        fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
