@@ -105,6 +105,30 @@ class OrbitCamera:
         metres = 2 * self.distance * math.tan(math.radians(self.fov) / 2) / max(height, 1)
         self.target = self.target - metres * (dx * view[0, :3] + dy * view[1, :3])
 
+    def fit(self, points: np.ndarray, aspect: float = 1.6, least: float = 0.16) -> None:
+        """Aim at the middle of ``points`` (n, 3) from just far enough to see them all; this becomes home.
+
+        ``aspect`` is the picture's width / height; ``least`` (metres) the smallest radius framed, so
+        that a die alone is seen with the plate around it.
+        """
+        points = np.asarray(points, dtype=float).reshape(-1, 3)
+        if len(points) == 0:
+            return
+        centre = (points.min(axis=0) + points.max(axis=0)) / 2
+        radius = max(least, float(np.linalg.norm(points - centre, axis=1).max()))
+        self.target = centre
+        # From the distance at which the sphere of ``radius`` fits the picture's height, come closer
+        # by steps of 5 % while every point still lies inside the middle 90 % of the picture.
+        self.distance = radius / math.sin(math.radians(self.fov) / 2)
+        while self.distance > radius:
+            nearer = self.distance * 0.95
+            self.distance, previous = nearer, self.distance
+            clip = (self.projection_matrix(aspect) @ self.view_matrix() @ np.c_[points, np.ones(len(points))].T).T
+            if (clip[:, 3] <= 0).any() or (np.abs(clip[:, :2] / clip[:, 3:]) > 0.9).any():
+                self.distance = previous
+                break
+        self.home = (self.yaw, self.pitch, self.distance, tuple(self.target.tolist()))  # type: ignore[assignment]
+
     def reset(self) -> None:
         """Back to the view the camera started with."""
         self.yaw, self.pitch, self.distance, target = self.home

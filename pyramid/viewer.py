@@ -112,7 +112,7 @@ def state_matrices(state: PyramidState, edge: float = EDGE) -> tuple[list[Colour
     return [state[s].colour for s in slots], out
 
 
-def instances(matrices: np.ndarray, tints: np.ndarray) -> np.ndarray:
+def instances(matrices: np.ndarray, tints: np.ndarray | Sequence[float]) -> np.ndarray:
     """Instance rows (n, 20) float32: each model matrix (n, 4, 4) column by column, then its tint (n, 4)."""
     matrices = np.asarray(matrices, dtype=np.float32).reshape(-1, 4, 4)
     columns = matrices.transpose(0, 2, 1).reshape(len(matrices), 16)
@@ -211,9 +211,11 @@ class Stage:
         table = np.array([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]], dtype=float) * TABLE_HALF
         self.table = InstancedMesh(_flat_mesh(table, np.array([[0, 1, 2], [0, 2, 3]])))
         self.plate: InstancedMesh | None = None
+        self.plate_points = np.zeros((0, 3))  # the plate's corners (n, 3), to frame the view
         if plate:
             mesh = assets.plate_mesh(edge)
             self.plate = InstancedMesh(_flat_mesh(np.asarray(mesh.vertices), np.asarray(mesh.faces)))
+            self.plate_points = np.asarray(mesh.vertices, dtype=float)
         self.plate_tint = tuple(0.8 * c / 255 for c in assets.PLATE_RGBA[:3]) + (1.0,)
         self.plate_matrix = np.eye(4)
         self.dice: dict[Colour, np.ndarray] = {c: np.zeros((0, 20), np.float32) for c in COLOURS}
@@ -408,6 +410,12 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
     def on_resize(self, width: int, height: int) -> None:
         """Keep the overlay in its corners (the stage reads the size when it draws)."""
         self.help.width = max(width - 24, 100)
+
+    def frame_world(self) -> None:
+        """Aim the camera (and its home, R) so that the plate and every die of the world are in view."""
+        if self.world is not None:
+            points = np.vstack([self.stage.plate_points, self.world.poses()[1][:, :3]])
+            self.camera.fit(points, self.width / max(self.height, 1))
 
     def screenshot(self) -> np.ndarray:
         """The window as a person sees it now: an RGB image (height, width, 3) uint8."""

@@ -485,6 +485,7 @@ def open_view(world: World, title: str, rng: np.random.Generator) -> tuple[Viewe
     from pyramid.viewer import Viewer
 
     viewer = Viewer(world, title)
+    viewer.frame_world()
     hands = Hands(viewer, rng)
     viewer.push_handlers(hands)
     viewer.held = hands.held_action
