@@ -82,10 +82,12 @@ RUN_EPILOG = """examples:
   pyramid run scenes/throw_at_pyramid.toml --seed 3 --pictures    PNGs after the start and every action
   pyramid run scenes/die_throw.toml --set throw.height=0.02       change a setting without editing the file
 
-A scene file (TOML) says where the dice start ([start]), the physics ([physics]), what happens
-([[timeline]]: place, remove, throw, flick, blow, tilt, wait) and what is measured (scene.measure).
-The files in scenes/ are commented examples. A file with a mistake is refused before anything runs,
-with the file, the key and what was expected.
+A scene file (TOML) says where the dice start ([start]: a full or partial pyramid, the text
+notation, small pyramids, dice on the table, colours, faces), the physics ([physics]: materials,
+time step, the dice's edge and proportions), what happens ([[timeline]]: place, remove, throw,
+flick, blow, tilt, shake, wait) and what is measured (scene.measure: readout, score, moved, fallen,
+time_to_rest, thrown). The files in scenes/ are commented examples. A file with a mistake is
+refused before anything runs, with the file, the key and what was expected; nothing is written.
 """
 
 EXPERIMENT_EPILOG = """examples:
@@ -101,7 +103,10 @@ reproduced alone. Rows go to OUT/rows.jsonl as runs finish; after Ctrl-C, the sa
 runs only what is missing. At the end: OUT/rows.csv, OUT/summary.json (means with 95% confidence
 intervals, face counts with a chi-square test) and OUT/summary.png (needs the plots extra).
 A swept KEY is TABLE.KEY (physics.edge, start.layers), timeline.N.KEY, or NAME.KEY for a timeline
-entry with name = "NAME".
+entry with name = "NAME". Every sweep point is checked before anything runs.
+Runs go to local processes by default; --engine dask (pip install 'pyramid[dask]') sends the same
+runs to Dask, which gives the same rows for the same seeds; without --address it starts a local
+cluster, with it uses a running scheduler (dask scheduler, then dask worker ADDRESS on each machine).
 """
 
 
