@@ -16,12 +16,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from pyramid import geometry
 from pyramid.dice import COUNTS
 from pyramid.geometry import Slot
 from pyramid.state import NotationError, PyramidState
 from pyramid.world import Physics
 
+TABLE_HALF_WIDTH = 0.9  # metres: the world's table is 2 m square; dice start at least 10 cm from its edges
 LAYER_COLOURS = ("red", "green", "black")  # the cycle of the "layers" and "stripes" patterns
 COLOUR_PATTERNS = ("random", "layers", "stripes", *COUNTS)  # "layers": red, green, black by layer; "stripes": by row
 MEASURES = ("readout", "score", "moved", "fallen", "time_to_rest", "thrown")
@@ -326,7 +329,7 @@ class _Validator:
             self.choice({"m": m}, "m", f"scene.measure[{n}]", "", MEASURES)
         timeout = self.number(head, "settle_timeout", "scene.settle_timeout", 10.0, 0.1)
         physics = self.physics(self.table(data, "physics", "physics"))
-        start = self.start(self.table(data, "start", "start"), plate)
+        start = self.start(self.table(data, "start", "start"), plate, physics)
         timeline = self.timeline(data.get("timeline", []), plate)
         uses_slots = start.slot_count() > 0 or any(s.kind == "place" for s in timeline)
         if uses_slots and len(set(physics.proportions)) > 1:
@@ -362,7 +365,7 @@ class _Validator:
                 values[key] = self.number(data, key, path, 0.0, low, high)
         return Physics(**values)
 
-    def start(self, data: dict[str, Any], plate: bool) -> Start:
+    def start(self, data: dict[str, Any], plate: bool, physics: Physics) -> Start:
         known = ("pyramid", "layers", "colours", "faces", "small_pyramid", "table")
         self.only(data, "start", known)
         kind = data.get("pyramid", "empty")
@@ -396,7 +399,7 @@ class _Validator:
         if taken and not geometry.is_stable(taken):
             loose = next(s for s in sorted(taken) if not all(t in taken for t in geometry.supports(s)))
             raise self.fail("start.pyramid", f"the die in {loose} has nothing to stand on (its supports are empty)")
-        table = self.table_dice(data.get("table", []))
+        table = self.table_dice(data.get("table", []), plate, physics)
         start = Start(notation, slots, colours, faces, small, table)
         self.enough_dice(start)
         return start
@@ -454,7 +457,7 @@ class _Validator:
             out.append(SmallPyramid(dice, apex, pyr_colours, self.faces(item.get("faces", faces), f"{path}.faces")))
         return tuple(out)
 
-    def table_dice(self, items: Any) -> tuple[TableDice, ...]:
+    def table_dice(self, items: Any, plate: bool, physics: Physics) -> tuple[TableDice, ...]:
         if not isinstance(items, list):
             raise self.fail("start.table", "expected an array of tables [[start.table]]")
         out = []
@@ -470,8 +473,38 @@ class _Validator:
             top = item.get("top", "random")
             if top != "random" and (type(top) is not int or not 1 <= top <= 6):
                 raise self.fail(f"{path}.top", f'expected a face 1..6 or "random", got {top!r}')
-            out.append(TableDice(colour, count, (at[0], at[1]), spacing, None if top == "random" else top))
+            group = TableDice(colour, count, (at[0], at[1]), spacing, None if top == "random" else top)
+            self.table_room(group, path, plate, physics)
+            out.append(group)
         return tuple(out)
+
+    def table_room(self, group: TableDice, path: str, plate: bool, physics: Physics) -> None:
+        """Check that a row of table dice lies on the table, off the plate, without dice inside each other."""
+        # Two dice turned any way about the vertical do not touch when their centres are a footprint's
+        # diagonal apart: that of the box's two largest sides (a cube: sqrt(2) edges).
+        big = sorted(physics.proportions)[1:]
+        diagonal = physics.edge * math.hypot(*big)
+        if group.count > 1 and group.spacing < diagonal:
+            raise self.fail(
+                f"{path}.spacing",
+                f"expected at least {diagonal:.4g} m between dice (a die's diagonal), got {group.spacing:g}",
+            )
+        for n in range(group.count):
+            x, y = group.at[0] + n * group.spacing, group.at[1]
+            if max(abs(x), abs(y)) > TABLE_HALF_WIDTH:
+                raise self.fail(
+                    f"{path}.at",
+                    f"die {n + 1} of the row would lie at ({x:.3g}, {y:.3g}) m, off the table "
+                    f"(x and y within +-{TABLE_HALF_WIDTH} m)",
+                )
+            # The plate's triangle grown by a die's half diagonal: a die there would lie inside the plate.
+            scale = geometry.SLAB_INRADIUS / (geometry.SLAB_INRADIUS + diagonal / physics.edge / 2)
+            if plate and geometry.on_plate_footprint(np.array([x, y]) / physics.edge * scale)[0]:
+                raise self.fail(
+                    f"{path}.at",
+                    f"die {n + 1} of the row would lie at ({x:.3g}, {y:.3g}) m, on the plate: table dice go "
+                    "beside it (or set scene.plate = false)",
+                )
 
     def timeline(self, items: Any, plate: bool) -> tuple[Step, ...]:
         if not isinstance(items, list):
@@ -527,6 +560,10 @@ class _Validator:
             raise self.fail(f"{path}.pull", f"expected true or false, got {out['pull']!r}")
         if kind == "throw":
             out["target"] = self.vector(out["target"], f"{path}.target", 2)
+            if max(abs(v) for v in out["target"]) > TABLE_HALF_WIDTH:
+                raise self.fail(
+                    f"{path}.target", f"expected a point on the table, x and y within +-{TABLE_HALF_WIDTH} m"
+                )
         return out
 
     def physical_action(self, kind: str, params: dict[str, Any], path: str) -> dict[str, Any]:
