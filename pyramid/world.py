@@ -7,6 +7,7 @@ is placed or thrown and loses it when it is taken away. Headless by default.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -245,6 +246,13 @@ class World:
         Returns slot -> die. Settle afterwards.
         """
         chosen = dict(dice) if dice is not None else self.assign_dice(state)
+        missing = [s for s in state if s not in chosen]
+        if missing:
+            raise ValueError(f"no die chosen for {len(missing)} occupied slots, e.g. {missing[0]}")
+        used = [chosen[s] for s in state]
+        if len(set(used)) < len(used):
+            twice = next(d for d in used if used.count(d) > 1)
+            raise ValueError(f"die {twice} is chosen for more than one slot")
         for slot in sorted(state, key=lambda s: -geometry.layer(s)):
             die = chosen[slot]
             if DICE[die].colour != state[slot].colour:
@@ -258,13 +266,18 @@ class World:
         for d in DICE:
             if d.id not in self._bodies:
                 stock.setdefault(d.colour, []).append(d.id)
+        wanted = Counter(cell.colour for cell in state.values())
+        for colour, n in sorted(wanted.items()):
+            have = len(stock.get(colour, []))
+            if n > have:
+                total = sum(d.colour == colour for d in DICE)
+                raise ValueError(
+                    f"the state wants {n} {colour} dice, but only {have} of the set's {total} are not in play"
+                )
         out: dict[Slot, DieId] = {}
         for slot in geometry.SLOTS:
             if slot in state:
-                colour = state[slot].colour
-                if not stock.get(colour):
-                    raise ValueError(f"not enough {colour} dice left for the state")
-                out[slot] = stock[colour].pop(0)
+                out[slot] = stock[state[slot].colour].pop(0)
         return out
 
     def remove(self, die: DieId, pull: bool = True) -> None:

@@ -159,3 +159,19 @@ def test_600_throws_are_fair() -> None:
             counts[r.dice[0].top - 1] += 1
     assert counts.sum() >= 590
     assert chisquare(counts).pvalue > 0.01, counts
+
+
+def test_a_state_the_set_cannot_supply_is_refused_before_any_die_is_placed() -> None:
+    world = World()
+    # The set has 90 black dice: a pyramid of 165 black ones cannot be built.
+    with pytest.raises(ValueError, match="wants 165 black dice, but only 90 of the set's 90"):
+        world.build(PyramidState.full("black"))
+    assert world.dice == []
+    slots = g.small_pyramid(4, (7, 0, 0))
+    state = PyramidState({s: Cell("red", (1, 2, 3)) for s in slots})
+    with pytest.raises(ValueError, match="die 0 is chosen for more than one slot"):
+        world.build(state, {s: 0 for s in slots})
+    with pytest.raises(ValueError, match="no die chosen for 3 occupied slots"):
+        world.build(state, {(7, 0, 0): 0})
+    assert world.dice == []
+    world.close()
