@@ -422,7 +422,8 @@ def run_experiment(
             if "source" in plan.spec
             else plan.spec.get("game") or plan.spec.get("table_game")
         )
-        picture = plot_summary(rows, summary, folder / "summary.png", f"{what}: {len(rows)} runs")
+        shape = f" ({len(plan.points())} settings x {plan.seeds} seeds)" if len(plan.points()) > 1 else ""
+        picture = plot_summary(rows, summary, folder / "summary.png", f"{what}: {len(rows)} runs{shape}")
         if picture is not None:
             files.append(picture)
     return Outcome(len(plan.jobs()), len(done), len(jobs), files, summary)
@@ -640,8 +641,13 @@ def plot_summary(
         panels.append(("faces" if face_column in pooled else "fairness", face_column))
     if not panels:
         return None
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.4 * len(panels), 3.8), squeeze=False)
-    for ax, (kind, col) in zip(axes[0], panels, strict=False):
+    # One row of up to three panels, else two rows.
+    ncols = len(panels) if len(panels) <= 3 else math.ceil(len(panels) / 2)
+    nrows = math.ceil(len(panels) / ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.6 * ncols, 3.8 * nrows + 0.4), squeeze=False)
+    for ax in axes.flat[len(panels) :]:
+        ax.set_visible(False)
+    for ax, (kind, col) in zip(axes.flat, panels, strict=False):
         if kind == "faces":
             f = pooled[col]
             ax.bar(range(1, 7), f["counts"], color="#b33")
