@@ -179,6 +179,10 @@ def load_scene(path: str | Path, overrides: Mapping[str, Any] | None = None) -> 
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise SceneError(source, "(file)", "no such file") from None
+    except UnicodeDecodeError:
+        raise SceneError(source, "(file)", "not a text file (TOML is UTF-8 text)") from None
+    except OSError as err:
+        raise SceneError(source, "(file)", f"cannot be read: {err.strerror or err}") from None
     except tomllib.TOMLDecodeError as err:
         raise SceneError(source, "(syntax)", f"not valid TOML: {err}") from None
     return scene_from_dict(raw, source, overrides)

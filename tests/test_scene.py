@@ -190,9 +190,15 @@ def test_pyramid_experiment_refuses_a_bad_file_or_sweep_and_writes_nothing(
     assert not out.exists()
 
 
-def test_a_missing_file_is_named() -> None:
+def test_a_missing_file_a_folder_and_a_binary_file_are_named(tmp_path: Path) -> None:
     with pytest.raises(SceneError, match=r"nowhere\.toml: \(file\): no such file"):
         load_scene("nowhere.toml")
+    with pytest.raises(SceneError, match=r": \(file\): cannot be read"):
+        load_scene(tmp_path)
+    binary = tmp_path / "picture.toml"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
+    with pytest.raises(SceneError, match=r"picture\.toml: \(file\): not a text file"):
+        load_scene(binary)
 
 
 def test_an_empty_file_is_an_empty_table_with_the_engine_defaults() -> None:
