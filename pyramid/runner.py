@@ -28,6 +28,7 @@ from pyramid.scene import (
     action_fields,
     pattern_colour,
     physical_action_type,
+    reserved_dice,
 )
 from pyramid.state import Cell, PyramidState
 from pyramid.world import World
@@ -78,7 +79,7 @@ def run_scene(
     world = World(scene.physics, plate=scene.plate)
     record = RunRecord()
     try:
-        record.table = build_start(world, scene.start, rng)
+        record.table = build_start(world, scene.start, rng, reserved_dice(scene))
         report = world.settle(timeout=scene.settle_timeout, raise_on_timeout=False)
         record.at_rest = report.at_rest
         start_rest = record.start_rest = report.time
@@ -123,15 +124,19 @@ def run_scene(
 # -- the start ---------------------------------------------------------------------------------
 
 
-def start_state(start: Start, rng: np.random.Generator) -> PyramidState:
-    """The dice in slots at the start, with colours and faces drawn from ``rng`` where the scene says random."""
+def start_state(start: Start, rng: np.random.Generator, reserve: Mapping[str, int] | None = None) -> PyramidState:
+    """The dice in slots at the start, with colours and faces drawn from ``rng`` where the scene says random.
+
+    Random colours are drawn from the set less ``reserve`` (dice of each colour kept for later).
+    """
     cells: dict[geometry.Slot, Cell] = dict(start.notation.cells) if start.notation is not None else {}
     stock = _stock_after(cells)
+    reserve = reserve or {}
     groups = [(start.slots, start.colours, start.faces)]
     groups += [(tuple(geometry.small_pyramid(p.dice, p.apex)), p.colours, p.faces) for p in start.small_pyramids]
     for slots, colours, faces in groups:
         for slot in slots:
-            colour = _pattern_colour(colours, slot, stock, rng)
+            colour = _pattern_colour(colours, slot, stock, rng, reserve)
             stock[colour] -= 1
             cells[slot] = Cell(colour, _faces(faces, rng))
     for slot, cell in list(cells.items()):
@@ -149,11 +154,17 @@ def _stock_after(cells: dict[geometry.Slot, Cell]) -> dict[str, int]:
     return stock
 
 
-def _pattern_colour(pattern: str, slot: geometry.Slot, stock: dict[str, int], rng: np.random.Generator) -> str:
+def _pattern_colour(
+    pattern: str, slot: geometry.Slot, stock: dict[str, int], rng: np.random.Generator, reserve: Mapping[str, int]
+) -> str:
     wanted = pattern_colour(pattern, slot)
     if wanted is None:
-        pool = [c for c, n in stock.items() if n > 0]
-        weights = np.array([stock[c] for c in pool], dtype=float)
+        # A random colour, weighted by the dice left once those kept for later are set aside.
+        left = {c: n - reserve.get(c, 0) for c, n in stock.items()}
+        if sum(max(0, n) for n in left.values()) == 0:
+            left = stock  # nothing left beyond the reserve: the reserve gives way
+        pool = [c for c, n in left.items() if n > 0]
+        weights = np.array([left[c] for c in pool], dtype=float)
         wanted = pool[int(rng.choice(len(pool), p=weights / weights.sum()))]
     if stock.get(wanted, 0) <= 0:
         raise ValueError(f"the set has no {wanted} dice left for slot {slot}")
@@ -166,9 +177,14 @@ def _faces(spec: str, rng: np.random.Generator) -> geometry.UpFaces:
     return (int(spec[0]), int(spec[1]), int(spec[2]))
 
 
-def build_start(world: World, start: Start, rng: np.random.Generator) -> list[DieId]:
-    """Put the starting dice into ``world`` (not yet settled): the pyramid's slots, then the table; the table's dice."""
-    state = start_state(start, rng)
+def build_start(
+    world: World, start: Start, rng: np.random.Generator, reserve: Mapping[str, int] | None = None
+) -> list[DieId]:
+    """Put the starting dice into ``world`` (not yet settled): the pyramid's slots, then the table; the table's dice.
+
+    ``reserve`` holds back dice of each colour from the start's random colours (see ``start_state``).
+    """
+    state = start_state(start, rng, reserve)
     if state:
         world.build(state)
     ph = world.physics

@@ -335,6 +335,7 @@ class _Validator:
         physics = self.physics(self.table(data, "physics", "physics"))
         start = self.start(self.table(data, "start", "start"), plate, physics)
         timeline = self.timeline(data.get("timeline", []), plate)
+        self.enough_dice(start, timeline)
         uses_slots = start.slot_count() > 0 or any(s.kind == "place" for s in timeline)
         if uses_slots and len(set(physics.proportions)) > 1:
             raise self.fail(
@@ -405,11 +406,15 @@ class _Validator:
             raise self.fail("start.pyramid", f"the die in {loose} has nothing to stand on (its supports are empty)")
         table = self.table_dice(data.get("table", []), plate, physics)
         start = Start(notation, slots, colours, faces, small, table)
-        self.enough_dice(start)
+        self.enough_dice(start, ())
         return start
 
-    def enough_dice(self, start: Start) -> None:
-        """Check that the set has the dice of each colour that the start asks for."""
+    def enough_dice(self, start: Start, timeline: Sequence[Step]) -> None:
+        """Check that the set has the dice of each colour that the start and the timeline ask for.
+
+        Dice placed or thrown by the timeline count too, unless it also removes dice (which may then
+        be used again).
+        """
         need: dict[str, int] = {}
         for cell in (start.notation or PyramidState()).cells.values():
             need[cell.colour] = need.get(cell.colour, 0) + 1
@@ -421,6 +426,10 @@ class _Validator:
             wanted += [(key, pattern_colour(pyr.colours, s)) for s in geometry.small_pyramid(pyr.dice, pyr.apex)]
         for n, group in enumerate(start.table):
             wanted += [(f"start.table[{n}].count", group.colour)] * group.count
+        if not any(step.kind == "remove" for step in timeline):
+            for n, step in enumerate(timeline):
+                if step.kind in ("place", "throw"):
+                    wanted += [(f"timeline[{n}].count", step.params["colour"])] * step.params["count"]
         random = 0
         for key, colour in wanted:
             if colour is None:
@@ -428,7 +437,7 @@ class _Validator:
                 continue
             need[colour] = need.get(colour, 0) + 1
             if need[colour] > COUNTS[colour]:
-                raise self.fail(key, f"needs more {colour} dice than the set's {COUNTS[colour]}")
+                raise self.fail(key, f"needs more {colour} dice than the set's {COUNTS[colour]}, counting those before")
         if random + sum(need.values()) > sum(COUNTS.values()):
             raise self.fail("start", f"needs {random + sum(need.values())} dice; the set has {sum(COUNTS.values())}")
 
@@ -613,6 +622,21 @@ def action_fields(params: Mapping[str, Any], die: int | None) -> dict[str, Any]:
     out = {k: tuple(v) if isinstance(v, list) else v for k, v in params.items() if k != "slot"}
     if die is not None:
         out["die"] = die
+    return out
+
+
+def reserved_dice(scene: Scene) -> dict[str, int]:
+    """Dice of each colour that the table and the timeline's places and throws will take from the set.
+
+    The random colours of the start are drawn from the rest, so that those dice are still there.
+    """
+    out: dict[str, int] = {}
+    for group in scene.start.table:
+        out[group.colour] = out.get(group.colour, 0) + group.count
+    for step in scene.timeline:
+        if step.kind in ("place", "throw"):
+            colour = step.params["colour"]
+            out[colour] = out.get(colour, 0) + step.params["count"]
     return out
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from pyramid import cli, geometry
@@ -102,6 +103,12 @@ MISTAKES = [
         '[start]\npyramid = "full"\ncolours = "red"\n',
         "start.colours",
         "more red dice",
+    ),
+    (
+        "a second gold die placed",
+        "[[timeline]]\ndo = 'place'\ncolour = 'gold'\n[[timeline]]\ndo = 'place'\ncolour = 'gold'\n",
+        "timeline[1].count",
+        "more gold dice than the set's 1",
     ),
     ("faces that do not meet at a corner", '[start]\nfaces = "125"\n', "start.faces", "meeting at a corner"),
     (
@@ -254,3 +261,24 @@ def test_the_scenes_together_show_every_action_and_every_kind_of_start() -> None
     assert any(s.physics.time_step != Physics().time_step for s in scenes)
     measures = {m for s in scenes for m in s.measures}
     assert measures >= {"readout", "score", "moved", "fallen", "time_to_rest", "thrown"}
+
+
+def test_the_random_colours_of_the_start_leave_the_dice_the_timeline_needs() -> None:
+    from pyramid.runner import start_state
+    from pyramid.scene import reserved_dice
+
+    raw = {
+        "start": {"pyramid": "full", "colours": "random"},
+        "timeline": [{"do": "throw", "colour": "blue", "count": 10}, {"do": "place", "colour": "gold"}],
+    }
+    scene = scene_from_dict(raw, "x.toml")
+    assert reserved_dice(scene) == {"blue": 10, "gold": 1}
+    for seed in range(5):
+        colours = {
+            cell.colour
+            for cell in start_state(scene.start, np.random.default_rng(seed), reserved_dice(scene)).cells.values()
+        }
+        assert colours == {"red", "green", "black"}
+    # Without the reserve the 165 random dice take some blue ones.
+    drawn = [start_state(scene.start, np.random.default_rng(seed)).cells.values() for seed in range(5)]
+    assert any(cell.colour == "blue" for cells in drawn for cell in cells)
