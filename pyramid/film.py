@@ -40,8 +40,19 @@ class Renderer(Protocol):
     def __call__(self, world: World) -> np.ndarray: ...
 
 
+def frame_camera(camera: OrbitCamera, world: World, aspect: float) -> None:
+    """Aim ``camera`` at the plate and every die of ``world`` (as the window does when it opens)."""
+    from pyramid import assets
+
+    plate = np.asarray(assets.plate_mesh(world.physics.edge).vertices) if world.plate else np.zeros((0, 3))
+    camera.fit(np.vstack([plate, world.poses()[1][:, :3]]), aspect)
+
+
 class StageRenderer:
-    """The viewer's stage drawn offscreen: the same look as the window, no screen needed."""
+    """The viewer's stage drawn offscreen: the same look as the window, no screen needed.
+
+    Without a ``camera`` the view is framed on the first world drawn and then kept.
+    """
 
     name = "opengl"
 
@@ -55,11 +66,15 @@ class StageRenderer:
         self.window = pyglet.window.Window(64, 64, visible=False)
         self.width, self.height = width, height
         self.camera = camera or OrbitCamera()
+        self._framed = camera is not None
         self._stages: dict[tuple[float, bool], Stage] = {}
 
     def __call__(self, world: World) -> np.ndarray:
         from pyramid.viewer import Stage
 
+        if not self._framed:
+            frame_camera(self.camera, world, self.width / self.height)
+            self._framed = True
         self.window.switch_to()
         key = (world.physics.edge, world.plate)
         if key not in self._stages:
@@ -81,10 +96,14 @@ class BulletRenderer:
     def __init__(self, width: int = 960, height: int = 600, camera: OrbitCamera | None = None) -> None:
         self.width, self.height = width, height
         self.camera = camera or OrbitCamera()
+        self._framed = camera is not None
 
     def __call__(self, world: World) -> np.ndarray:
         from pyramid.render import render
 
+        if not self._framed:
+            frame_camera(self.camera, world, self.width / self.height)
+            self._framed = True
         c = self.camera
         target = (float(c.target[0]), float(c.target[1]), float(c.target[2]))
         return render(world, self.width, self.height, c.yaw, c.pitch, c.distance, target)
@@ -255,7 +274,8 @@ def film_scene(
     log: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Run ``scene`` as ``pyramid run`` does, filming it into ``video`` and/or writing PNGs into the folder
-    ``pictures``: after the start, after each timeline entry and at the end. Returns the run's report.
+    ``pictures``: after the start, after every die placed, removed or thrown (a picture per step of a
+    construction), at the end of any other timeline entry, and at the end. Returns the run's report.
     """
     from pyramid.runner import run_scene
 
@@ -266,15 +286,33 @@ def film_scene(
     labels: list[str] = []
     folder = Path(pictures) if pictures is not None else None
 
+    done = {"place": 0, "remove": 0, "throw": 0}  # dice placed, removed and thrown since the start
+    entry = {"number": 0, "shots": 0}  # the timeline entry logged last; pictures taken since
+
     def picture(world: World, label: str) -> None:
         if folder is not None and label not in labels:
             labels.append(label)
             shots.append(save_picture(renderer(world), folder / f"{len(shots):03d}_{label}.png"))
+            entry["shots"] += 1
+
+    def each_step(world: World, verb: str) -> None:
+        """After the start, every die placed, removed or thrown leaves a picture of its own."""
+        original = getattr(world, verb)
+
+        def act(*args: Any, **kwargs: Any) -> None:
+            original(*args, **kwargs)
+            if labels:
+                done[verb] += 1
+                picture(world, f"{verb}{done[verb]:02d}")
+
+        setattr(world, verb, act)
 
     def on_new(world: World) -> None:
         worlds.append(world)
         if video is not None:
             film.attach(world)
+        for verb in done:
+            each_step(world, verb)
 
     def on_close(world: World) -> None:
         picture(world, "end")
@@ -285,8 +323,16 @@ def film_scene(
         if log is not None:
             log(line)
         head = line.split(".")[0].strip()
-        if worlds:
-            picture(worlds[-1], f"step{int(head):02d}" if head.isdigit() else "start")
+        if not worlds:
+            return
+        if line.startswith("start"):
+            picture(worlds[-1], "start")
+            entry["shots"] = 0
+        elif head.isdigit() and int(head) != entry["number"]:
+            # An entry that placed, removed or threw nothing (a tilt, a wait) gets one picture at its end.
+            if entry["shots"] == 0:
+                picture(worlds[-1], f"step{int(head):02d}")
+            entry["number"], entry["shots"] = int(head), 0
 
     with runner_worlds(on_new, on_close):
         report = run_scene(scene, seed, log=on_log)

@@ -73,9 +73,10 @@ in vec4 v_tint;
 in vec3 v_light;
 in vec3 v_shine;
 uniform sampler2D texture0;
+uniform bool textured;  // false: the plate and the table, plain colours (no texture look-up to pay for)
 out vec4 colour;
 void main() {
-    vec4 base = texture(texture0, v_uv) * v_tint;
+    vec4 base = (textured ? texture(texture0, v_uv) : vec4(1.0)) * v_tint;
     colour = vec4(base.rgb * v_light + v_shine, base.a);
 }
 """
@@ -207,7 +208,6 @@ class Stage:
         uv = np.asarray(die.visual.uv)  # type: ignore[union-attr]
         self.die = InstancedMesh(_flat_mesh(np.asarray(die.vertices), np.asarray(die.faces), uv))
         self.textures = {c: _texture(assets.die_texture(c)) for c in COLOURS}
-        self.white = _texture(Image.new("RGBA", (4, 4), (255, 255, 255, 255)))
         table = np.array([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]], dtype=float) * TABLE_HALF
         self.table = InstancedMesh(_flat_mesh(table, np.array([[0, 1, 2], [0, 2, 3]])))
         self.plate: InstancedMesh | None = None
@@ -263,12 +263,13 @@ class Stage:
         gl.glEnable(gl.GL_DEPTH_TEST)
         gl.glEnable(gl.GL_CULL_FACE)
         gl.glActiveTexture(gl.GL_TEXTURE0)
+        program["textured"] = True
         for colour, rows in self.dice.items():
             if len(rows):
                 # Nearest first: hidden pixels then fail the depth test before they are shaded.
                 gl.glBindTexture(gl.GL_TEXTURE_2D, self.textures[colour].id)
                 self.die.draw(rows[np.argsort(np.linalg.norm(rows[:, 12:15] - eye, axis=1))])
-        gl.glBindTexture(gl.GL_TEXTURE_2D, self.white.id)
+        program["textured"] = False
         if self.plate is not None:
             self.plate.draw(instances(self.plate_matrix, self.plate_tint))
         self.table.draw(instances(np.eye(4), TABLE_RGBA))
@@ -276,6 +277,7 @@ class Stage:
             colour, matrix = self.ghost
             gl.glEnable(gl.GL_BLEND)
             gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+            program["textured"] = True
             gl.glBindTexture(gl.GL_TEXTURE_2D, self.textures[colour].id)
             self.die.draw(instances(matrix, (*WHITE[:3], GHOST_ALPHA)))
             gl.glDisable(gl.GL_BLEND)

@@ -86,7 +86,7 @@ def test_run_writes_pictures_and_a_film_headless(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     report = json.loads((out / "die_throw_seed2.json").read_text())
-    assert [Path(p).name for p in report["pictures"]] == ["000_start.png", "001_step01.png", "002_end.png"]
+    assert [Path(p).name for p in report["pictures"]] == ["000_start.png", "001_throw01.png", "002_end.png"]
     end = np.asarray(Image.open(report["pictures"][-1]).convert("RGB")).astype(int)
     red = (end[:, :, 0] > 120) & (end[:, :, 1] < 70) & (end[:, :, 2] < 70)
     assert red.sum() > 30, "the thrown red die is in the last picture"
