@@ -607,12 +607,13 @@ def play_in_window(
     physical: bool = True,
     delay: float = 0.4,
     replays: int | None = None,
+    speed: float = 1.0,
 ) -> Game:
     """Play a match in a window, hot-seat: ``human`` seats click, the others are bots; Enter replays it.
 
     ``make_game`` must give the same game each call (same seed); a replay rebuilds the world and plays
     the recorded actions again. ``replays`` (for scripts) stops after that many replays instead of
-    waiting for a key. Returns the game as it ended.
+    waiting for a key; ``speed`` is the pace in times real time. Returns the game as it ended.
     """
     from pyramid.players import make_player
     from pyramid.viewer import Viewer, WindowClosed
@@ -620,7 +621,7 @@ def play_in_window(
 
     world = World() if physical else None
     game = make_game()
-    viewer = Viewer(world, f"{game.info.number}. {game.info.title}")
+    viewer = Viewer(world, f"{game.info.number}. {game.info.title}", speed=speed)
     hands = Hands(viewer, np.random.default_rng([seed, 3]))
     viewer.push_handlers(hands)
     recorded: list[list[Action]] | None = None

@@ -17,7 +17,7 @@ from pyramid import geometry
 from pyramid.dice import DICE
 from pyramid.state import Cell, PyramidState
 
-pytest.importorskip("pyglet")
+pytest.importorskip("pyglet", reason="the window needs pyglet 2: pip install -e '.[view]'")
 
 
 @pytest.fixture(scope="module")
@@ -475,3 +475,53 @@ def test_a_skill_game_played_by_hand_in_the_window_and_replayed(display: str, mo
     person = [r for r in game.records if r.player == 0]
     assert len(person) == 1 and person[0].actions >= 1, "the person's clicks were the turn's actions"
     assert len(outcomes) == 2 and outcomes[0] == outcomes[1], "the replay ends as the match did"
+
+
+def test_a_person_plays_a_physical_match_by_clicking_funnels(display: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pyramid.games import find_game
+    from pyramid.rules import Game, Place
+    from pyramid.viewer import Viewer
+    from pyramid.window_player import Hands, play_in_window
+
+    hands_made: list[Hands] = []
+    clicked: list[geometry.Slot] = []
+    pending: list[bool] = []  # a click sent and not yet taken
+    original_init, original_frame = Hands.__init__, Viewer.frame
+
+    def init(self: Hands, *args: object) -> None:
+        original_init(self, *args)  # type: ignore[arg-type]
+        hands_made.append(self)
+
+    def frame(self: Viewer, simulated: float) -> None:
+        original_frame(self, simulated)
+        prompt = hands_made[-1].chooser
+        if prompt is None:
+            pending.clear()
+            if sum(p == 0 for p, _ in games[-1].history) == 2:
+                self.has_exit = True  # the person closes the window after two moves
+        elif not pending and self.world is not None:
+            # A person points at the funnel of the last legal placement and clicks.
+            slot = [a for a in prompt.legal if isinstance(a, Place)][-1].slot
+            x, y = _screen_point(self, self.world.slot_pose(slot)[0])
+            _xdotool(self, "mousemove", "--window", str(self._window), str(x), str(y))
+            original_frame(self, 0.0)
+            if hands_made[-1].funnel == slot:
+                pending.append(True)
+                clicked.append(slot)
+                _xdotool(self, "click", "1")
+
+    monkeypatch.setattr(Hands, "__init__", init)
+    monkeypatch.setattr(Viewer, "frame", frame)
+    games: list[Game] = []
+    game_type = find_game(27)  # Mucho: each player places the die they rolled
+
+    def make_game():  # type: ignore[no-untyped-def]
+        game = game_type(3, rng=np.random.default_rng([4, 1]))
+        games.append(game)
+        return game
+
+    game = play_in_window(make_game, ["human", "random", "random"], seed=4, delay=0.0, speed=20.0)
+    moves = [a for p, a in game.history if p == 0]
+    assert [a.slot for a in moves if isinstance(a, Place)] == clicked, "each click placed in the funnel pointed at"
+    # The world is the truth: the dice clicked into place are seated there, in the colour played.
+    assert all(game.state[slot].colour == a.colour for slot, a in zip(clicked, moves, strict=True))
