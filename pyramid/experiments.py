@@ -382,7 +382,7 @@ def run_experiment(
     manifest = folder / "experiment.json"
     plan_data = asdict(plan)
     if manifest.exists():
-        if json.loads(manifest.read_text()) != json.loads(json.dumps(plan_data)):
+        if _comparable(json.loads(manifest.read_text())) != _comparable(json.loads(json.dumps(plan_data))):
             raise ExperimentError(
                 f"{folder} holds a different experiment (its experiment.json differs): choose another --out, "
                 "or delete that folder to start again"
@@ -427,6 +427,12 @@ def run_experiment(
         if picture is not None:
             files.append(picture)
     return Outcome(len(plan.jobs()), len(done), len(jobs), files, summary)
+
+
+def _comparable(plan_data: dict[str, Any]) -> dict[str, Any]:
+    """A plan as compared on resume: what runs, not the path the scene file was named by."""
+    spec = {k: v for k, v in plan_data.get("spec", {}).items() if k != "source"}
+    return {**plan_data, "spec": spec}
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:

@@ -151,6 +151,9 @@ def test_another_experiment_in_the_same_folder_is_refused(tmp_path: Path) -> Non
     run_experiment(_plan(1), tmp_path / "exp", workers=1, progress=False, plots=False)
     with pytest.raises(ExperimentError, match="holds a different experiment"):
         run_experiment(_plan(2), tmp_path / "exp", workers=1, progress=False, plots=False)
+    # The same scene named by another path (from another folder) is the same experiment.
+    same = Plan({**_plan(1).spec, "source": "../scenes/die_throw.toml"}, _plan(1).vary, 1)
+    assert run_experiment(same, tmp_path / "exp", workers=1, progress=False, plots=False).resumed == 2
 
 
 def test_the_dask_engine_on_a_local_cluster_gives_the_rows_of_the_local_processes(tmp_path: Path) -> None:
