@@ -181,12 +181,16 @@ def test_a_jiggled_tilt_shakes_base_dice_out_of_their_funnels_downhill() -> None
     assert len(gone) >= 1 and (gone[:, 0] > 0.008).all()
 
 
-def test_a_flicked_apex_leaves_the_small_pyramid() -> None:
-    report = run_scene(_scene("flick"))
+def test_a_flicked_apex_leaves_the_small_pyramid_and_a_chipped_die_lands_on_the_plate() -> None:
+    chipped: list[bool] = []
+    report = run_scene(
+        _scene("flick"), seed=1, inspect=lambda w: chipped.append(w.readout(require_rest=False).dice[270].on_plate)
+    )
     m = report["measures"]
-    assert report["events"][0].startswith("flick die ")
-    assert m["fallen"] >= 1 and m["seated"] <= 19 and m["moved"] >= 1
-    assert report["events"][2].startswith("flick die ")  # the die from the table was found and flicked
+    assert report["events"][0] == "flick die 180 with 6 mN s towards 30 deg"  # 180: the apex of the 20
+    assert m["fallen"] >= 1 and m["moved"] >= 1
+    # 270, the blue die that started on the table in front of the plate, was chipped over its rim.
+    assert report["events"][2].startswith("flick die 270 ") and chipped == [True]
 
 
 def test_placing_builds_on_the_partial_pyramid_and_every_placed_die_is_seated() -> None:
