@@ -1,12 +1,14 @@
 """Studies of the skill games: many seeded turns of each game's programmed players, summarised as figures.
 
-Demonstrates what the physics makes of the rule book's skill games: how many dice each Dice Mikado
-strategy takes before the top falls, how often and how fast the tilt controller solves Faraday and
-Coulomb, how the blower fares in Dune, how many flicks land in Flickers, how well thrown dice hide a
-pyramid, what remains of Captain Flint's pyramid, and how many poured dice find a funnel in Trulla.
-Every figure is simulated, from seeds 0..N-1.
+One short study per skill game of the rule book: what remains of Captain Flint's pyramid, how often
+and how fast the blower (Dune) and the tilt controller (Faraday, Coulomb) solve their games, how high
+the stacker builds (Emag), how many dice each Dice Mikado strategy takes before the top falls, how
+many flicks land (Flickers), how many dice a pull depth lets one mount (Mount(a)ing), how well thrown
+dice hide a pyramid (Hide Away), how many poured dice find a funnel (Trulla), how fast a guinea fowl
+is dressed, and how throwing games run (Dishing Up, Malicious Pleasure). Every figure is simulated,
+from seeds 0..N-1; the same seeds print the same figures.
 
-    .venv/bin/python examples/skill_studies.py --seeds 10            # all studies, a few minutes
+    .venv/bin/python examples/skill_studies.py --seeds 10            # all studies (long: run it in the background)
     .venv/bin/python examples/skill_studies.py mikado --seeds 30 --layers 6
 """
 
@@ -58,7 +60,10 @@ def timed(number: int, kind: str, seeds: int) -> None:
     ok = [r.time for r in records if r.end.success]
     why = Counter("fell off" if "fell off" in r.end.note else "time up" for r in records if not r.end.success)
     title = find_skill_game(number).info.title
+    reached = sorted(Counter(n for g in games for n in g.reached).items())
+    size = games[0].goal_size if games else 0
     print(f"{title} with the {kind} controller: solved {len(ok)}/{len(records)}; time to solve: {_summary(ok)}")
+    print(f"  most dice in place during a turn (of {size}): {dict(reached)}")
     print(f"  failures: {dict(why)}; actions per turn: {_summary([r.actions for r in records])}")
 
 
@@ -121,16 +126,63 @@ def dishing_up(seeds: int) -> None:
     )
 
 
+def emag(seeds: int) -> None:
+    """Height of the stack and how turns end."""
+    games = _games(5, ["stack"], seeds, {})
+    records = [g.records[0] for g in games]
+    print(
+        f"Emag (20 dice set down on the highest die): stack height {_summary([r.end.value for r in records])} cm; "
+        f"{sum('fell off' in r.end.note for r in records)} turns ended by a die falling off the plate"
+    )
+
+
+def mounting(seeds: int, layers: int) -> None:
+    """Dice mounted per turn for two pull depths."""
+    print(f"Mount(a)ing on a {layers}-layer pyramid: dice mounted per turn")
+    for kind, depth in (("mount", "8 mm"), ("mount-shallow", "4 mm")):
+        records = [g.records[0] for g in _games(8, [kind], seeds, {"layers": str(layers)})]
+        counts = sorted(Counter(int(r.end.value) for r in records).items())
+        fell = sum("fell off" in r.end.note for r in records)
+        summary = _summary([r.end.value for r in records])
+        print(f"  pulls {depth}: {summary}; distribution {dict(counts)}; fell off {fell}")
+
+
+def fowl(seeds: int) -> None:
+    """Time to dress a one-die core, and how often the bird is finished."""
+    games = _games(17, ["fowl", "fowl"], seeds, {"core": "1"})
+    records = [r for g in games for r in g.records]
+    done = [r.time for r in records if r.end.success]
+    print(
+        f"The Vain Guinea Fowl (1-die core, 19-die coat): dressed {len(done)}/{len(records)}; "
+        f"time {_summary(done)} s; actions per turn {_summary([r.actions for r in records])}"
+    )
+
+
+def malice(seeds: int) -> None:
+    """Game length and the winner's margin with 10 dice each."""
+    games = _games(20, ["malice", "malice"], seeds, {"dice": "10"})
+    wins = Counter(w for g in games if g.outcome is not None for w in g.outcome.winners)
+    print(
+        f"Malicious Pleasure (2 players, 10 dice each): turns per game {_summary([len(g.records) for g in games])}; "
+        f"wins by seat {dict(sorted(wins.items()))}; "
+        f"{sum(not r.end.success for g in games for r in g.records)} turns ended by a die off the plate"
+    )
+
+
 STUDIES: dict[str, Callable[[argparse.Namespace], None]] = {
-    "mikado": lambda a: mikado(a.seeds, a.layers),
+    "flint": lambda a: flint(a.seeds, min(a.layers, 6)),
+    "dune": lambda a: timed(2, "blow", a.seeds),
     "faraday": lambda a: timed(3, "tilt", a.seeds),
     "coulomb": lambda a: timed(4, "tilt", a.seeds),
-    "dune": lambda a: timed(2, "blow", a.seeds),
+    "emag": lambda a: emag(a.seeds),
+    "mikado": lambda a: mikado(a.seeds, a.layers),
     "flickers": lambda a: flickers(a.seeds),
+    "mounting": lambda a: mounting(a.seeds, a.layers),
     "hide-away": lambda a: hide_away(a.seeds),
-    "flint": lambda a: flint(a.seeds, min(a.layers, 6)),
     "trulla": lambda a: trulla(a.seeds),
+    "fowl": lambda a: fowl(a.seeds),
     "dishing-up": lambda a: dishing_up(a.seeds),
+    "malice": lambda a: malice(a.seeds),
 }
 
 
@@ -139,7 +191,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("studies", nargs="*", choices=[[], *STUDIES], help="which studies (default: all)")
     parser.add_argument("--seeds", type=int, default=10, help="seeds per study (default 10)")
-    parser.add_argument("--layers", type=int, default=5, help="pyramid layers for Mikado and Flint (default 5)")
+    parser.add_argument("--layers", type=int, default=5, help="layers for Mikado, Flint, Mount(a)ing (default 5)")
     args = parser.parse_args()
     for name in args.studies or list(STUDIES):
         start = time.perf_counter()

@@ -122,8 +122,10 @@ def play_skill(args: argparse.Namespace) -> int:
     game = run_skill_game(game_cls, kinds, args.seed, _options(args.option), log=print)
     assert game.outcome is not None
     print()
-    for r in game.records:
-        print(f"player {r.player}: {'done' if r.end.success else 'failed'} in {r.time:.2f} s: {r.end.note}")
+    reached = getattr(game, "reached", None)
+    for n, r in enumerate(game.records):
+        best = f" (at best {reached[n]} of {game.goal_size} dice in place)" if reached else ""  # type: ignore[attr-defined]
+        print(f"player {r.player}: {'done' if r.end.success else 'failed'} in {r.time:.2f} s: {r.end.note}{best}")
     print("scores:", ", ".join(f"player {p} {s:g}" for p, s in enumerate(game.outcome.scores)))
     print(game.outcome.result())
     return 0

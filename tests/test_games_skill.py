@@ -131,6 +131,19 @@ def test_play_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert play_skill(args) == 2
 
 
+def test_the_command_line_prints_the_same_game_for_the_same_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    def play(seed: int) -> str:
+        args = argparse.Namespace(
+            game="emag", players="stack,stack", seed=seed, fast=False, picture=None, option=["dice=5"]
+        )
+        assert play_skill(args) == 0
+        return capsys.readouterr().out
+
+    first = play(3)
+    assert "throw die" in first and "scores: player 0" in first and "wins" in first
+    assert play(3) == first
+
+
 def test_typed_actions_are_parsed_and_bad_ones_refused() -> None:
     assert parse_action("tilt 180 12") == Tilt(180.0, 12.0)
     assert parse_action("lift 8 0 0") == Lift((8, 0, 0))
