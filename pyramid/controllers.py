@@ -199,15 +199,15 @@ class TiltHand(Controller):
         rng: np.random.Generator,
         kick: float = 1.5,
         angle: float = 12.0,
-        climb: float = 2.4,
-        climb_angle: float = 16.0,
+        climb: float = 2.0,
+        climb_angle: float = 14.0,
         weakest: float = 1.2,
         strongest: float = 2.8,
         stir: float = 0.8,
         edge_risk: float = 0.9,
         loose_risk: float = 0.6,
         quickest: float = 0.04,
-        tries: int = 6,
+        tries: int = 3,
     ) -> None:
         self.rng = rng
         self.start_kick = kick
@@ -427,7 +427,7 @@ class BlowHand(Controller):
         climb_lift: float = -0.006,
         weakest: float = 20.0,
         strongest: float = 32.0,
-        tries: int = 6,
+        tries: int = 3,
     ) -> None:
         self.rng = rng
         self.start_speed = speed

@@ -268,3 +268,36 @@ def test_mounting_counts_the_dice_the_world_holds_on_balconies_and_a_die_off_the
     end = game.judge(match.world.readout(require_rest=False), 1.0)
     assert end is not None and not end.success and "fell off the plate" in end.note and end.value == 3
     match.world.close()
+
+
+class _Goals:
+    """A stand-in game for the feedback hands: its dice and where each should go."""
+
+    def __init__(self, dice: list[int], goals: dict[int, tuple[int, int, int]]) -> None:
+        self.dice = dice
+        self._goals = goals
+
+    def goals(self, readout: object) -> dict[int, np.ndarray]:
+        return {d: g.slot_centre(s) * 0.016 for d, s in self._goals.items()}
+
+
+@pytest.mark.parametrize("hand", ["tilt", "blow"])
+def test_a_feedback_hand_brings_a_die_funnel_by_funnel_towards_its_goal_and_the_others_stay(hand: str) -> None:
+    world = World()
+    world.place(0, (3, 3, 2))  # to go two funnels towards the corner (8, 0, 0)
+    world.place(1, (8, 0, 0))  # already where it belongs
+    world.settle()
+    game = _Goals([0, 1], {0: (5, 2, 1)})
+    player = make_controller(hand, np.random.default_rng(0))
+    rng = np.random.default_rng(1)
+    distance = [2]
+    for _ in range(8):
+        perform(world, player.act(game, world.readout(require_rest=False), 0.0), rng)
+        world.settle(raise_on_timeout=False)
+        readout = world.readout(require_rest=False)
+        assert all(r.on_plate for r in readout.dice.values())
+        if readout.dice[0].slot is not None:
+            distance.append(max(abs(a - b) for a, b in zip(readout.dice[0].slot, (5, 2, 1), strict=True)))
+    assert min(distance) < 2  # it got nearer, read from the world
+    assert world.readout(require_rest=False).dice[1].slot == (8, 0, 0)  # the corner die was left alone
+    world.close()
