@@ -688,8 +688,8 @@ def plot_summary(
             _log_if_wide(ax, xs)
         elif {float(r["measures"][col]) for r in good if _numeric(r["measures"].get(col))} <= {0.0, 1.0}:
             m = points[0]["measures"][col]
-            err = [[max(0.0, m["mean"] - m["low"])], [max(0.0, m["high"] - m["mean"])]]
-            ax.bar([0], [m["mean"]], yerr=err, capsize=6, color="#36a", width=0.5)
+            share_err = [[max(0.0, m["mean"] - m["low"])], [max(0.0, m["high"] - m["mean"])]]
+            ax.bar([0], [m["mean"]], yerr=share_err, capsize=6, color="#36a", width=0.5)
             if col.endswith("kept_top"):
                 ax.axhline(1 / 6, color="k", lw=1, ls="--", label="1/6: no memory of the start")
                 ax.legend()
