@@ -3,7 +3,7 @@
 Sits on top of the flow: each run is ``runner.run_scene`` or a ``play.Match``, rebuilt in a worker
 from plain data and a seed, so the same seed gives the same row in any process, on any engine. Rows
 go to JSON lines as they finish (an interrupted experiment resumes from them), then to a CSV table,
-a summary with 95% confidence intervals and plots.
+a summary with 95% confidence intervals and a plot (``summaries``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import itertools
 import json
-import math
 import os
 import signal
 import sys
@@ -25,41 +24,9 @@ from typing import Any
 
 import numpy as np
 
+from pyramid.summaries import plot_summary, summarise, summary_text
+
 ENGINES = ("local", "dask")
-FACE_KEYS = ("top", "start_top")  # columns ending so hold a face 1..6: counted, with a chi-square test
-ID_KEYS = ("die", "slot", "key", "point", "seed")  # columns that name things: not summarised
-T975 = (
-    12.706,
-    4.303,
-    3.182,
-    2.776,
-    2.571,
-    2.447,
-    2.365,
-    2.306,
-    2.262,
-    2.228,
-    2.201,
-    2.179,
-    2.160,
-    2.145,
-    2.131,
-    2.120,
-    2.110,
-    2.101,
-    2.093,
-    2.086,
-    2.080,
-    2.074,
-    2.069,
-    2.064,
-    2.060,
-    2.056,
-    2.052,
-    2.048,
-    2.045,
-    2.042,
-)
 
 
 class ExperimentError(ValueError):
@@ -413,7 +380,7 @@ def run_experiment(
             if bar is not None:
                 bar.close()
     files = [manifest, rows_path, write_csv(rows, folder / "rows.csv")]
-    summary = summarise(rows, plan)
+    summary = summarise(rows, plan.points())
     (folder / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     files.append(folder / "summary.json")
     if plots:
@@ -471,245 +438,6 @@ def write_csv(rows: Sequence[dict[str, Any]], path: Path) -> Path:
 
 def _cell(value: Any) -> Any:
     return "" if value is None else int(value) if isinstance(value, bool) else value
-
-
-# -- statistics -------------------------------------------------------------------------------
-
-
-def mean_interval(values: Sequence[float]) -> dict[str, float]:
-    """Mean and its 95% confidence interval (Student's t); 0/1 values get Wilson's interval for a proportion."""
-    x = np.asarray(values, dtype=float)
-    n = len(x)
-    mean = float(x.mean()) if n else math.nan
-    if n == 0:
-        return {"n": 0, "mean": mean, "low": math.nan, "high": math.nan}
-    if set(np.unique(x)) <= {0.0, 1.0}:
-        z = 1.959964
-        centre = (mean + z * z / (2 * n)) / (1 + z * z / n)
-        half = z / (1 + z * z / n) * math.sqrt(mean * (1 - mean) / n + z * z / (4 * n * n))
-        # Clipped so that rounding never puts an end on the wrong side of the mean.
-        return {
-            "n": n,
-            "mean": mean,
-            "low": min(mean, max(0.0, centre - half)),
-            "high": max(mean, min(1.0, centre + half)),
-        }
-    if n == 1:
-        return {"n": 1, "mean": mean, "low": math.nan, "high": math.nan}
-    df = n - 1
-    t = T975[df - 1] if df <= len(T975) else 1.959964 + 2.4 / df
-    half = t * float(x.std(ddof=1)) / math.sqrt(n)
-    return {"n": n, "mean": mean, "low": mean - half, "high": mean + half}
-
-
-def chi_square_uniform(counts: Sequence[int]) -> dict[str, float]:
-    """Pearson's chi-square test of ``counts`` against equal probabilities: statistic, degrees of freedom, p."""
-    c = np.asarray(counts, dtype=float)
-    expected = c.sum() / len(c)
-    stat = float(((c - expected) ** 2 / expected).sum()) if expected > 0 else math.nan
-    df = len(c) - 1
-    return {"chi2": stat, "df": df, "p": upper_gamma(df / 2, stat / 2) if expected > 0 else math.nan}
-
-
-def upper_gamma(a: float, x: float) -> float:
-    """Regularised upper incomplete gamma Q(a, x): the chi-square tail is Q(df/2, chi2/2)."""
-    if x <= 0:
-        return 1.0
-    log_front = a * math.log(x) - x - math.lgamma(a)
-    if x < a + 1:  # series for P(a, x)
-        term = total = 1.0 / a
-        for n in range(1, 500):
-            term *= x / (a + n)
-            total += term
-            if term < total * 1e-15:
-                break
-        return max(0.0, 1.0 - total * math.exp(log_front))
-    # Lentz's continued fraction for Q(a, x).
-    b, c, d = x + 1 - a, 1e300, 1 / (x + 1 - a)
-    h = d
-    for n in range(1, 500):
-        an = -n * (n - a)
-        b += 2
-        d = 1 / (an * d + b if abs(an * d + b) > 1e-300 else 1e-300)
-        c = b + an / c if abs(b + an / c) > 1e-300 else 1e-300
-        h *= d * c
-        if abs(d * c - 1) < 1e-15:
-            break
-    return math.exp(log_front) * h
-
-
-def _numeric(value: Any) -> bool:
-    return isinstance(value, bool | int | float) and not (isinstance(value, float) and math.isnan(value))
-
-
-def summarise(rows: Sequence[dict[str, Any]], plan: Plan) -> dict[str, Any]:
-    """Per sweep point: each numeric measure's mean with its 95% interval; faces counted and chi-square tested."""
-    points = plan.points()
-    out: dict[str, Any] = {"runs": len(rows), "errors": sum(r["error"] is not None for r in rows), "points": []}
-    for p, params in enumerate(points):
-        mine = [r for r in rows if r["point"] == p and r["error"] is None]
-        entry: dict[str, Any] = {"params": params, "runs": len(mine), "measures": {}, "faces": {}}
-        columns = sorted({k for r in mine for k in r["measures"]})
-        for col in columns:
-            values = [r["measures"].get(col) for r in mine]
-            if _last(col) in ID_KEYS:
-                continue
-            if _last(col) in FACE_KEYS:
-                entry["faces"][col] = _face_summary(values)
-                continue
-            # None is a measure that has no value in that run (the top of a die that rolled away).
-            known = [v for v in values if v is not None]
-            if known and all(_numeric(v) for v in known):
-                interval = mean_interval([float(v) for v in known])
-                entry["measures"][col] = {**interval, "missing": len(values) - len(known)}
-        out["points"].append(entry)
-    # Faces pooled over the sweep points; with one point that is the point itself. (The same seeds
-    # repeat at every point, so pooled counts of several points are not independent throws.)
-    pooled = {}
-    for col in sorted({k for r in rows for k in r["measures"] if _last(k) in FACE_KEYS}):
-        pooled[col] = _face_summary([r["measures"].get(col) for r in rows if r["error"] is None])
-    out["faces_pooled"] = pooled if len(points) == 1 else {}
-    return out
-
-
-def _last(column: str) -> str:
-    return column.rsplit(".", 1)[-1]
-
-
-def _face_summary(values: Sequence[Any]) -> dict[str, Any]:
-    counts = [sum(v == f for v in values) for f in range(1, 7)]
-    return {"counts": counts, "none": sum(v is None for v in values), **chi_square_uniform(counts)}
-
-
-def summary_text(summary: dict[str, Any], limit: int = 12) -> str:
-    """The summary as lines for the terminal: one block per sweep point."""
-    lines = [f"{summary['runs']} runs, {summary['errors']} with errors"]
-    for entry in summary["points"]:
-        head = ", ".join(f"{k}={v}" for k, v in entry["params"].items()) or "all runs"
-        lines.append(f"{head}  ({entry['runs']} runs)")
-        for col, m in list(entry["measures"].items())[:limit]:
-            missing = f"   ({m['missing']} runs without a value)" if m.get("missing") else ""
-            lines.append(f"  {col:<24} {m['mean']:10.4g}   95% CI [{m['low']:.4g}, {m['high']:.4g}]{missing}")
-        for col, f in entry["faces"].items():
-            lines.append(f"  {col:<24} faces 1-6 {f['counts']} none {f['none']}   chi2 {f['chi2']:.2f}, p {f['p']:.3f}")
-    for col, f in summary.get("faces_pooled", {}).items():
-        lines.append(f"all points: {col} faces 1-6 {f['counts']}  chi2 {f['chi2']:.2f} (df {f['df']}), p {f['p']:.3f}")
-    return "\n".join(lines)
-
-
-# -- plots ------------------------------------------------------------------------------------
-
-
-# Readable axis labels of common columns; any other column is labelled by its name.
-LABELS = {
-    "thrown.0.kept_top": "P(the start's top face ends on top)",
-    "thrown.0.top": "face up at rest",
-    "time_to_rest": "seconds until at rest",
-    "at_rest": "share of runs at rest",
-    "throw.height": "release height, m (lowest corner)",
-    "moved": "dice moved",
-    "fallen": "dice fallen out of their slots",
-    "faces_total": "faces showing",
-}
-
-
-def _label(column: str) -> str:
-    return LABELS.get(column, column)
-
-
-def plot_summary(
-    rows: Sequence[dict[str, Any]], summary: dict[str, Any], path: Path, title: str | None = None
-) -> Path | None:
-    """A figure of the summary: measures against the first swept setting (or their spread), face counts.
-
-    Returns None (with a note on stderr) when matplotlib is not installed: it is the ``plots`` extra.
-    """
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("no plots: they need matplotlib, pip install 'pyramid[plots]'", file=sys.stderr)
-        return None
-    points = summary["points"]
-    swept = [k for k in (points[0]["params"] if points else {}) if all(_numeric(p["params"][k]) for p in points)]
-    along = swept[0] if swept and len(points) > 1 else None
-    good = [r for r in rows if r["error"] is None]
-    columns = [c for c in (points[0]["measures"] if points else {}) if not c.startswith("thrown.") or "kept" in c]
-    # Leave out measures that came out the same in every run: nothing to see.
-    columns = [c for c in columns if len({r["measures"].get(c) for r in good}) > 1]
-    pooled = summary.get("faces_pooled", {})
-    # The face shown at rest (the start face is the thrower's draw, not the outcome).
-    face_column = next((c for c in (points[0]["faces"] if points else {}) if _last(c) == "top"), None)
-    panels: list[tuple[str, str]] = [("measure", c) for c in columns[:4]]
-    if face_column is not None:
-        panels.append(("faces" if face_column in pooled else "fairness", face_column))
-    if not panels:
-        return None
-    # One row of up to three panels, else two rows.
-    ncols = len(panels) if len(panels) <= 3 else math.ceil(len(panels) / 2)
-    nrows = math.ceil(len(panels) / ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(4.6 * ncols, 3.8 * nrows + 0.4), squeeze=False)
-    for ax in axes.flat[len(panels) :]:
-        ax.set_visible(False)
-    for ax, (kind, col) in zip(axes.flat, panels, strict=False):
-        if kind == "faces":
-            f = pooled[col]
-            ax.bar(range(1, 7), f["counts"], color="#b33")
-            ax.axhline(sum(f["counts"]) / 6, color="k", lw=1, ls="--", label="fair: 1/6 each")
-            ax.set(
-                xlabel="face up at rest",
-                ylabel="runs",
-                title=f"{sum(f['counts'])} runs: chi2 {f['chi2']:.1f}, p {f['p']:.2f}",
-            )
-            ax.set_ylim(0, 1.3 * max(max(f["counts"]), 1))
-            ax.legend(loc="upper right")
-        elif kind == "fairness" and along is not None:
-            xs = [p["params"][along] for p in points]
-            ax.plot(xs, [p["faces"][col]["p"] for p in points], marker="o", color="#b33")
-            ax.axhline(0.05, color="k", lw=1, ls="--", label="p = 0.05")
-            ax.set(xlabel=_label(along), ylabel="p, chi-square against 1/6 each", title="is the face at rest fair?")
-            ax.set_ylim(0, 1)
-            ax.legend()
-            _log_if_wide(ax, xs)
-        elif along is not None:
-            present = [p for p in points if col in p["measures"]]
-            xs = [p["params"][along] for p in present]
-            ms = [p["measures"][col] for p in present]
-            mean = np.array([m["mean"] for m in ms])
-            err = np.array([[m["mean"] - m["low"] for m in ms], [m["high"] - m["mean"] for m in ms]])
-            ax.errorbar(xs, mean, yerr=np.clip(np.nan_to_num(err), 0.0, None), marker="o", capsize=3)
-            if col.endswith("kept_top"):
-                ax.axhline(1 / 6, color="k", lw=1, ls="--", label="1/6: no memory of the start")
-                ax.set_ylim(0, 1)
-                ax.legend()
-            ax.set(xlabel=_label(along), ylabel=_label(col), title="mean and 95% confidence interval")
-            _log_if_wide(ax, xs)
-        elif {float(r["measures"][col]) for r in good if _numeric(r["measures"].get(col))} <= {0.0, 1.0}:
-            m = points[0]["measures"][col]
-            share_err = [[max(0.0, m["mean"] - m["low"])], [max(0.0, m["high"] - m["mean"])]]
-            ax.bar([0], [m["mean"]], yerr=share_err, capsize=6, color="#36a", width=0.5)
-            if col.endswith("kept_top"):
-                ax.axhline(1 / 6, color="k", lw=1, ls="--", label="1/6: no memory of the start")
-                ax.legend()
-            ax.set(xticks=[], xlim=(-1, 1), ylim=(0, 1), ylabel=_label(col), title=f"{m['mean']:.3f}, 95% CI")
-        else:
-            values = [float(r["measures"][col]) for r in good if _numeric(r["measures"].get(col))]
-            ax.hist(values, bins=min(20, max(1, len(set(values)))), color="#36a")
-            ax.set(xlabel=_label(col), ylabel="runs", title="spread over the runs")
-    if title:
-        fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
-
-
-def _log_if_wide(ax: Any, xs: Sequence[float]) -> None:
-    """A logarithmic axis for settings that span more than a factor of 20."""
-    if min(xs) > 0 and max(xs) / min(xs) > 20:
-        ax.set_xscale("log")
 
 
 def experiment_command(args: Any) -> int:
