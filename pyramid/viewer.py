@@ -348,7 +348,15 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
         self.hud = pyglet.graphics.Batch()
         ink = (20, 20, 30, 255)
         self.status = pyglet.text.Label(
-            "", x=12, y=height - 12, anchor_y="top", font_size=11, color=ink, multiline=True, width=620, batch=self.hud
+            "",
+            x=12,
+            y=height - 12,
+            anchor_y="top",
+            font_size=11,
+            color=ink,
+            multiline=True,
+            width=width - 280,
+            batch=self.hud,
         )
         self.side = pyglet.text.Label(
             "",
@@ -412,6 +420,7 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
     def on_resize(self, width: int, height: int) -> None:
         """Keep the overlay in its corners (the stage reads the size when it draws)."""
         self.help.width = max(width - 24, 100)
+        self.status.width = max(width - 280, 300)  # the face table needs the last 260 pixels
 
     def frame_world(self) -> None:
         """Aim the camera (and its home, R) so that the plate and every die of the world are in view."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import math
+import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,7 @@ from pyglet.window import key, mouse
 
 from pyramid import actions, geometry
 from pyramid.dice import COLOURS, DICE, Colour, DieId
+from pyramid.perception import Status
 from pyramid.players import Player
 from pyramid.rules import Action, Game, Place, Remove, RemoveColumn
 from pyramid.state import Cell, PyramidState
@@ -150,10 +152,16 @@ class Hands:
         if self.funnel is None:
             stage.show_ghost(None)
             return
-        position, quat = self.world.slot_pose(self.funnel, self.up)
+        colour, up = self.colour, self.up
+        if self.chooser is not None:
+            # The die the click would place: the legal placement's colour and, where the rules fix them, faces.
+            options = self._place_options(self.funnel)
+            if options:
+                colour, up = options[0].colour, options[0].up or self.up
+        position, quat = self.world.slot_pose(self.funnel, up)
         matrix = np.eye(4)
         matrix[:3, :3], matrix[:3, 3] = geometry.quat_to_matrix(quat)[0], position
-        stage.show_ghost(self.colour, matrix)
+        stage.show_ghost(colour, matrix)
 
     # -- doing -----------------------------------------------------------------------------------
 
@@ -341,13 +349,21 @@ class Hands:
         ]
         self.chooser.pick(options, f"no legal action removes the die in {slot}")
 
-    def _choose_place(self, slot: geometry.Slot) -> None:
+    def _place_options(self, slot: geometry.Slot) -> list[Place]:
+        """The legal placements in ``slot`` of the chosen colour and faces; failing that, of the first legal colour."""
         assert self.chooser is not None
         here = [a for a in self.chooser.legal if isinstance(a, Place) and a.slot == slot]
         options = [a for a in here if a.colour == self.colour and a.up in (None, self.up)]
         if not options and here:
-            self.colour = here[0].colour
-            options = [a for a in here if a.colour == self.colour and a.up in (None, self.up)] or here[:1]
+            colour = here[0].colour
+            options = [a for a in here if a.colour == colour and a.up in (None, self.up)] or here[:1]
+        return options
+
+    def _choose_place(self, slot: geometry.Slot) -> None:
+        assert self.chooser is not None
+        options = self._place_options(slot)
+        if options:
+            self.colour = options[0].colour
         self.chooser.pick(options[:1], f"no legal place at {slot}")
 
 
@@ -470,11 +486,12 @@ def world_text(viewer: Viewer, hands: Hands) -> tuple[str, str]:
     world = viewer.world
     assert world is not None
     readout = world.readout(require_rest=False)
+    lying = [r for r in readout.dice.values() if r.status is Status.LYING]
     mode = f"placing {hands.colour}, faces {''.join(map(str, hands.up))}" if hands.placing else "hands free"
     status = [
         f"{viewer.caption}   t = {world.time:6.2f} s   x{viewer.real_time_factor:.2f} real time",
-        f"{len(world.dice)} dice: {len(readout.seated())} seated, {len(readout.free_dice())} free, "
-        f"{len(readout.cocked())} cocked, {len(readout.off_plate())} off the plate   [{mode}]",
+        f"{len(world.dice)} dice: {len(readout.seated())} seated ({len(readout.free_dice())} free to lift out), "
+        f"{len(lying)} lying, {len(readout.cocked())} cocked; {len(readout.off_plate())} off the plate   [{mode}]",
         *viewer.messages[-5:],
     ]
     return "\n".join(status), face_table(readout.pyramid)
@@ -490,10 +507,15 @@ def open_view(world: World, title: str, rng: np.random.Generator) -> tuple[Viewe
     viewer.push_handlers(hands)
     viewer.held = hands.held_action
 
+    shown = [-1.0]  # real time the overlay was last written
+
     def overlay(_: float) -> None:
         hands.update_ghost()
-        status, side = world_text(viewer, hands)
-        viewer.set_text(status, side, HELP if hands.show_help else "")
+        now = time.perf_counter()
+        if now - shown[0] >= 0.25:  # reading every die out costs a few ms: four times a second is enough
+            shown[0] = now
+            status, side = world_text(viewer, hands)
+            viewer.set_text(status, side, HELP if hands.show_help else "")
 
     viewer.on_frame.append(overlay)
     return viewer, hands
