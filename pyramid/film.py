@@ -41,11 +41,18 @@ class Renderer(Protocol):
 
 
 def frame_camera(camera: OrbitCamera, world: World, aspect: float) -> None:
-    """Aim ``camera`` at the plate and every die of ``world`` (as the window does when it opens)."""
-    from pyramid import assets
+    """Aim ``camera`` at the plate, the full pyramid's room above it and every die of ``world``.
 
-    plate = np.asarray(assets.plate_mesh(world.physics.edge).vertices) if world.plate else np.zeros((0, 3))
-    camera.fit(np.vstack([plate, world.poses()[1][:, :3]]), aspect)
+    The window does the same when it opens, and so do the pictures of a scene (framed once, at the start).
+    """
+    from pyramid import assets, geometry
+
+    points = [world.poses()[1][:, :3]]
+    if world.plate:
+        edge = world.physics.edge
+        points.append(np.asarray(assets.plate_mesh(edge).vertices))
+        points.append(geometry.slot_centre(geometry.APEX)[None, :] * edge + [0.0, 0.0, edge])
+    camera.fit(np.vstack(points), aspect)
 
 
 class StageRenderer:

@@ -211,11 +211,9 @@ class Stage:
         table = np.array([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]], dtype=float) * TABLE_HALF
         self.table = InstancedMesh(_flat_mesh(table, np.array([[0, 1, 2], [0, 2, 3]])))
         self.plate: InstancedMesh | None = None
-        self.plate_points = np.zeros((0, 3))  # the plate's corners (n, 3), to frame the view
         if plate:
             mesh = assets.plate_mesh(edge)
             self.plate = InstancedMesh(_flat_mesh(np.asarray(mesh.vertices), np.asarray(mesh.faces)))
-            self.plate_points = np.asarray(mesh.vertices, dtype=float)
         self.plate_tint = tuple(0.8 * c / 255 for c in assets.PLATE_RGBA[:3]) + (1.0,)
         self.plate_matrix = np.eye(4)
         self.dice: dict[Colour, np.ndarray] = {c: np.zeros((0, 20), np.float32) for c in COLOURS}
@@ -424,9 +422,10 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
 
     def frame_world(self) -> None:
         """Aim the camera (and its home, R) so that the plate and every die of the world are in view."""
+        from pyramid.film import frame_camera
+
         if self.world is not None:
-            points = np.vstack([self.stage.plate_points, self.world.poses()[1][:, :3]])
-            self.camera.fit(points, self.width / max(self.height, 1))
+            frame_camera(self.camera, self.world, self.width / max(self.height, 1))
 
     def screenshot(self) -> np.ndarray:
         """The window as a person sees it now: an RGB image (height, width, 3) uint8."""

@@ -644,6 +644,7 @@ def play_in_window(
     world = World() if physical else None
     game = make_game()
     viewer = Viewer(world, f"{game.info.number}. {game.info.title}", speed=speed)
+    viewer.frame_world()
     hands = Hands(viewer, np.random.default_rng([seed, 3]))
     viewer.push_handlers(hands)
     recorded: list[list[Action]] | None = None

@@ -159,6 +159,8 @@ def play_skill_in_window(
                     world = World()
                     worlds.append(world)
                     viewer.world = world
+                    if len(worlds) == 1:
+                        viewer.frame_world()
                     stack.enter_context(watching(world, viewer))
                     return world
 
