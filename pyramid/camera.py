@@ -118,13 +118,14 @@ class OrbitCamera:
         radius = max(least, float(np.linalg.norm(points - centre, axis=1).max()))
         self.target = centre
         # From the distance at which the sphere of ``radius`` fits the picture's height, come closer
-        # by steps of 5 % while every point still lies inside the middle 90 % of the picture.
+        # by steps of 5 % while every point still lies inside the middle 90 % of the picture's width and
+        # 78 % of its height (the window's text runs along the top and the bottom).
         self.distance = radius / math.sin(math.radians(self.fov) / 2)
         while self.distance > radius:
             nearer = self.distance * 0.95
             self.distance, previous = nearer, self.distance
             clip = (self.projection_matrix(aspect) @ self.view_matrix() @ np.c_[points, np.ones(len(points))].T).T
-            if (clip[:, 3] <= 0).any() or (np.abs(clip[:, :2] / clip[:, 3:]) > 0.9).any():
+            if (clip[:, 3] <= 0).any() or (np.abs(clip[:, :2] / clip[:, 3:]) > [0.9, 0.78]).any():
                 self.distance = previous
                 break
         self.home = (self.yaw, self.pitch, self.distance, tuple(self.target.tolist()))  # type: ignore[assignment]

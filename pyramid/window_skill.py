@@ -131,6 +131,7 @@ def play_skill_in_window(
     recorded: list[list[actions.PhysicalAction]] | None = None
     finished = game
     worlds: list[World] = []
+    framed: list[bool] = []
     try:
         while True:
             if recorded is None:
@@ -148,6 +149,9 @@ def play_skill_in_window(
 
             def overlay(_: float, game: SkillGame = game, turn: dict[str, float] = turn) -> None:
                 world = viewer.world
+                if not framed and world is not None and world.dice:
+                    viewer.frame_world()  # once, when the first turn's dice are set out
+                    framed.append(True)
                 status = skill_text(game, kinds, turn, world, viewer)
                 side = face_table(world.readout(require_rest=False).pyramid) if world is not None else ""
                 viewer.set_text(status, side, SKILL_HELP if hands.show_help else "")
@@ -159,8 +163,6 @@ def play_skill_in_window(
                     world = World()
                     worlds.append(world)
                     viewer.world = world
-                    if len(worlds) == 1:
-                        viewer.frame_world()
                     stack.enter_context(watching(world, viewer))
                     return world
 
