@@ -113,7 +113,7 @@ def test_a_mikado_turn_ends_when_the_top_falls_and_counts_the_dice_taken_before(
         (20, "malice,malice", {"dice": "4"}),
         (17, "fowl,fowl", {"core": "1", "time": "4"}),
         (5, "stack,stack", {"dice": "4"}),
-        (8, "mount", {"layers": "4"}),
+        (8, "mount", {"layers": "4", "dice": "1"}),
     ],
 )
 def test_the_same_seed_plays_the_same_skill_game(number: int, players: str, options: dict[str, str]) -> None:
@@ -301,3 +301,12 @@ def test_a_feedback_hand_brings_a_die_funnel_by_funnel_towards_its_goal_and_the_
     assert min(distance) < 2  # it got nearer, read from the world
     assert world.readout(require_rest=False).dice[1].slot == (8, 0, 0)  # the corner die was left alone
     world.close()
+
+
+@pytest.mark.slow
+def test_deeper_pulls_make_balconies_that_hold_more_mounted_dice() -> None:
+    def mounted(kind: str) -> float:
+        return sum(run_skill_game(Mounting, [kind], seed, {"layers": "5"}).scores()[0] for seed in range(3))
+
+    deep, shallow = mounted("mount"), mounted("mount-shallow")
+    assert deep >= 20 and shallow < deep / 2  # 8 mm out holds a balcony; 4 mm mostly slides back
