@@ -94,6 +94,7 @@ class Hands:
         self.keys = key.KeyStateHandler()
         viewer.push_handlers(self.keys)
         self.grab: tuple[int, int, int, int] | None = None  # die, x, y at the press, modifiers
+        self.grabbed_slot: geometry.Slot | None = None  # in exact play, the slot of the die pressed
         self.mouse = (viewer.width // 2, viewer.height // 2)
         self.placing = False
         self.colour: Colour = "red"
@@ -130,25 +131,51 @@ class Hands:
         hit = pick_die(*self.ray(x, y), poses, self.world.physics.edge)
         return None if hit is None else dice[hit]
 
+    def _exact_dice(self) -> tuple[list[geometry.Slot], np.ndarray]:
+        """Exact play (no world): the slots of the state drawn and the poses (n, 7) of their dice."""
+        state = self.viewer.state
+        slots = list(state) if state is not None else []
+        poses = np.zeros((len(slots), 7))
+        for n, slot in enumerate(slots):
+            poses[n, :3] = geometry.slot_centre(slot) * self.viewer.stage.edge
+            poses[n, 3:] = geometry.matrix_to_quat(geometry.seated_rotation(state[slot].up or (1, 2, 3)))  # type: ignore[index]
+        return slots, poses
+
+    def slot_at(self, x: float, y: float) -> geometry.Slot | None:
+        """The slot of the die under the mouse (in exact play, of the dice drawn from the game's state)."""
+        if self.viewer.world is not None:
+            die = self.die_at(x, y)
+            return None if die is None else self.world.readout(require_rest=False).dice[die].slot
+        slots, poses = self._exact_dice()
+        hit = pick_die(*self.ray(x, y), poses, self.viewer.stage.edge)
+        return None if hit is None else slots[hit]
+
+    def slot_pose(self, slot: geometry.Slot, up: geometry.UpFaces) -> tuple[np.ndarray, np.ndarray]:
+        """Where a die showing ``up`` sits in ``slot``: centre (3,) and rotation (3, 3), on the plate as it lies."""
+        if self.viewer.world is not None:
+            position, quat = self.world.slot_pose(slot, up)
+            return position, geometry.quat_to_matrix(quat)[0]
+        return geometry.slot_centre(slot) * self.viewer.stage.edge, geometry.seated_rotation(up)
+
     def open_funnels(self) -> dict[geometry.Slot, np.ndarray]:
         """World centres of the slots a die may be placed in now (for a chooser: where a Place is legal)."""
-        if self.viewer.world is None:
-            return {}
         if self.chooser is not None:
             slots = sorted({a.slot for a in self.chooser.legal if isinstance(a, Place)})
-        else:
+        elif self.viewer.world is not None:
             slots = self.world.readout(require_rest=False).pyramid.open_slots()
-        return {s: self.world.slot_pose(s, self.up)[0] for s in slots}
+        else:
+            return {}
+        return {s: self.slot_pose(s, self.up)[0] for s in slots}
 
     def update_ghost(self) -> None:
         """Show a see-through die in the funnel under the mouse while placing."""
         stage = self.viewer.stage
-        if not self.placing or self.viewer.world is None:
+        if not self.placing or (self.viewer.world is None and self.chooser is None):
             self.funnel = None
             stage.show_ghost(None)
             return
         funnels = self.open_funnels()
-        self.funnel = nearest_funnel(*self.ray(*self.mouse), funnels, FUNNEL_REACH * self.world.physics.edge)
+        self.funnel = nearest_funnel(*self.ray(*self.mouse), funnels, FUNNEL_REACH * stage.edge)
         if self.funnel is None:
             stage.show_ghost(None)
             return
@@ -158,9 +185,9 @@ class Hands:
             options = self._place_options(self.funnel)
             if options:
                 colour, up = options[0].colour, options[0].up or self.up
-        position, quat = self.world.slot_pose(self.funnel, up)
+        position, rotation = self.slot_pose(self.funnel, up)
         matrix = np.eye(4)
-        matrix[:3, :3], matrix[:3, 3] = geometry.quat_to_matrix(quat)[0], position
+        matrix[:3, :3], matrix[:3, 3] = rotation, position
         stage.show_ghost(colour, matrix)
 
     # -- doing -----------------------------------------------------------------------------------
@@ -247,13 +274,20 @@ class Hands:
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:
         self.mouse = (x, y)
-        if button != mouse.LEFT or self.viewer.world is None:
+        if button != mouse.LEFT or (self.viewer.world is None and self.chooser is None):
             return False
         if modifiers & key.MOD_CTRL and self.chooser is None:
             self.grab = (-1, x, y, modifiers)
             return True
         if self.placing and self.funnel is not None:
             self.grab = (-2, x, y, modifiers)
+            return True
+        if self.viewer.world is None:
+            # Exact play: the dice drawn are the game's state; a click chooses by slot.
+            self.grabbed_slot = self.slot_at(x, y)
+            if self.grabbed_slot is None:
+                return False
+            self.grab = (-3, x, y, modifiers)
             return True
         die = self.die_at(x, y)
         if die is None:
@@ -275,11 +309,14 @@ class Hands:
         if die == -2:
             if self.funnel is not None:
                 self._choose_place(self.funnel) if self.chooser else self.place(self.funnel)
+        elif die == -3:
+            if self.chooser is not None and self.grabbed_slot is not None:
+                self._choose_remove(self.grabbed_slot)
         elif die == -1:
             if length >= CLICK:
                 self.act(actions.Tilt(self.azimuth(dx, dy), angle=min(35.0, 5 + length / 12), hold=0.6))
         elif self.chooser is not None:
-            self._choose_remove(die)
+            self._choose_remove(self.world.readout(require_rest=False).dice[die].slot)
         elif length < CLICK:
             self.lift(die)
         else:
@@ -339,9 +376,8 @@ class Hands:
 
     # -- choosing a legal action -----------------------------------------------------------------
 
-    def _choose_remove(self, die: DieId) -> None:
+    def _choose_remove(self, slot: geometry.Slot | None) -> None:
         assert self.chooser is not None
-        slot = self.world.readout(require_rest=False).dice[die].slot
         options = [
             a
             for a in self.chooser.legal
