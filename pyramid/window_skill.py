@@ -17,11 +17,11 @@ import numpy as np
 from pyramid import actions
 from pyramid.controllers import Controller
 from pyramid.perception import Readout
-from pyramid.window_player import Hands, _wait_for_replay, face_table
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # pyglet opens a display when imported: the window modules are imported where they are used
     from pyramid.games.skill import SkillGame
     from pyramid.viewer import Viewer
+    from pyramid.window_player import Hands
     from pyramid.world import World
 
 SKILL_HELP = (
@@ -119,6 +119,7 @@ def play_skill_in_window(
     from pyramid.play import SkillMatch
     from pyramid.skill_cli import make_controller
     from pyramid.viewer import Viewer, WindowClosed, watching
+    from pyramid.window_player import Hands, _wait_for_replay, face_table
     from pyramid.world import World
 
     def make_game() -> SkillGame:
