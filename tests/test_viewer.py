@@ -227,6 +227,7 @@ def _tilt(pose: np.ndarray) -> float:
 
 
 def test_a_game_played_to_its_end_in_the_window_and_replayed(display: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pyramid import window_player
     from pyramid.games import find_game
     from pyramid.viewer import Viewer
     from pyramid.window_player import Hands, play_in_window
@@ -234,7 +235,8 @@ def test_a_game_played_to_its_end_in_the_window_and_replayed(display: str, monke
     game_type = find_game(14)  # The Clever Mole: 10 rounds for two children, exact (no physics)
     hands_made: list[Hands] = []
     chosen: list[int] = []
-    original_init, original_frame = Hands.__init__, Viewer.frame
+    waits: list[bool] = []  # one per finished match: whether Enter was pressed for it
+    original_init, original_frame, original_wait = Hands.__init__, Viewer.frame, window_player._wait_for_replay
 
     def init(self: Hands, *args: object) -> None:
         original_init(self, *args)  # type: ignore[arg-type]
@@ -244,23 +246,29 @@ def test_a_game_played_to_its_end_in_the_window_and_replayed(display: str, monke
         original_frame(self, simulated)
         _give_up_after(self, 6000)
         prompt = hands_made[-1].chooser
-        if prompt is not None and prompt.choice is None and not prompt.typed:
+        if len(waits) == 1 and not waits[0]:
+            waits[0] = True  # the first match is over: Enter replays it
+            _xdotool(self, "key", "--window", str(self._window), "Return")
+        elif len(waits) == 2:
+            self.has_exit = True  # the replay is over too: the person closes the window
+        elif prompt is not None and prompt.choice is None and not prompt.typed and len(waits) == 0:
             # A person types the number of an action and presses Enter.
             n = len(chosen) % len(prompt.legal) + 1
             chosen.append(n)
             _xdotool(self, "type", "--window", str(self._window), str(n))
             _xdotool(self, "key", "--window", str(self._window), "Return")
 
+    def wait(viewer: Viewer) -> bool:
+        waits.append(False)
+        return original_wait(viewer)
+
     monkeypatch.setattr(Hands, "__init__", init)
     monkeypatch.setattr(Viewer, "frame", frame)
+    monkeypatch.setattr(window_player, "_wait_for_replay", wait)
     game = play_in_window(
-        lambda: game_type(2, rng=np.random.default_rng([5, 1])),
-        ["human", "random"],
-        seed=5,
-        physical=False,
-        delay=0.0,
-        replays=1,
+        lambda: game_type(2, rng=np.random.default_rng([5, 1])), ["human", "random"], seed=5, physical=False, delay=0.0
     )
+    assert waits == [True, False], "Enter after the match replayed it; after the replay the window was closed"
     assert game.outcome is not None, "the match ran to its end"
     human_moves = [a for p, a in game.history if p == 0]
     assert len(human_moves) == len(chosen) > 0, "every typed choice became one of the person's moves"
