@@ -363,19 +363,38 @@ def test_holding_b_blows_the_die_under_the_mouse_away_from_the_camera(display: s
         world.close()
 
 
-def test_s_shakes_the_plate_and_it_comes_back(display: str) -> None:
+def test_s_shakes_the_plate_and_ctrl_drag_tilts_it_the_way_of_the_drag(display: str) -> None:
     from pyramid.viewer import watching
 
     world, _ = small_pyramid_world(2)
     viewer, _ = _open(world, display)
+    wid = str(viewer._window)
     try:
         shifts: list[float] = []
-        viewer.on_frame.append(lambda _: shifts.append(float(np.linalg.norm(world.plate_pose[:2]))))
-        _xdotool(viewer, "key", "--window", str(viewer._window), "s")
+        normals: list[np.ndarray] = []
+
+        def record(_: float) -> None:
+            shifts.append(float(np.linalg.norm(world.plate_pose[:2])))
+            normals.append(geometry.quat_to_matrix(world.plate_pose[3:])[0][:, 2])
+
+        viewer.on_frame.append(record)
+        _xdotool(viewer, "key", "--window", wid, "s")
         with watching(world, viewer):
             viewer.live(1.2)
         assert max(shifts) > 0.0015, f"the plate moved at most {1000 * max(shifts):.2f} mm"
         assert np.linalg.norm(world.plate_pose[:2]) < 3e-4, "the shaken plate is back where it lay"
+        assert _tilt(world.plate_pose) < 0.5
+        # Ctrl-drag to the right: the plate slopes down towards the screen's right, then lies flat again.
+        normals.clear()
+        _xdotool(viewer, "mousemove", "--window", wid, "100", "500", "keydown", "ctrl", "mousedown", "1")
+        viewer.frame(0.0)
+        _xdotool(viewer, "mousemove", "--window", wid, "300", "500", "mouseup", "1", "keyup", "ctrl")
+        with watching(world, viewer):
+            viewer.live(1.8)
+        steepest = max(normals, key=lambda n: float(np.linalg.norm(n[:2])))
+        assert math.degrees(math.asin(float(np.linalg.norm(steepest[:2])))) > 8.0
+        right = viewer.camera.view_matrix()[0, :3]
+        assert steepest[:2] @ right[:2] / np.linalg.norm(steepest[:2]) / np.linalg.norm(right[:2]) > 0.7
         assert _tilt(world.plate_pose) < 0.5
     finally:
         viewer.close()
