@@ -124,7 +124,7 @@ def _add_run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--pictures", action="store_true", help="also write a PNG after the start and after every action")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a setting; repeatable")
     p.add_argument("--quiet", action="store_true", help="print only where the reports went")
-    p.add_argument("--picture", action="store_true", help="PNGs as the viewer draws them: start, every entry, end")
+    p.add_argument("--picture", action="store_true", help="PNGs: the start, each die placed, taken or thrown, the end")
     p.add_argument("--video", choices=("gif", "png", "mp4"), default=None, help="film the run: OUT/SCENE_seedN.gif")
     p.add_argument("--renderer", choices=("auto", "opengl", "software"), default="auto", help="for --picture/--video")
     p.set_defaults(run=_run)
