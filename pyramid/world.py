@@ -143,9 +143,11 @@ class World:
         visual = c.createVisualShape(pb.GEOM_BOX, halfExtents=[1.0, 1.0, 0.02], rgbaColor=[0.55, 0.40, 0.25, 1])
         self.table = c.createMultiBody(0, shape, visual, basePosition=[0, 0, -0.02])
         c.changeDynamics(self.table, -1, lateralFriction=ph.friction_table, restitution=ph.restitution_table)
-        # The floor under the table: a die that leaves the table comes to rest there.
-        floor = c.createCollisionShape(pb.GEOM_PLANE)
-        self.floor = c.createMultiBody(0, floor, basePosition=[0, 0, -FLOOR_DEPTH])
+        # The floor under the table: a die that leaves the table comes to rest there. A box, not a plane:
+        # a die on Bullet's plane touches it at one point a step and spins on it for ever.
+        floor = c.createCollisionShape(pb.GEOM_BOX, halfExtents=[5.0, 5.0, 0.05])
+        self.floor = c.createMultiBody(0, floor, basePosition=[0, 0, -FLOOR_DEPTH - 0.05])
+        c.changeDynamics(self.floor, -1, lateralFriction=ph.friction_table, restitution=ph.restitution_table)
 
     def _make_plate(self) -> None:
         """The plate: a triangular slab and the 55 cubes of the virtual 10th layer forming the funnels."""

@@ -175,3 +175,15 @@ def test_a_state_the_set_cannot_supply_is_refused_before_any_die_is_placed() -> 
         world.build(state, {(7, 0, 0): 0})
     assert world.dice == []
     world.close()
+
+
+def test_a_die_that_falls_off_the_table_comes_to_rest_on_the_floor() -> None:
+    world = World(plate=False)
+    # Released beyond the table's edge (the table is 2 m square), spinning hard.
+    world.throw(0, (1.1, 0.0, 0.05), velocity=(0.5, 0.0, 0.0), spin=(3.0, -8.0, 20.0))
+    report = world.settle(timeout=6.0, raise_on_timeout=False)
+    assert report.at_rest
+    reading = world.readout().dice[0]
+    assert reading.position[2] < -0.7 and not reading.on_plate
+    assert reading.status is Status.LYING and reading.top in range(1, 7)
+    world.close()
