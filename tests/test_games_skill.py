@@ -140,7 +140,7 @@ def test_the_command_line_prints_the_same_game_for_the_same_seed(capsys: pytest.
         return capsys.readouterr().out
 
     first = play(3)
-    assert "throw die" in first and "scores: player 0" in first and "wins" in first
+    assert "throw die" in first and "scores: player 0" in first and " win" in first
     assert play(3) == first
 
 
