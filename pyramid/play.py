@@ -150,7 +150,7 @@ class SkillMatch:
 
     def play_turn(self) -> TurnRecord:
         """One player's turn, from the set-up to the game's verdict."""
-        from pyramid.actions import perform
+        from pyramid.actions import Lift, perform
         from pyramid.games.skill import TurnEnd
 
         game = self.game
@@ -176,9 +176,13 @@ class SkillMatch:
             if end is not None:
                 break
             action = player.act(game, world.readout(require_rest=False), elapsed)
+            actions += 1
+            if isinstance(action, Lift) and not game.lifts_dice_out:
+                # The game keeps track of its dice: none may leave play by a hand.
+                self._say(f"   refused: {action}: no die is lifted out in {game.info.title}")
+                continue
             perform(world, action, self.rng)
             world.settle(timeout=self.settle_timeout, raise_on_timeout=False)
-            actions += 1
             self._say(f"   {world.time - start:7.2f} s  {action}")
         self._flush_events()
         record = game.end_turn(end, world.time - start, actions)

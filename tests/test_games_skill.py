@@ -310,3 +310,23 @@ def test_deeper_pulls_make_balconies_that_hold_more_mounted_dice() -> None:
 
     deep, shallow = mounted("mount"), mounted("mount-shallow")
     assert deep >= 20 and shallow < deep / 2  # 8 mm out holds a balcony; 4 mm mostly slides back
+
+
+def test_a_hand_may_lift_dice_out_only_in_the_games_that_take_dice_out() -> None:
+    class Lifter:
+        name = "lifter"
+
+        def act(self, game, readout, elapsed):  # type: ignore[no-untyped-def]
+            die = game.dice[0]
+            return Lift(readout.dice[die].slot) if readout.dice[die].slot else Wait(0.1)
+
+    log: list[str] = []
+    game = Faraday(1, rng=np.random.default_rng(0))
+    match = SkillMatch(game, [Lifter()], World, np.random.default_rng(1), log=log.append, max_actions=3)
+    record = match.play_turn()
+    # Faraday keeps track of its dice: the lift is refused, every die is still in play, the turn ends by its rules.
+    assert match.world is not None and set(game.dice) <= set(match.world.dice)
+    assert any("refused" in line and "Faraday" in line for line in log)
+    assert not record.end.success and record.actions == 3
+    match.world.close()
+    assert DiceMikado.lifts_dice_out and VainGuineaFowl.lifts_dice_out and not Faraday.lifts_dice_out

@@ -57,6 +57,7 @@ class SkillGame(abc.ABC):
     lower_wins: ClassVar[bool] = False
     termination_reason: ClassVar[Termination] = Termination.ROUNDS_PLAYED
     default_player: ClassVar[str] = "human"  # the programmed player `pyramid play` uses by default
+    lifts_dice_out: ClassVar[bool] = False  # whether a hand may take dice out of play (``Lift``)
 
     def __init__(self, players: int | None = None, *, rng: np.random.Generator, **options: Any) -> None:
         n = self.info.players[0] if players is None else players

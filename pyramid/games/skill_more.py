@@ -206,6 +206,8 @@ class VainGuineaFowl(SkillGame):
         seconds, default 240) limits a turn.
     """
 
+    lifts_dice_out = True
+
     info: ClassVar[GameInfo] = GameInfo(17, "The Vain Guinea Fowl", "S", (2, 3), "10 green, 46 black, 1 red", (), 202)
     options_help: ClassVar[dict[str, str]] = {
         "core": "dice of the green core: 1, 4 or 10 (default 10)",

@@ -48,6 +48,8 @@ class DiceMikado(SkillGame):
         time with a fresh shuffle of colours.
     """
 
+    lifts_dice_out = True
+
     info: ClassVar[GameInfo] = GameInfo(6, "Dice Mikado", "S", (1, 2, 3, 4, 5, 6), "165 dice", ("mikado",), 130)
     options_help: ClassVar[dict[str, str]] = {
         "layers": "layers of the pyramid, 2 to 9 (default 9: all 165 dice)",
