@@ -217,8 +217,8 @@ def _rotation_for_top(top: int, yaw: float) -> np.ndarray:
 # -- the timeline -------------------------------------------------------------------------------
 
 
-def _spare_die(world: World, colour: str) -> DieId:
-    in_play = set(world.dice)
+def _spare_die(world: World, colour: str, exclude: list[DieId] | None = None) -> DieId:
+    in_play = set(world.dice) | set(exclude or [])
     for die in DICE:
         if die.colour == colour and die.id not in in_play:
             return die.id
@@ -237,12 +237,24 @@ def _perform(world: World, step: Step, rng: np.random.Generator, record: RunReco
         state = "at rest" if report.at_rest else f"still moving ({len(report.moving)} dice)"
         record.events.append(f"waited {report.time:.2f} s: {state}")
         return
+    if step.kind == "pour":
+        _pour(world, p, rng, record)
+        return
     for _ in range(p.get("count", 1)):
         readout = world.readout(require_rest=False)
         if step.kind == "place":
             _place(world, p, readout, rng, record)
         elif step.kind == "remove":
             _remove(world, p, readout, rng, record)
+        elif step.kind == "pull":
+            _pull(world, p, readout, rng, record)
+        elif step.kind == "attach":
+            from pyramid import actions
+
+            die = _spare_die(world, p["colour"])
+            action = actions.Attach(die, p["cell"], _faces(p["up"], rng), p["drop"], p["scatter"])
+            actions.perform(world, action, rng)
+            record.events.append(f"{action} ({p['colour']})")
         elif step.kind == "throw":
             die = _spare_die(world, p["colour"])
             throw_die(world, die, rng, p["height"], (p["target"][0], p["target"][1]), p["speed"], p["spin"])
@@ -321,6 +333,38 @@ def _remove(world: World, p: Mapping[str, Any], readout: Readout, rng: np.random
     world.remove(die, pull=p["pull"])
     record.removed.add(die)
     record.events.append(f"removed die {die} from {where}")
+
+
+def _pull(world: World, p: Mapping[str, Any], readout: Readout, rng: np.random.Generator, record: RunRecord) -> None:
+    if p["slot"] == "free":
+        free = readout.pyramid.free_slots()
+        if not free:
+            record.events.append("pull: no free die")
+            return
+        slot = free[int(rng.integers(len(free)))]
+    else:
+        slot = (0, 0, 0) if p["slot"] == "apex" else p["slot"]
+    if slot not in readout.slot_die:
+        record.events.append(f"pull: no die seated in {slot}")
+        return
+    from pyramid import actions
+
+    axis = None if p["axis"] == "out" else p["axis"]
+    action = actions.Pull(slot, p["distance"], axis, p["speed"], p["grip"])
+    actions.perform(world, action, rng)
+    record.events.append(f"{action} (die {readout.slot_die[slot]})")
+
+
+def _pour(world: World, p: Mapping[str, Any], rng: np.random.Generator, record: RunRecord) -> None:
+    from pyramid import actions
+
+    dice: list[DieId] = []
+    for _ in range(p["count"]):
+        dice.append(_spare_die(world, p["colour"], exclude=dice))
+    target = (p["target"][0], p["target"][1])
+    action = actions.Pour(tuple(dice), target, p["height"], p["azimuth"], p["speed"], p["interval"], p["bowl"])
+    actions.perform(world, action, rng)
+    record.events.append(f"{action} ({p['colour']}: dice {dice[0]} to {dice[-1]})")
 
 
 def _physical(world: World, step: Step, rng: np.random.Generator, record: RunRecord) -> None:

@@ -30,7 +30,7 @@ COLOUR_PATTERNS = ("random", "layers", "stripes", *COUNTS)  # "layers": red, gre
 MEASURES = ("readout", "score", "moved", "fallen", "time_to_rest", "thrown")
 PHYSICAL_ACTIONS = ("flick", "blow", "tilt", "shake")  # performed by pyramid.actions
 DIE_WORDS = ("apex", "free", "thrown", "loose", "table")  # how a flick names its die
-SLOT_WORDS = {"remove": ("apex", "free"), "place": ("open",)}
+SLOT_WORDS = {"remove": ("apex", "free"), "place": ("open",), "pull": ("apex", "free")}
 
 # The range each number may take: physics settings, and the settings of the timeline's actions.
 # An open bound (the value itself excluded) is written as a one-element tuple, e.g. (0.0,).
@@ -76,6 +76,15 @@ STEP_LIMITS: dict[str, dict[str, tuple[Any, Any]]] = {
         "frequency": ((0.0,), 100.0),
         "press": (0.0, 10.0),
     },
+    "pull": {"distance": (0.0, 0.032), "speed": ((0.0,), 1.0), "grip": ((0.0,), 20.0)},
+    "attach": {"drop": (0.0, 0.1), "scatter": (0.0, 0.01)},
+    "pour": {
+        "height": (0.0, 1.0),
+        "azimuth": (-360.0, 360.0),
+        "speed": (0.0, 5.0),
+        "interval": (0.0, 2.0),
+        "bowl": ((0.0,), 0.2),
+    },
     "shake": {
         "amplitude": (0.0, 0.05),
         "frequency": ((0.0,), 100.0),
@@ -91,6 +100,18 @@ STEP_KEYS: dict[str, dict[str, Any]] = {
     "remove": {"slot": "free", "pull": True, "count": 1},
     "throw": {"colour": "red", "count": 1, "height": 0.15, "speed": 0.5, "spin": 20.0, "target": [0.0, 0.0]},
     "wait": {"seconds": 0.0, "timeout": 10.0},
+    "pull": {"slot": "free", "distance": 0.008, "axis": "out", "speed": 0.03, "grip": 2.0},
+    "attach": {"colour": "black", "cell": None, "up": "123", "drop": 0.001, "scatter": 0.0003},
+    "pour": {
+        "colour": "red",
+        "count": 6,
+        "target": [0.0, 0.0],
+        "height": 0.08,
+        "azimuth": 0.0,
+        "speed": 0.1,
+        "interval": 0.04,
+        "bowl": 0.03,
+    },
 }
 
 
@@ -428,8 +449,8 @@ class _Validator:
             wanted += [(f"start.table[{n}].count", group.colour)] * group.count
         if not any(step.kind == "remove" for step in timeline):
             for n, step in enumerate(timeline):
-                if step.kind in ("place", "throw"):
-                    wanted += [(f"timeline[{n}].count", step.params["colour"])] * step.params["count"]
+                if step.kind in ("place", "throw", "attach", "pour"):
+                    wanted += [(f"timeline[{n}].count", step.params["colour"])] * step.params.get("count", 1)
         random = 0
         for key, colour in wanted:
             if colour is None:
@@ -555,20 +576,39 @@ class _Validator:
         for key, default in defaults.items():
             if isinstance(default, float):
                 out[key] = self.limited(out, key, f"{path}.{key}", default, kind)
-        if kind in ("place", "remove"):
+        if kind in ("place", "remove", "pull", "attach"):
             if not plate:
                 raise self.fail(f"{path}.do", f"{kind} works on the pyramid: it needs scene.plate = true")
+        if kind in SLOT_WORDS:
             slot = out["slot"]
             out["slot"] = (
                 slot if isinstance(slot, str) and slot in SLOT_WORDS[kind] else self.slot(slot, f"{path}.slot")
             )
+        if kind in ("place", "remove"):
             if isinstance(out["slot"], tuple) and out["count"] > 1:
                 raise self.fail(
                     f"{path}.count",
                     f"a given slot takes one die: use count only with a word such as {SLOT_WORDS[kind][-1]!r}",
                 )
-        if kind == "place":
+        if kind in ("place", "attach"):
             out["up"] = self.faces(out["up"], f"{path}.up")
+        if kind == "pull" and out["axis"] != "out" and out["axis"] not in (0, 1, 2):
+            raise self.fail(
+                f"{path}.axis", f'expected 0, 1 or 2 (the face along +i, +j, +k) or "out", got {out["axis"]!r}'
+            )
+        if kind == "attach":
+            cell = out["cell"]
+            if cell is None:
+                raise self.fail(f"{path}.cell", "missing: attach needs the lattice cell [i, j, k] to set the die in")
+            if not (isinstance(cell, list) and len(cell) == 3 and all(type(v) is int and -4 <= v <= 12 for v in cell)):
+                raise self.fail(f"{path}.cell", f"expected [i, j, k], whole numbers from -4 to 12, got {cell!r}")
+            out["cell"] = (cell[0], cell[1], cell[2])
+        if kind == "pour":
+            out["target"] = self.vector(out["target"], f"{path}.target", 2)
+            if max(abs(v) for v in out["target"]) > TABLE_HALF_WIDTH:
+                raise self.fail(
+                    f"{path}.target", f"expected a point on the table, x and y within +-{TABLE_HALF_WIDTH} m"
+                )
         if kind == "remove" and not isinstance(out["pull"], bool):
             raise self.fail(f"{path}.pull", f"expected true or false, got {out['pull']!r}")
         if kind == "throw":
@@ -634,9 +674,9 @@ def reserved_dice(scene: Scene) -> dict[str, int]:
     for group in scene.start.table:
         out[group.colour] = out.get(group.colour, 0) + group.count
     for step in scene.timeline:
-        if step.kind in ("place", "throw"):
+        if step.kind in ("place", "throw", "attach", "pour"):
             colour = step.params["colour"]
-            out[colour] = out.get(colour, 0) + step.params["count"]
+            out[colour] = out.get(colour, 0) + step.params.get("count", 1)
     return out
 
 

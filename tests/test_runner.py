@@ -15,6 +15,7 @@ from pyramid.dice import DICE
 from pyramid.perception import Status
 from pyramid.runner import build_start, run_scene, summary_text, throw_die
 from pyramid.scene import load_scene, scene_from_dict
+from pyramid.state import PyramidState
 from pyramid.world import World
 
 SCENES = Path(__file__).parent.parent / "scenes"
@@ -275,3 +276,21 @@ def test_reading_status_is_lying_for_dice_on_the_table() -> None:
     report = run_scene(_scene("table_row"))
     assert report["measures"]["lying"] == 6 and report["measures"]["seated"] == 0
     assert Status.LYING.value == report["measures"]["thrown"][0]["status"]
+
+
+def test_two_pulled_dice_make_a_balcony_that_holds_a_die_set_down_by_hand() -> None:
+    report = run_scene(_scene("balcony"))
+    m = report["measures"]
+    pyramid = PyramidState.from_notation(m["pyramid"])
+    # The blue die sits corner-down outside the 20-die pyramid, in the cell the two pulled dice open up.
+    assert (0, 3, 3) in pyramid and pyramid[(0, 3, 3)].colour == "blue"
+    # The two pulled dice left their slots but not the plate: friction holds them half out.
+    assert (1, 3, 4) not in pyramid and (1, 4, 3) not in pyramid and m["off_plate"] == 0
+    assert m["seated"] == 20 - 2 + 1
+
+
+def test_dice_poured_from_a_ladle_mostly_drop_into_funnels() -> None:
+    report = run_scene(_scene("ladle"))
+    m = report["measures"]
+    assert m["at_rest"] and m["seated"] >= 8 and m["seated"] + m["lying"] + m["cocked"] == 12
+    assert report["events"][0].startswith("pour 12 dice from 8 cm")

@@ -149,6 +149,17 @@ MISTAKES = [
     ("a negative seed", "[scene]\nseed = -1\n", "scene.seed", "whole number"),
     ("a number for the name", "[scene]\nname = 3\n", "scene.name", "expected a string"),
     ("a table given as a number", "start = 3\n", "start", "expected a table [start]"),
+    ("a pull along a fourth axis", "[[timeline]]\ndo = 'pull'\naxis = 3\n", "timeline[0].axis", "0, 1 or 2"),
+    ("a pull of two edges", "[[timeline]]\ndo = 'pull'\ndistance = 0.032001\n", "timeline[0].distance", "<= 0.032"),
+    ("an attach with no cell", "[[timeline]]\ndo = 'attach'\n", "timeline[0].cell", "missing: attach needs"),
+    ("an attach far away", "[[timeline]]\ndo = 'attach'\ncell = [0, 0, 40]\n", "timeline[0].cell", "-4 to 12"),
+    ("a pour beside the table", "[[timeline]]\ndo = 'pour'\ntarget = [0, 1.5]\n", "timeline[0].target", "on the table"),
+    (
+        "a pour of 100 gold dice",
+        "[[timeline]]\ndo = 'pour'\ncolour = 'gold'\ncount = 100\n",
+        "timeline[0].count",
+        "gold",
+    ),
 ]
 
 
@@ -246,7 +257,7 @@ def test_the_scenes_together_show_every_action_and_every_kind_of_start() -> None
     scenes = [load_scene(p) for p in SCENES]
     assert len(scenes) >= 10
     kinds = {step.kind for s in scenes for step in s.timeline}
-    assert kinds >= {"place", "remove", "throw", "flick", "blow", "tilt", "shake", "wait"}
+    assert kinds >= {"place", "remove", "throw", "flick", "blow", "tilt", "shake", "pull", "attach", "pour", "wait"}
     starts = [s.start for s in scenes]
     assert any(len(st.slots) == len(geometry.SLOTS) for st in starts)  # the full pyramid
     assert any(0 < len(st.slots) < len(geometry.SLOTS) for st in starts)  # a partial one, by layers
