@@ -12,7 +12,7 @@ import contextlib
 import math
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from pyglet.window import key, mouse
@@ -34,8 +34,9 @@ COLOUR_ORDER: tuple[Colour, ...] = tuple(COLOURS)
 
 HELP = (
     "drag: turn   wheel: zoom   shift-drag: pan   R: reset view   click a die: lift it out   drag a die: flick it\n"
-    "hold B: blow where the mouse points   arrows: tilt the plate   ctrl-drag: tilt that way   S: shake\n"
-    "P: place mode (click a funnel; C colour, O orientation)   T: throw a die   W: wait   H: help   Esc: quit"
+    "hold B: blow where the mouse points   arrows: tilt the plate   ctrl-drag: tilt that way   S: shake   W: wait\n"
+    "U: pull the die 8 mm out (shift-U: 4 mm)   A: attach a die beyond the face under the mouse   L: pour 6 dice\n"
+    "P: place mode (click a funnel)   C: colour   O: orientation   T: throw a die   H: help   Esc: quit"
 )
 PLAY_HELP = (
     "drag: turn   wheel: zoom   R: reset view   click a die: remove it   click a funnel: place (C colour, O faces)\n"
@@ -43,8 +44,22 @@ PLAY_HELP = (
 )
 
 
+LADLE = 6  # dice poured by L
+LADLE_HEIGHT = 0.08  # metres: how far above the point under the mouse the ladle is held
+PULL = 0.008  # metres: how far U pulls a die out (half an edge: a balcony); shift-U half that
+
+
 def pick_die(origin: np.ndarray, direction: np.ndarray, poses: np.ndarray, edge: float) -> int | None:
     """Index of the nearest die whose cube the ray (origin (3,), unit direction (3,)) hits, or None.
+
+    poses : (n, 7) float, die positions and quaternions (x, y, z, w)
+    """
+    hit = ray_hit(origin, direction, poses, edge)
+    return None if hit is None else hit[0]
+
+
+def ray_hit(origin: np.ndarray, direction: np.ndarray, poses: np.ndarray, edge: float) -> tuple[int, float] | None:
+    """The nearest die the ray hits and how far along the ray (metres) it enters its cube, or None.
 
     poses : (n, 7) float, die positions and quaternions (x, y, z, w)
     """
@@ -61,7 +76,25 @@ def pick_die(origin: np.ndarray, direction: np.ndarray, poses: np.ndarray, edge:
     hit = (near <= far) & (far > 0)
     if not hit.any():
         return None
-    return int(np.flatnonzero(hit)[np.argmin(near[hit])])
+    n = int(np.flatnonzero(hit)[np.argmin(near[hit])])
+    return n, float(near[n])
+
+
+def face_cell(point: np.ndarray, centre: np.ndarray, plate_pose: np.ndarray, edge: float) -> tuple[int, int, int]:
+    """The lattice cell beyond the face of a corner-down die (centre (3,)) on which ``point`` (3,) lies.
+
+    The face along +i of the die in cell (i, j, k) leads to (i - 1, j, k), the face along -i to (i + 1, j, k),
+    and so on; cells beyond the pyramid's faces have a negative coordinate. plate_pose : (7,) float.
+    """
+    rot = geometry.quat_to_matrix(plate_pose[3:])[0]
+    # Both points in the plate's frame, in edges, then in the cube frame, where cell (i, j, k) sits at -(i, j, k).
+    cube = geometry.plate_to_cube((np.stack([point, centre]) - plate_pose[:3]) @ rot / edge)
+    cell = geometry.nearest_slots(cube[1:])[0][0].astype(int)
+    # The face is the one whose normal the point lies farthest along, seen from the centre.
+    along = cube[0] - cube[1]
+    axis = int(np.argmax(np.abs(along)))
+    cell[axis] -= int(np.sign(along[axis]))
+    return int(cell[0]), int(cell[1]), int(cell[2])
 
 
 def table_point(origin: np.ndarray, direction: np.ndarray, height: float = 0.0) -> np.ndarray | None:
@@ -103,6 +136,7 @@ class Hands:
         self.chooser: Prompt | None = None  # set while a window player is choosing
         # Set while a person takes a turn of a skill game: the actions go to the game, not the queue.
         self.sink: Callable[[actions.PhysicalAction], None] | None = None
+        self.game: Any = None  # that skill game: it hands out the dice to attach (Mount(a)ing) or pour (Trulla)
         self.show_help = True
         self.log: list[str] = []
 
@@ -347,6 +381,12 @@ class Hands:
             self.act(actions.Shake(amplitude=0.003, frequency=8.0, duration=0.6, azimuth=self.azimuth(1, 0)))
         elif symbol == key.T:
             self._throw()
+        elif symbol == key.U:
+            self._pull(PULL / 2 if modifiers & key.MOD_SHIFT else PULL)
+        elif symbol == key.A:
+            self._attach()
+        elif symbol == key.L:
+            self._pour()
         elif symbol == key.W:
             self.act(actions.Wait(0.5))
         else:
@@ -373,6 +413,73 @@ class Hands:
         self.act(
             actions.Throw(spare[0], (float(point[0]), float(point[1])), height=0.12, distance=0.1, azimuth=azimuth)
         )
+
+    def _pull(self, distance: float) -> None:
+        """Pull the die under the mouse ``distance`` m out of its slot, the way its uncovered faces let it go."""
+        die = self.die_at(*self.mouse)
+        if die is None:
+            self.note("point at a seated die to pull it out")
+            return
+        slot = self.world.readout(require_rest=False).dice[die].slot
+        if slot is None:
+            self.note(f"die {die} is in no slot: only a seated die can be pulled out")
+            return
+        self.act(actions.Pull(slot, distance))
+
+    def _attach(self) -> None:
+        """Set a die down corner-down, showing the chosen faces, in the cell beyond the face under the mouse:
+        a die of the chosen colour from the box or, in Mount(a)ing, the next die of the player's hand."""
+        world, edge = self.world, self.world.physics.edge
+        origin, direction = self.ray(*self.mouse)
+        dice, poses = world.poses()
+        hit = ray_hit(origin, direction, poses, edge)
+        if hit is None:
+            self.note("point at a face of a die to attach a die beyond it")
+            return
+        n, distance = hit
+        cell = face_cell(origin + distance * direction, poses[n, :3], world.plate_pose, edge)
+        seat = actions.cell_pose(world, cell, self.up)[0]
+        if float(np.linalg.norm(poses[:, :3] - seat, axis=1).min()) < 0.5 * edge:
+            self.note(f"the cell {cell} beyond that face of die {dice[n]} is taken")
+            return
+        if self.sink is not None:
+            from pyramid.games.skill_mount import Mounting
+
+            if not isinstance(self.game, Mounting):
+                self.note("only Mount(a)ing hands out dice to attach: lift, flick, blow, tilt, shake or throw")
+                return
+            if not self.game.hand:
+                self.note("the hand is empty")
+                return
+            die = self.game.next_die()
+        else:
+            spare = [d.id for d in DICE if d.colour == self.colour and d.id not in set(world.dice)]
+            if not spare:
+                self.note(f"no {self.colour} die left to attach")
+                return
+            die = spare[0]
+        self.act(actions.Attach(die, cell, self.up))
+
+    def _pour(self) -> None:
+        """Pour a ladleful from 8 cm above the point under the mouse, tipped away from the camera: dice of the
+        chosen colour from the box or, in Trulla, the player's own."""
+        origin, direction = self.ray(*self.mouse)
+        point = self._aim(origin, direction)
+        if self.sink is not None:
+            ladleful = getattr(self.game, "ladleful", None)
+            if ladleful is None:
+                self.note("only Trulla has a ladle: lift, flick, blow, tilt, shake or throw")
+                return
+            dice = list(ladleful(LADLE))
+        else:
+            dice = [d.id for d in DICE if d.colour == self.colour and d.id not in set(self.world.dice)][:LADLE]
+        if not dice:
+            where = "in your hand" if self.sink is not None else f"{self.colour} left in the box"
+            self.note(f"no dice {where} to pour")
+            return
+        azimuth = math.degrees(math.atan2(direction[1], direction[0]))
+        target = (float(point[0]), float(point[1]))
+        self.act(actions.Pour(tuple(dice), target, height=float(point[2]) + LADLE_HEIGHT, azimuth=azimuth))
 
     # -- choosing a legal action -----------------------------------------------------------------
 

@@ -1,8 +1,8 @@
 """A skill game in the window: a person's hands take their turns, programmed players take theirs.
 
 Sits beside ``pyramid.window_player``: the same ``SkillMatch`` loop as ``pyramid play N`` runs, each
-world it builds is shown live, and a ``human`` seat's next action is whatever the person's hands do
-(lift, flick, blow, tilt, shake, throw, wait): the same ``pyramid.actions`` a programmed player returns.
+world it builds is shown live, and a ``human`` seat's next action is whatever the person's hands do (lift,
+flick, blow, tilt, shake, throw, pull, attach, pour, wait): the same ``pyramid.actions`` a programmed player returns.
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ if TYPE_CHECKING:  # pyglet opens a display when imported: the window modules ar
 
 SKILL_HELP = (
     "drag: turn   wheel: zoom   shift-drag: pan   R: reset view   click a die: lift it out   drag a die: flick it\n"
-    "hold B: blow where the mouse points   arrows: tilt the plate   ctrl-drag: tilt that way   S: shake\n"
-    "T: throw a die lying off the plate at the mouse (C colour)   W: wait half a second   H: help   Esc: quit"
+    "hold B: blow where the mouse points   arrows: tilt the plate   ctrl-drag: tilt that way   S: shake   W: wait\n"
+    "U: pull the die 8 mm out (shift-U: 4 mm)   A: set a die of your hand beyond the face under the mouse (8.)\n"
+    "L: pour 6 of your dice from the ladle (16.)   T: throw a die lying off the plate (C colour)   H: help   Esc: quit"
 )
 
 
@@ -45,6 +46,7 @@ class WindowHand(Controller):
         chosen: list[actions.PhysicalAction] = []
         self.viewer.queue.clear()  # what the hands did while another player had the turn does not count
         self.hands.sink = chosen.append
+        self.hands.game = game  # the dice of the player's hand or ladle come from the game
         try:
             while not chosen:
                 blow = self.hands.breath()
@@ -53,6 +55,7 @@ class WindowHand(Controller):
                 self.viewer.frame(0.0)
         finally:
             self.hands.sink = None
+            self.hands.game = None
         return chosen[0]
 
 

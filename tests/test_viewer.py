@@ -566,3 +566,134 @@ def test_a_person_plays_a_match_by_clicking_funnels(
     assert [a.slot for a in moves if isinstance(a, Place)] == clicked, "each click placed in the funnel pointed at"
     # The dice clicked into place are there (read back from the world when there is one), in the colour played.
     assert all(game.state[a.slot].colour == a.colour for a in moves if isinstance(a, Place))
+
+
+def _visible_face(viewer, world, faces) -> tuple:  # type: ignore[no-untyped-def]
+    """The first (slot, axis, window x, y) among ``faces`` (slot, axis) whose face along +axis shows at its centre
+    from the camera (the face along +i of the die in (i, j, k) faces the cell (i - 1, j, k))."""
+    from pyramid.window_player import ray_hit
+
+    edge = world.physics.edge
+    readout = world.readout()
+    dice, poses = world.poses()
+    for slot, axis in faces:
+        point = world.slot_pose(slot)[0] + 0.5 * edge * geometry.CUBE_TO_PLATE[:, axis]
+        x, y = _screen_point(viewer, point)
+        origin, direction = viewer.camera.ray(x, viewer.height - y, viewer.width, viewer.height)
+        hit = ray_hit(origin, direction, poses, edge)
+        # The ray through that pixel enters the die where the face's centre is, not by another face.
+        if hit and dice[hit[0]] == readout.slot_die[slot] and abs(hit[1] - (point - origin) @ direction) < 0.001:
+            return slot, axis, x, y
+    raise AssertionError(f"none of the faces {faces} shows from this camera")
+
+
+def test_u_pulls_the_die_under_the_mouse_out_and_it_stays_in_play(display: str) -> None:
+    from pyramid.viewer import watching
+
+    world, _ = small_pyramid_world(4)
+    viewer, hands = _open(world, display)
+    wid = str(viewer._window)
+    try:
+        readout = world.readout()
+        # Dice in the middle of the pyramid's faces: pulled out, friction on their neighbours holds them.
+        faces = [((5, 1, 1), 0), ((6, 0, 1), 1), ((6, 1, 0), 2)]  # their faces on the outside of the pyramid
+        slot, _, x, y = _visible_face(viewer, world, faces)
+        die = readout.slot_die[slot]
+        _xdotool(viewer, "mousemove", "--window", wid, str(x), str(y), "key", "u")
+        with watching(world, viewer):
+            viewer.live(1.0)
+        world.settle(raise_on_timeout=False)
+        after = world.readout(require_rest=False)
+        out = float(np.linalg.norm(np.array(after.dice[die].position) - world.slot_pose(slot)[0]))
+        assert die in world.dice and after.dice[die].on_plate, "the pulled die stays in play, on the pyramid"
+        assert after.dice[die].slot is None and 0.005 < out < 0.010, f"U left the die {1000 * out:.1f} mm out"
+        assert len(after.seated()) == 19 and not after.off_plate(), "only the pulled die left its slot"
+    finally:
+        viewer.close()
+        world.close()
+
+
+def test_face_cell_names_the_cell_beyond_each_face_of_a_die_on_a_tilted_plate() -> None:
+    from pyramid.window_player import face_cell
+
+    edge = 0.016
+    angle = math.radians(10)
+    rot = np.array([[1, 0, 0], [0, math.cos(angle), -math.sin(angle)], [0, math.sin(angle), math.cos(angle)]])
+    plate_pose = np.concatenate([[0.01, -0.02, 0.05], geometry.matrix_to_quat(rot)])
+    slot = (5, 1, 1)
+    centre = plate_pose[:3] + rot @ geometry.slot_centre(slot) * edge
+    for axis in range(3):
+        for sign in (1, -1):
+            # A point on the face along sign * axis, off its centre towards an edge.
+            side = geometry.CUBE_TO_PLATE[:, (axis + 1) % 3]
+            point = centre + rot @ (0.49 * sign * edge * geometry.CUBE_TO_PLATE[:, axis] + 0.3 * edge * side)
+            expected = tuple(c - sign * (n == axis) for n, c in enumerate(slot))
+            assert face_cell(point, centre, plate_pose, edge) == expected, (axis, sign)
+    # The face along +i of the die in (0, 1, 1) leads outside the full pyramid.
+    centre = plate_pose[:3] + rot @ geometry.slot_centre((0, 1, 1)) * edge
+    point = centre + rot @ (0.5 * edge * geometry.CUBE_TO_PLATE[:, 0])
+    assert face_cell(point, centre, plate_pose, edge) == (-1, 1, 1)
+
+
+def test_a_attaches_a_die_in_the_cell_beyond_the_face_under_the_mouse(display: str) -> None:
+    from pyramid.viewer import watching
+    from pyramid.world import World
+
+    # A three-layer pyramid without its top die: the three faces below face the empty cell (6, 0, 0).
+    apex = (6, 0, 0)
+    colours = ("green", "black")
+    cells = {
+        (s[0] + apex[0], s[1], s[2]): Cell(colours[n - 1], (1, 2, 3))
+        for n in (1, 2)
+        for s in geometry.layer_slots(n)
+    }
+    world = World()
+    world.build(PyramidState(cells))
+    world.settle()
+    viewer, hands = _open(world, display)
+    wid = str(viewer._window)
+    try:
+        viewer.camera.target = world.slot_pose(apex)[0]
+        viewer.camera.pitch, viewer.camera.distance = -60.0, 0.25  # looking down into the empty funnel
+        viewer.frame(0.0)
+        slot, axis, x, y = _visible_face(viewer, world, [((7, 0, 0), 0), ((6, 1, 0), 1), ((6, 0, 1), 2)])
+        _xdotool(viewer, "mousemove", "--window", wid, str(x), str(y), "key", "a")
+        with watching(world, viewer):
+            viewer.live(1.0)
+        world.settle(raise_on_timeout=False)
+        readout = world.readout(require_rest=False)
+        assert len(world.dice) == 10, "one die was set down"
+        assert apex in readout.pyramid, "it sits in the cell beyond the face pointed at"
+        assert readout.pyramid[apex].colour == hands.colour == "red"
+        assert readout.pyramid[apex].up == (1, 2, 3), "showing the chosen faces"
+        assert len(readout.seated()) == 10
+    finally:
+        viewer.close()
+        world.close()
+
+
+def test_l_pours_dice_of_the_chosen_colour_from_a_ladle_onto_the_plate(display: str) -> None:
+    from pyramid.viewer import watching
+    from pyramid.world import World
+
+    world = World()
+    world.settle(raise_on_timeout=False)
+    viewer, hands = _open(world, display)
+    wid = str(viewer._window)
+    try:
+        x, y = _screen_point(viewer, np.array([0.0, 0.0, 0.003]))
+        _xdotool(viewer, "mousemove", "--window", wid, str(x), str(y), "key", "c", "key", "l")
+        highest: list[float] = []
+        with watching(world, viewer):
+            while world.time < 1.5:
+                viewer.live(1 / 30)
+                if world.dice:
+                    highest.append(float(world.poses()[1][:, 2].max()))
+        world.settle(raise_on_timeout=False)
+        readout = world.readout(require_rest=False)
+        assert len(world.dice) == 6 and {DICE[d].colour for d in world.dice} == {"green"}, "6 green dice poured"
+        assert max(highest) > 0.07, "from a ladle held 8 cm above the plate"
+        assert not readout.off_plate(), "they come to rest on the plate"
+    finally:
+        viewer.close()
+        world.close()
