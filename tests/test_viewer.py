@@ -643,9 +643,7 @@ def test_a_attaches_a_die_in_the_cell_beyond_the_face_under_the_mouse(display: s
     apex = (6, 0, 0)
     colours = ("green", "black")
     cells = {
-        (s[0] + apex[0], s[1], s[2]): Cell(colours[n - 1], (1, 2, 3))
-        for n in (1, 2)
-        for s in geometry.layer_slots(n)
+        (s[0] + apex[0], s[1], s[2]): Cell(colours[n - 1], (1, 2, 3)) for n in (1, 2) for s in geometry.layer_slots(n)
     }
     world = World()
     world.build(PyramidState(cells))
@@ -697,3 +695,96 @@ def test_l_pours_dice_of_the_chosen_colour_from_a_ladle_onto_the_plate(display: 
     finally:
         viewer.close()
         world.close()
+
+
+def _skill_game_by_keys(monkeypatch: pytest.MonkeyPatch, press) -> list:  # type: ignore[no-untyped-def]
+    """Hook a skill game's window: ``press(viewer, hands)`` is called once each time the person's hands are
+    asked for an action; returns the list that collects (action, dice in play after it) as performed."""
+    from pyramid import actions
+    from pyramid.viewer import Viewer
+    from pyramid.window_player import Hands
+
+    hands_made: list[Hands] = []
+    pending: list[bool] = []
+    performed: list[tuple[object, set[int]]] = []
+    original_init, original_frame, original_perform = Hands.__init__, Viewer.frame, actions.perform
+
+    def init(self: Hands, *args: object) -> None:
+        original_init(self, *args)  # type: ignore[arg-type]
+        hands_made.append(self)
+
+    def frame(self: Viewer, simulated: float) -> None:
+        original_frame(self, simulated)
+        _give_up_after(self, 3000)
+        hands = hands_made[-1]
+        if hands.sink is None:
+            pending.clear()
+        elif not pending and self.world is not None:
+            pending.append(True)
+            press(self, hands)
+
+    def perform(world, action, rng):  # type: ignore[no-untyped-def]
+        original_perform(world, action, rng)
+        performed.append((action, set(world.dice)))
+
+    monkeypatch.setattr(Hands, "__init__", init)
+    monkeypatch.setattr(Viewer, "frame", frame)
+    monkeypatch.setattr(actions, "perform", perform)
+    return performed
+
+
+def test_in_trulla_l_pours_the_persons_own_dice_from_the_ladle(display: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pyramid import actions
+    from pyramid.games import find_skill_game
+    from pyramid.window_skill import play_skill_in_window
+
+    def press(viewer, hands) -> None:  # type: ignore[no-untyped-def]
+        x, y = _screen_point(viewer, np.array([0.0, 0.0, 0.003]))
+        _xdotool(viewer, "mousemove", "--window", str(viewer._window), str(x), str(y), "key", "l")
+
+    performed = _skill_game_by_keys(monkeypatch, press)
+    game = play_skill_in_window(
+        find_skill_game(16), ["human", "ladle"], seed=2, options={"dice": "6", "rounds": "2"}, replays=0, speed=20.0
+    )
+    assert game.outcome is not None and game.records[0].player == 0
+    first, in_play = performed[0]
+    assert isinstance(first, actions.Pour) and len(first.dice) == 6, "L poured a ladleful of 6"
+    assert {DICE[d].colour for d in first.dice} == {"red"}, "the person's own colour, whatever C chose"
+    assert set(first.dice) <= in_play, "the poured dice are in play"
+    assert game.records[0].actions == 1, "one pour is the person's turn"
+
+
+def test_in_mounting_u_pulls_and_a_sets_a_die_of_the_hand_beyond_a_face(
+    display: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pyramid.games import find_skill_game
+    from pyramid.window_skill import play_skill_in_window
+
+    keys = ["u", "a"]
+
+    def press(viewer, hands) -> None:  # type: ignore[no-untyped-def]
+        readout = viewer.world.readout(require_rest=False)
+        pyramid = set(readout.pyramid)
+        # The faces on the pyramid's outside: the cell beyond them holds no die.
+        faces = [
+            (s, a)
+            for s in sorted(pyramid)
+            for a in range(3)
+            if tuple(c - (n == a) for n, c in enumerate(s)) not in pyramid
+        ]
+        _, _, x, y = _visible_face(viewer, viewer.world, faces)
+        wid = str(viewer._window)
+        _xdotool(viewer, "mousemove", "--window", wid, str(x), str(y), "key", keys.pop(0) if keys else "w")
+
+    performed = _skill_game_by_keys(monkeypatch, press)
+    game = play_skill_in_window(
+        find_skill_game(8), ["human"], seed=2, options={"layers": "3", "dice": "1"}, replays=0, speed=20.0
+    )
+    assert game.outcome is not None and len(game.records) == 1
+    kinds = [type(a).__name__ for a, _ in performed]
+    assert kinds[:2] == ["Pull", "Attach"], kinds
+    pull, attach = performed[0][0], performed[1][0]
+    assert pull.distance == pytest.approx(0.008) and pull.axis is None
+    assert attach.die not in performed[0][1] and attach.die in performed[1][1], "the die came from the hand into play"
+    assert attach.cell not in game.slots, "set down in a cell beyond the pyramid's face, not inside it"
+    assert game.records[0].actions == 2 and "hand is empty" in game.records[0].end.note
