@@ -429,6 +429,8 @@ class Hands:
     def _attach(self) -> None:
         """Set a die down corner-down, showing the chosen faces, in the cell beyond the face under the mouse:
         a die of the chosen colour from the box or, in Mount(a)ing, the next die of the player's hand."""
+        from pyramid.games.skill_mount import Mounting, corner_down
+
         world, edge = self.world, self.world.physics.edge
         origin, direction = self.ray(*self.mouse)
         dice, poses = world.poses()
@@ -437,14 +439,15 @@ class Hands:
             self.note("point at a face of a die to attach a die beyond it")
             return
         n, distance = hit
+        if not corner_down(world.readout(require_rest=False).dice[dice[n]]):
+            self.note(f"die {dice[n]} does not stand corner-down: attach beside a die of the pyramid or a mounted one")
+            return
         cell = face_cell(origin + distance * direction, poses[n, :3], world.plate_pose, edge)
         seat = actions.cell_pose(world, cell, self.up)[0]
         if float(np.linalg.norm(poses[:, :3] - seat, axis=1).min()) < 0.5 * edge:
             self.note(f"the cell {cell} beyond that face of die {dice[n]} is taken")
             return
         if self.sink is not None:
-            from pyramid.games.skill_mount import Mounting
-
             if not isinstance(self.game, Mounting):
                 self.note("only Mount(a)ing hands out dice to attach: lift, flick, blow, tilt, shake or throw")
                 return
