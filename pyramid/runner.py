@@ -316,36 +316,36 @@ def _place(world: World, p: Mapping[str, Any], readout: Readout, rng: np.random.
     record.events.append(f"placed die {die} ({p['colour']}) in {slot}")
 
 
-def _remove(world: World, p: Mapping[str, Any], readout: Readout, rng: np.random.Generator, record: RunRecord) -> None:
-    if p["slot"] == "free":
-        free = readout.free_dice()
+def _seated_target(
+    verb: str, which: Any, readout: Readout, rng: np.random.Generator, record: RunRecord
+) -> geometry.Slot | None:
+    """The slot a remove or pull acts on: ``which`` is a slot, "apex" or "free" (one at random); None if empty."""
+    if which == "free":
+        free = readout.pyramid.free_slots()
         if not free:
-            record.events.append("remove: no free die")
-            return
-        die = free[int(rng.integers(len(free)))]
-    else:
-        slot = (0, 0, 0) if p["slot"] == "apex" else p["slot"]
-        if slot not in readout.slot_die:
-            record.events.append(f"remove: no die seated in {slot}")
-            return
-        die = readout.slot_die[slot]
-    where = readout.dice[die].slot
+            record.events.append(f"{verb}: no free die")
+            return None
+        return free[int(rng.integers(len(free)))]
+    slot = (0, 0, 0) if which == "apex" else which
+    if slot not in readout.slot_die:
+        record.events.append(f"{verb}: no die seated in {slot}")
+        return None
+    return slot
+
+
+def _remove(world: World, p: Mapping[str, Any], readout: Readout, rng: np.random.Generator, record: RunRecord) -> None:
+    slot = _seated_target("remove", p["slot"], readout, rng, record)
+    if slot is None:
+        return
+    die = readout.slot_die[slot]
     world.remove(die, pull=p["pull"])
     record.removed.add(die)
-    record.events.append(f"removed die {die} from {where}")
+    record.events.append(f"removed die {die} from {slot}")
 
 
 def _pull(world: World, p: Mapping[str, Any], readout: Readout, rng: np.random.Generator, record: RunRecord) -> None:
-    if p["slot"] == "free":
-        free = readout.pyramid.free_slots()
-        if not free:
-            record.events.append("pull: no free die")
-            return
-        slot = free[int(rng.integers(len(free)))]
-    else:
-        slot = (0, 0, 0) if p["slot"] == "apex" else p["slot"]
-    if slot not in readout.slot_die:
-        record.events.append(f"pull: no die seated in {slot}")
+    slot = _seated_target("pull", p["slot"], readout, rng, record)
+    if slot is None:
         return
     from pyramid import actions
 
