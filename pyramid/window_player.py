@@ -387,6 +387,9 @@ class Hands:
             self._attach()
         elif symbol == key.L:
             self._pour()
+        elif symbol == key.E and self.sink is not None and callable(getattr(self.game, "stop", None)):
+            self.game.stop()  # Mount(a)ing: the player declares the turn over; the hands let go for a moment
+            self.act(actions.Wait(0.1))
         elif symbol == key.W:
             self.act(actions.Wait(0.5))
         else:

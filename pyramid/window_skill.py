@@ -27,8 +27,8 @@ if TYPE_CHECKING:  # pyglet opens a display when imported: the window modules ar
 SKILL_HELP = (
     "drag: turn   wheel: zoom   shift-drag: pan   R: reset view   click a die: lift it out   drag a die: flick it\n"
     "hold B: blow where the mouse points   arrows: tilt the plate   ctrl-drag: tilt that way   S: shake   W: wait\n"
-    "U: pull the die 8 mm out (shift-U: 4 mm)   A: set a die of your hand beyond the face under the mouse (8.)\n"
-    "L: pour 6 of your dice from the ladle (16.)   T: throw a die lying off the plate (C colour)   H: help   Esc: quit"
+    "U: pull the die 8 mm out (shift-U: 4 mm)   A: attach a die of your hand beyond the face under the mouse\n"
+    "E: end the turn   L: pour 6 of your dice   T: throw a die lying off the plate (C colour)   H: help   Esc: quit"
 )
 
 

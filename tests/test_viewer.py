@@ -756,13 +756,13 @@ def test_in_trulla_l_pours_the_persons_own_dice_from_the_ladle(display: str, mon
     assert game.records[0].actions == 1, "one pour is the person's turn"
 
 
-def test_in_mounting_u_pulls_and_a_sets_a_die_of_the_hand_beyond_a_face(
+def test_in_mounting_u_pulls_a_sets_a_die_of_the_hand_beyond_a_face_and_e_ends_the_turn(
     display: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from pyramid.games import find_skill_game
     from pyramid.window_skill import play_skill_in_window
 
-    keys = ["u", "a"]
+    keys = ["u", "a", "e"]
 
     def press(viewer, hands) -> None:  # type: ignore[no-untyped-def]
         readout = viewer.world.readout(require_rest=False)
@@ -780,7 +780,7 @@ def test_in_mounting_u_pulls_and_a_sets_a_die_of_the_hand_beyond_a_face(
 
     performed = _skill_game_by_keys(monkeypatch, press)
     game = play_skill_in_window(
-        find_skill_game(8), ["human"], seed=2, options={"layers": "3", "dice": "1"}, replays=0, speed=20.0
+        find_skill_game(8), ["human"], seed=2, options={"layers": "3", "dice": "2"}, replays=0, speed=20.0
     )
     assert game.outcome is not None and len(game.records) == 1
     kinds = [type(a).__name__ for a, _ in performed]
@@ -789,4 +789,4 @@ def test_in_mounting_u_pulls_and_a_sets_a_die_of_the_hand_beyond_a_face(
     assert pull.distance == pytest.approx(0.008) and pull.axis is None
     assert attach.die not in performed[0][1] and attach.die in performed[1][1], "the die came from the hand into play"
     assert attach.cell not in game.slots, "set down in a cell beyond the pyramid's face, not inside it"
-    assert game.records[0].actions == 2 and "hand is empty" in game.records[0].end.note
+    assert kinds[2:] == ["Wait"] and "the player stopped" in game.records[0].end.note, "E ended the turn"
