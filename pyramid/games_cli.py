@@ -53,7 +53,13 @@ def show_rules(name: str) -> int:
     return 0
 
 
-def _options(pairs: list[str]) -> dict[str, str]:
+def seat_kinds(players: str | None) -> list[str]:
+    """The kinds of player named by ``--players`` (comma-separated), in seat order; [] when not given."""
+    return [k.strip() for k in players.split(",") if k.strip()] if players else []
+
+
+def game_options(pairs: list[str]) -> dict[str, str]:
+    """``--option KEY=VALUE`` strings to a dict; ValueError on one without ``=``."""
     out = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -70,11 +76,11 @@ def play(args: argparse.Namespace) -> int:
 
         return play_skill(args)
     game_cls = find_game(args.game)
-    kinds = [k.strip() for k in args.players.split(",") if k.strip()] if args.players else []
+    kinds = seat_kinds(args.players)
     if not kinds:
         kinds = ["greedy"] + ["random"] * (game_cls.info.players[0] - 1)
     rng = np.random.default_rng(args.seed)
-    game = game_cls(len(kinds), rng=np.random.default_rng([args.seed, 1]), **_options(args.option))
+    game = game_cls(len(kinds), rng=np.random.default_rng([args.seed, 1]), **game_options(args.option))
     players = [make_player(k, np.random.default_rng([args.seed, 2, n])) for n, k in enumerate(kinds)]
     world = None
     if not args.fast:

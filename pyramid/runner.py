@@ -16,13 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from pyramid import geometry
+from pyramid import actions, geometry
 from pyramid.dice import DICE, DieId
 from pyramid.perception import DieReading, Readout, Status
 from pyramid.scene import (
-    PHYSICAL_ACTIONS,
     Scene,
-    SceneError,
     Start,
     Step,
     action_fields,
@@ -50,15 +48,6 @@ class RunRecord:
     at_rest: bool = True
 
 
-def check_runnable(scene: Scene) -> None:
-    """Raise SceneError if the scene uses an action this installation cannot perform yet."""
-    for n, step in enumerate(scene.timeline):
-        if step.kind in PHYSICAL_ACTIONS and physical_action_type(step.kind) is None:
-            raise SceneError(
-                scene.source, f"timeline[{n}].do", f"{step.kind} is not yet available (pyramid.actions is missing)"
-            )
-
-
 def run_scene(
     scene: Scene,
     seed: int | None = None,
@@ -71,7 +60,6 @@ def run_scene(
     With ``pictures`` (a folder) a PNG is written after the start and after every timeline entry.
     ``inspect`` is called with the world at the end, before it is closed (to look at poses).
     """
-    check_runnable(scene)
     seed = scene.seed if seed is None else seed
     rng = np.random.default_rng(seed)
     say = log or (lambda text: None)
@@ -249,8 +237,6 @@ def _perform(world: World, step: Step, rng: np.random.Generator, record: RunReco
         elif step.kind == "pull":
             _pull(world, p, readout, rng, record)
         elif step.kind == "attach":
-            from pyramid import actions
-
             die = _spare_die(world, p["colour"])
             action = actions.Attach(die, p["cell"], _faces(p["up"], rng), p["drop"], p["scatter"])
             actions.perform(world, action, rng)
@@ -347,8 +333,6 @@ def _pull(world: World, p: Mapping[str, Any], readout: Readout, rng: np.random.G
     slot = _seated_target("pull", p["slot"], readout, rng, record)
     if slot is None:
         return
-    from pyramid import actions
-
     axis = None if p["axis"] == "out" else p["axis"]
     action = actions.Pull(slot, p["distance"], axis, p["speed"], p["grip"])
     actions.perform(world, action, rng)
@@ -356,8 +340,6 @@ def _pull(world: World, p: Mapping[str, Any], readout: Readout, rng: np.random.G
 
 
 def _pour(world: World, p: Mapping[str, Any], rng: np.random.Generator, record: RunRecord) -> None:
-    from pyramid import actions
-
     dice: list[DieId] = []
     for _ in range(p["count"]):
         dice.append(_spare_die(world, p["colour"], exclude=dice))
@@ -368,10 +350,7 @@ def _pour(world: World, p: Mapping[str, Any], rng: np.random.Generator, record: 
 
 
 def _physical(world: World, step: Step, rng: np.random.Generator, record: RunRecord) -> None:
-    from pyramid import actions
-
     action_type = physical_action_type(step.kind)
-    assert action_type is not None
     die = None
     if step.kind == "flick":
         die = _flicked_die(world, step.params["slot"], rng, record)
@@ -517,8 +496,6 @@ def run_command(args: Any) -> int:
         key, values = parse_vary(text)
         overrides[key] = values[0]
     scenes = [load_scene(path, overrides) for path in args.scene]  # every file checked before anything runs
-    for scene in scenes:
-        check_runnable(scene)
     out = Path(args.out)
     for scene in scenes:
         seed = scene.seed if args.seed is None else args.seed

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from pyramid import geometry
+from pyramid import actions, geometry
 from pyramid.dice import COUNTS
 from pyramid.geometry import Slot
 from pyramid.state import NotationError, PyramidState
@@ -627,8 +627,6 @@ class _Validator:
         table and is not seated); the runner finds which die that is, at random among several.
         """
         action_type = physical_action_type(kind)
-        if action_type is None:
-            return dict(params)
         fields_all = {f.name for f in dataclasses.fields(action_type)}
         fields = {f.name: f for f in dataclasses.fields(action_type) if f.name != "die"}
         out = dict(params)
@@ -689,14 +687,11 @@ def pattern_colour(pattern: str, slot: Slot) -> str | None:
     return None if pattern == "random" else pattern
 
 
-def physical_action_type(kind: str) -> type | None:
-    """The dataclass of ``pyramid.actions`` for flick, blow or tilt; None while that module is missing."""
-    try:
-        from pyramid import actions  # type: ignore[attr-defined, unused-ignore]
-    except ImportError:
-        return None
-    found = getattr(actions, kind.title(), None)
-    return found if isinstance(found, type) and dataclasses.is_dataclass(found) else None
+def physical_action_type(kind: str) -> type:
+    """The dataclass of ``pyramid.actions`` for flick, blow, tilt or shake."""
+    found = getattr(actions, kind.title())
+    assert isinstance(found, type) and dataclasses.is_dataclass(found), kind
+    return found
 
 
 def _kind(value: Any) -> str:

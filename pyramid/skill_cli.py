@@ -25,6 +25,7 @@ from pyramid.controllers import (
 )
 from pyramid.games import SKILL_GAMES, find_skill_game
 from pyramid.games.skill import SkillGame
+from pyramid.games_cli import game_options, seat_kinds
 from pyramid.play import SkillMatch
 
 PLAYERS: dict[str, Callable[[np.random.Generator], Controller]] = {
@@ -78,16 +79,6 @@ def skill_rules_text(game: type[SkillGame]) -> str:
     return "\n".join(lines)
 
 
-def _options(pairs: list[str]) -> dict[str, str]:
-    out = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise ValueError(f"an option is KEY=VALUE, got {pair!r}")
-        out[key.strip()] = value.strip()
-    return out
-
-
 def run_skill_game(
     game_cls: type[SkillGame],
     kinds: list[str],
@@ -113,13 +104,13 @@ def play_skill(args: argparse.Namespace) -> int:
     if args.fast:
         print(f"{game_cls.info.title} is a game of physical skill: it has no fast mode")
         return 2
-    kinds = [k.strip() for k in args.players.split(",") if k.strip()] if args.players else []
+    kinds = seat_kinds(args.players)
     if not kinds:
         kinds = [game_cls.default_player] * game_cls.info.players[0]
     print(
         f"{game_cls.info.number}. {game_cls.info.title}: " + ", ".join(f"player {n} {k}" for n, k in enumerate(kinds))
     )
-    game = run_skill_game(game_cls, kinds, args.seed, _options(args.option), log=print)
+    game = run_skill_game(game_cls, kinds, args.seed, game_options(args.option), log=print)
     assert game.outcome is not None
     print()
     reached = getattr(game, "reached", None)

@@ -677,11 +677,8 @@ def view_in_window(
     from pyramid.viewer import WindowClosed, watching
 
     viewer, _ = open_view(world, title, rng if rng is not None else np.random.default_rng(0))
-    with watching(world, viewer):
-        try:
-            viewer.live(seconds)
-        except WindowClosed:
-            pass
+    with watching(world, viewer), contextlib.suppress(WindowClosed):
+        viewer.live(seconds)
     return viewer
 
 
@@ -713,11 +710,8 @@ def view_command(args: argparse.Namespace) -> int:
                 views[-1].say("the scene is over: hands on")
                 views[-1].live(args.seconds)
 
-        try:
-            with runner_worlds(on_new, on_close):
-                run_scene(scene, log=lambda line: views[-1].say(line) if views else None)
-        except WindowClosed:
-            pass
+        with contextlib.suppress(WindowClosed), runner_worlds(on_new, on_close):
+            run_scene(scene, log=lambda line: views[-1].say(line) if views else None)
     for viewer in views:
         viewer.close()
     return 0
@@ -726,6 +720,7 @@ def view_command(args: argparse.Namespace) -> int:
 def play_command(args: argparse.Namespace) -> int:
     """``pyramid play GAME --view``: the match in a window; ``human`` seats play by mouse and keys."""
     from pyramid.games import find_game, is_skill_game
+    from pyramid.games_cli import game_options, seat_kinds
     from pyramid.tablegames import find_table_game
 
     if find_table_game(args.game) is not None:
@@ -735,14 +730,9 @@ def play_command(args: argparse.Namespace) -> int:
 
         return play_skill_command(args)
     game_type = find_game(args.game)
-    kinds = [k.strip() for k in args.players.split(",") if k.strip()] if args.players else []
+    kinds = seat_kinds(args.players)
     kinds = kinds or ["human"] + ["greedy"] * (game_type.info.players[0] - 1)
-    options = {}
-    for pair in args.option:
-        name, sep, value = pair.partition("=")
-        if not sep:
-            raise ValueError(f"an option is KEY=VALUE, got {pair!r}")
-        options[name.strip()] = value.strip()
+    options = game_options(args.option)
 
     def make_game() -> Game:
         return game_type(len(kinds), rng=np.random.default_rng([args.seed, 1]), **options)

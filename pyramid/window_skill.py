@@ -200,18 +200,14 @@ def play_skill_in_window(
 def play_skill_command(args: argparse.Namespace) -> int:
     """``pyramid play N --view`` for a skill game: the match in a window, ``human`` seats play by hand."""
     from pyramid.games import find_skill_game
+    from pyramid.games_cli import game_options, seat_kinds
 
     game_type = find_skill_game(args.game)
     if args.fast:
         raise ValueError(f"{game_type.info.title} is a game of physical skill: it has no fast mode")
-    kinds = [k.strip() for k in args.players.split(",") if k.strip()] if args.players else []
+    kinds = seat_kinds(args.players)
     kinds = kinds or ["human"] + [game_type.default_player] * (max(game_type.info.players[0], 2) - 1)
-    options = {}
-    for pair in args.option:
-        name, sep, value = pair.partition("=")
-        if not sep:
-            raise ValueError(f"an option is KEY=VALUE, got {pair!r}")
-        options[name.strip()] = value.strip()
+    options = game_options(args.option)
     game = play_skill_in_window(game_type, kinds, args.seed, options)
     if game.outcome is not None:
         print(game.outcome.result())
