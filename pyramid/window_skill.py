@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -59,32 +60,74 @@ class WindowHand(Controller):
         return chosen[0]
 
 
+@dataclass(frozen=True)
+class Move:
+    """One recorded action of a seat, and whether with it the player declared the turn over (``game.stop()``)."""
+
+    action: actions.PhysicalAction
+    stops: bool = False
+
+
 class Recorder(Controller):
-    """Passes on another controller's actions and keeps them, in order, for a replay."""
+    """Passes on another controller's actions and keeps them, in order, for a replay.
+
+    A player may also end a turn by word (Mount(a)ing's E, or the programmed hand stopping): the game's
+    ``stopped`` turning true during an action is kept with it.
+    """
 
     def __init__(self, player: Controller) -> None:
         self.player = player
         self.name = player.name
-        self.actions: list[actions.PhysicalAction] = []
+        self.moves: list[Move] = []
+
+    @property
+    def actions(self) -> list[actions.PhysicalAction]:
+        """The recorded actions, in order."""
+        return [m.action for m in self.moves]
 
     def act(self, game: Any, readout: Readout, elapsed: float) -> actions.PhysicalAction:
         """The wrapped controller's action, recorded."""
+        before = bool(getattr(game, "stopped", False))
         action = self.player.act(game, readout, elapsed)
-        self.actions.append(action)
+        self.moves.append(Move(action, bool(getattr(game, "stopped", False)) and not before))
         return action
 
 
+def from_hand(game: Any, action: actions.PhysicalAction) -> actions.PhysicalAction:
+    """``action`` with the dice it sets down taken from the game's hand again, as the player's hands took them.
+
+    A recorded ``Attach`` (Mount(a)ing) or ``Pour`` (Trulla) names dice that the game handed out when it
+    was first played; a replay runs a fresh game whose hand still holds them. The dice are asked of the
+    game by the same calls (``next_die``, ``ladleful``), so its hand empties as it did, and the action
+    sets down the dice it hands out now (the same ones while the replay runs as the match ran). With the
+    hand empty, the hands wait.
+    """
+    if isinstance(action, actions.Attach) and callable(getattr(game, "next_die", None)):
+        if not game.hand:
+            return actions.Wait(0.1)
+        return replace(action, die=game.next_die())
+    if isinstance(action, actions.Pour) and callable(getattr(game, "ladleful", None)):
+        dice = tuple(game.ladleful(len(action.dice)))
+        return replace(action, dice=dice) if dice else actions.Wait(0.1)
+    return action
+
+
 class ReplayHand(Controller):
-    """Plays back one seat's recorded actions; waits once they run out (the judge then ends the turn)."""
+    """Plays back one seat's recorded moves; waits once they run out (the judge then ends the turn)."""
 
     name = "replay"
 
-    def __init__(self, recorded: Sequence[actions.PhysicalAction]) -> None:
+    def __init__(self, recorded: Sequence[Move]) -> None:
         self.recorded = list(recorded)
 
     def act(self, game: Any, readout: Readout, elapsed: float) -> actions.PhysicalAction:
-        """The next recorded action."""
-        return self.recorded.pop(0) if self.recorded else actions.Wait(0.5)
+        """The next recorded action, its dice taken from the game's hand; the player stops where they stopped."""
+        if not self.recorded:
+            return actions.Wait(0.5)
+        move = self.recorded.pop(0)
+        if move.stops and callable(getattr(game, "stop", None)):
+            game.stop()
+        return from_hand(game, move.action)
 
 
 def skill_text(
@@ -132,7 +175,7 @@ def play_skill_in_window(
     viewer = Viewer(None, f"{game.info.number}. {game.info.title}", speed=speed)
     hands = Hands(viewer, np.random.default_rng([seed, 3]))
     viewer.push_handlers(hands)
-    recorded: list[list[actions.PhysicalAction]] | None = None
+    recorded: list[list[Move]] | None = None
     finished = game
     worlds: list[World] = []
     framed: list[bool] = []
@@ -179,7 +222,7 @@ def play_skill_in_window(
                 match.run()
             viewer.say(game.outcome.result() if game.outcome else "")
             finished = game
-            recorded = [p.actions for p in players]
+            recorded = [p.moves for p in players]
             if replays is not None:
                 if replays <= 0:
                     break

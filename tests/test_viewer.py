@@ -790,3 +790,105 @@ def test_in_mounting_u_pulls_a_sets_a_die_of_the_hand_beyond_a_face_and_e_ends_t
     assert attach.die not in performed[0][1] and attach.die in performed[1][1], "the die came from the hand into play"
     assert attach.cell not in game.slots, "set down in a cell beyond the pyramid's face, not inside it"
     assert kinds[2:] == ["Wait"] and "the player stopped" in game.records[0].end.note, "E ended the turn"
+
+
+def _record_and_replay(number: int, kinds: list[str], options: dict[str, str], seed: int = 4):  # type: ignore[no-untyped-def]
+    """Play a skill game with programmed seats, recording their moves, then replay the moves in fresh worlds
+    as the window's Enter does; returns (game, last world) for the match and for the replay."""
+    from pyramid.games import find_skill_game
+    from pyramid.play import SkillMatch
+    from pyramid.skill_cli import make_controller
+    from pyramid.window_skill import Recorder, ReplayHand
+    from pyramid.world import World
+
+    def play(seats):  # type: ignore[no-untyped-def]
+        game = find_skill_game(number)(len(kinds), rng=np.random.default_rng([seed, 1]), **options)
+        players = [Recorder(p) for p in seats]
+        match = SkillMatch(game, players, World, np.random.default_rng([seed, 3]))
+        match.run()
+        return game, match.world, players
+
+    played, world, recorders = play(
+        [make_controller(k, np.random.default_rng([seed, 2, n])) for n, k in enumerate(kinds)]
+    )
+    replayed, replay_world, _ = play([ReplayHand(r.moves) for r in recorders])
+    return (played, world), (replayed, replay_world)
+
+
+def test_a_replay_of_mounting_sets_down_the_dice_of_the_fresh_hand_and_stops_where_the_player_stopped() -> None:
+    from pyramid.games.skill_mount import Mounting
+
+    # Four layers, a hand of two: the hand pulls dice out and mounts both, then the hand is empty.
+    (played, world), (replayed, replay_world) = _record_and_replay(8, ["mount"], {"layers": "4", "dice": "2"})
+    assert isinstance(played, Mounting) and isinstance(replayed, Mounting)
+    assert "the hand is empty" in played.records[0].end.note and played.records[0].end.value == 2
+    assert replayed.hand == [], "the replay took the mounted dice out of the fresh game's hand"
+    assert [(r.end, r.actions) for r in replayed.records] == [(r.end, r.actions) for r in played.records]
+    mounted = replayed.mounted_dice(replay_world.readout(require_rest=False))
+    assert set(mounted) == set(replayed.handed) and set(replayed.handed) <= set(replay_world.dice)
+    world.close()
+    replay_world.close()
+    # Three layers: no balcony holds a die, the programmed hand stops by word; the replay stops there too.
+    (played, world), (replayed, replay_world) = _record_and_replay(8, ["mount"], {"layers": "3", "dice": "2"})
+    assert "the player stopped" in played.records[0].end.note
+    assert [(r.end, r.actions) for r in replayed.records] == [(r.end, r.actions) for r in played.records]
+    world.close()
+    replay_world.close()
+
+
+def test_a_replay_of_trulla_pours_the_dice_of_the_fresh_hands_until_they_are_empty() -> None:
+    (played, world), (replayed, replay_world) = _record_and_replay(16, ["ladle", "ladle"], {"dice": "6", "rounds": "3"})
+    assert played.outcome is not None and sum(map(len, played.hand)) < 2, "the match poured (almost) every die"
+    assert replayed.hand == played.hand, "the replay took the poured dice out of the fresh hands as the match did"
+    assert replayed.outcome == played.outcome
+    assert [(r.player, r.end) for r in replayed.records] == [(r.player, r.end) for r in played.records]
+    on_plate = {d for d, r in replay_world.readout(require_rest=False).dice.items() if r.on_plate}
+    assert on_plate == {d for d, r in world.readout(require_rest=False).dice.items() if r.on_plate}
+    world.close()
+    replay_world.close()
+
+
+def test_enter_replays_a_persons_mounting_turn_with_the_die_from_the_fresh_hand_and_the_stop(
+    display: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pyramid import actions
+    from pyramid.games import find_skill_game
+    from pyramid.play import SkillMatch
+    from pyramid.window_skill import play_skill_in_window
+
+    keys = ["u", "a", "e"]
+
+    def press(viewer, hands) -> None:  # type: ignore[no-untyped-def]
+        readout = viewer.world.readout(require_rest=False)
+        pyramid = set(readout.pyramid)
+        faces = [
+            (s, a)
+            for s in sorted(pyramid)
+            for a in range(3)
+            if tuple(c - (n == a) for n, c in enumerate(s)) not in pyramid
+        ]
+        _, _, x, y = _visible_face(viewer, viewer.world, faces)
+        _xdotool(
+            viewer, "mousemove", "--window", str(viewer._window), str(x), str(y), "key", keys.pop(0) if keys else "w"
+        )
+
+    performed = _skill_game_by_keys(monkeypatch, press)
+    games: list = []
+    original_run = SkillMatch.run
+
+    def run(self: SkillMatch):  # type: ignore[no-untyped-def]
+        outcome = original_run(self)
+        games.append((self.game, set(self.world.dice) if self.world is not None else set()))
+        return outcome
+
+    monkeypatch.setattr(SkillMatch, "run", run)
+    play_skill_in_window(
+        find_skill_game(8), ["human"], seed=2, options={"layers": "3", "dice": "2"}, replays=1, speed=20.0
+    )
+    (match, in_play), (replay, replay_in_play) = games
+    attaches = [a for a, _ in performed if isinstance(a, actions.Attach)]
+    assert len(attaches) == 2 and attaches[0].die == attaches[1].die, "the replay set down the same die of the hand"
+    assert replay.hand == match.hand == [match.handed[1]], "one die left in the fresh hand, as in the match"
+    assert attaches[0].die in replay_in_play and in_play == replay_in_play
+    assert "the player stopped" in replay.records[0].end.note, "E's stop was replayed: the turn ended there"
+    assert [(r.end, r.actions) for r in replay.records] == [(r.end, r.actions) for r in match.records]
