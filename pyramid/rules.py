@@ -172,6 +172,30 @@ def open_slots(state: Iterable[Slot]) -> list[Slot]:
 # --- the base class ----------------------------------------------------------------------------
 
 
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def cast_option(game: str, key: str, value: Any, default: Any) -> Any:
+    """``value`` (often a string from ``--option KEY=VALUE``) as the type of ``default``.
+
+    ValueError naming the game, the option and the expected type when it does not fit; "false" is
+    False for a yes/no option (Python's bool("false") would be True).
+    """
+    if default is None or value is None or isinstance(value, type(default)):
+        return value
+    text = str(value).strip()
+    if isinstance(default, bool):
+        if text.lower() in _TRUE | _FALSE:
+            return text.lower() in _TRUE
+        raise ValueError(f"option {key} of {game}: expected yes or no (true/false, 1/0), got {text!r}")
+    try:
+        return type(default)(text)
+    except ValueError:
+        kind = {int: "a whole number", float: "a number"}.get(type(default), type(default).__name__)
+        raise ValueError(f"option {key} of {game}: expected {kind} (default {default!r}), got {text!r}") from None
+
+
 class Game(abc.ABC):
     """A game in progress: owns the state, turn order, legality, history and the outcome.
 
@@ -297,8 +321,7 @@ class Game(abc.ABC):
 
     def option(self, key: str, default: Any) -> Any:
         """A game option given on construction (``--option KEY=VALUE``), cast to the default's type."""
-        value = self.options.get(key, default)
-        return type(default)(value) if default is not None and value is not None else value
+        return cast_option(self.info.title, key, self.options.get(key, default), default)
 
     def next_player(self, player: Player | None = None) -> Player:
         """The player after ``player`` (default ``to_move``) in turn order."""

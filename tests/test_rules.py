@@ -7,7 +7,17 @@ import pytest
 
 from pyramid.games import GAMES, find_game
 from pyramid.games.demolition import ElDado
-from pyramid.rules import IllegalAction, Outcome, Place, Remove, Termination, check_game, free_slots, open_slots
+from pyramid.rules import (
+    IllegalAction,
+    Outcome,
+    Place,
+    Remove,
+    Termination,
+    cast_option,
+    check_game,
+    free_slots,
+    open_slots,
+)
 from pyramid.state import Cell, PyramidState
 
 
@@ -62,6 +72,16 @@ def test_bad_player_count_and_unknown_option() -> None:
         find_game(10)(5, rng=np.random.default_rng(0))
     with pytest.raises(ValueError, match="unknown option"):
         find_game(10)(3, rng=np.random.default_rng(0), colour="blue")
+
+
+def test_an_option_of_the_wrong_type_names_the_game_the_option_and_the_type() -> None:
+    with pytest.raises(ValueError, match="option cube of Quadrula Rasa: expected a whole number .* got 'big'"):
+        find_game(29)(2, rng=np.random.default_rng(0), cube="big").option("cube", 4)
+    assert cast_option("g", "x", "2.5", 1.0) == 2.5
+    assert cast_option("g", "x", "7", 4) == 7
+    assert cast_option("g", "x", "false", True) is False and cast_option("g", "x", "Yes", False) is True
+    with pytest.raises(ValueError, match="expected yes or no"):
+        cast_option("g", "x", "maybe", True)
 
 
 def test_observe_takes_the_read_out_as_truth() -> None:

@@ -79,7 +79,9 @@ def find_game(name: str | int) -> type[Game]:
         names = {str(info.number), _key(info.title), *(_key(a) for a in info.aliases)}
         if key in names or (key.startswith("the ") and key[4:] in names) or f"the {key}" in names:
             return game
-    known = ", ".join(f"{g.info.number} {g.info.title}" for g in GAMES)
+    everything = [(g.info.number, g.info.title) for g in GAMES] + [(g.info.number, g.info.title) for g in SKILL_GAMES]
+    titles = sorted(everything)
+    known = ", ".join(f"{number} {title}" for number, title in titles)
     raise LookupError(f"no game {name!r}; the games are: {known}")
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from pyramid.dice import DICE, Colour, DieId
 from pyramid.perception import Readout, Status
-from pyramid.rules import GameInfo, Outcome, Player, Termination
+from pyramid.rules import GameInfo, Outcome, Player, Termination, cast_option
 
 if TYPE_CHECKING:
     from pyramid.world import World
@@ -134,8 +134,7 @@ class SkillGame(abc.ABC):
 
     def option(self, key: str, default: Any) -> Any:
         """A game option (``--option KEY=VALUE``), cast to the default's type."""
-        value = self.options.get(key, default)
-        return type(default)(value) if default is not None and value is not None else value
+        return cast_option(self.info.title, key, self.options.get(key, default), default)
 
 
 def stock(colour: Colour, count: int, taken: set[DieId]) -> list[DieId]:
