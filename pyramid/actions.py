@@ -117,7 +117,9 @@ class Throw:
 
     The horizontal speed is what makes a die dropped with no vertical speed land on the target; the
     hand's ``scatter`` is the relative standard deviation of that speed and (in radians) of the
-    heading. ``spin`` (rad/s) is about a random axis; the die leaves the hand in a random orientation.
+    heading. ``spin`` (rad/s) is about a random axis; the die leaves the hand in a random orientation,
+    or held the way ``orientation`` (a quaternion x, y, z, w, world frame) says: a player setting a
+    die down chooses how to hold it.
     """
 
     die: DieId
@@ -127,6 +129,7 @@ class Throw:
     azimuth: float = 0.0
     spin: float = 10.0
     scatter: float = 0.05
+    orientation: tuple[float, float, float, float] | None = None
 
     def __str__(self) -> str:
         x, y = (100 * c for c in self.target)
@@ -343,7 +346,11 @@ def throw_release(
     )
     axis = rng.normal(size=3)
     spin = a.spin * axis / np.linalg.norm(axis)
-    quat = rng.normal(size=4)
+    quat = rng.normal(size=4)  # drawn even when the hand chooses, so that the random stream stays the same
+    if a.orientation is not None:
+        quat = np.asarray(a.orientation, dtype=float)
+        if quat.shape != (4,) or not np.linalg.norm(quat) > 0:
+            raise ValueError(f"a throw's orientation is a quaternion (x, y, z, w), not {a.orientation!r}")
     return start, speed * direction, spin, quat / np.linalg.norm(quat)
 
 
