@@ -8,13 +8,31 @@ import numpy as np
 import pytest
 
 from pyramid import geometry as g
-from pyramid.actions import Attach, Lift, Pull, Tilt, Wait, perform
-from pyramid.controllers import FowlHand, MaliceHand, MikadoHand, MountHand, parse_action, reachable, weakened
+from pyramid.actions import Attach, Lift, Pull, Throw, Tilt, Wait, perform
+from pyramid.controllers import (
+    FowlHand,
+    MaliceHand,
+    MikadoHand,
+    MountHand,
+    StackHand,
+    parse_action,
+    reachable,
+    weakened,
+)
 from pyramid.games import SKILL_GAMES, find_skill_game, is_skill_game
-from pyramid.games.skill_more import SIDE_NUMBERS, Emag, MaliciousPleasure, VainGuineaFowl, touching
+from pyramid.games.skill_more import (
+    ROLL_DROP,
+    SIDE_NUMBERS,
+    Emag,
+    MaliciousPleasure,
+    VainGuineaFowl,
+    touching,
+    tower_spot,
+)
 from pyramid.games.skill_mount import Mounting, lattice_cell
 from pyramid.games.skill_plate import CORNERS, Dune, Faraday
 from pyramid.games.skill_pyramid import SKELETON, DiceMikado
+from pyramid.perception import Status
 from pyramid.play import SkillMatch
 from pyramid.skill_cli import make_controller, play_skill, run_skill_game
 from pyramid.state import Cell, PyramidState
@@ -229,25 +247,27 @@ def test_the_guinea_fowl_is_dressed_only_when_every_side_shows_its_number() -> N
 
 
 def test_emag_measures_the_stack_from_the_world_and_a_die_off_the_plate_ends_the_turn() -> None:
-    game = Emag(1, rng=np.random.default_rng(0), dice="5", misses="2")
+    game = Emag(1, rng=np.random.default_rng(0), dice="5")
     world = World()
     game.prepare(world)
-    first, second = game.hand[:2]
+    first, second = game.next_die(), game.next_die()
     world.place(first, (3, 3, 2))
     world.settle()
     readout = world.readout()
-    seated_top = readout.dice[first].position[2] + 0.008
-    assert game.judge(readout, 0.5) is None and game.height(readout) == pytest.approx(seated_top)
-    game.set_downs = 1
-    assert game.judge(readout, 1.0) is None and game.misses == 0  # the first die raised the top from nothing
-    assert game.judge(readout, 1.5) is None and game.misses == 1
-    end = game.judge(readout, 2.0)  # two set-downs in a row that did not raise the top end the turn
-    assert end is not None and end.success and end.value == round(100 * seated_top, 2)
+    # Corner-down, the die's highest point is its top corner, half a diagonal above its centre.
+    corner_top = readout.dice[first].position[2] + 0.008 * np.sqrt(3)
+    assert game.height(readout) == pytest.approx(corner_top) and game.judge(readout, 0.5) is None
+    game.stop()
+    end = game.judge(readout, 1.0)
+    assert end is not None and end.success and end.value == round(100 * corner_top, 2) and "stopped" in end.note
+    game.stopped = False
     world.throw(second, (0.3, 0.0, 0.01))
     world.settle()
     end = game.judge(world.readout(), 2.5)
     assert end is not None and not end.success and "fell off" in end.note
     world.close()
+    game.hand.clear()
+    assert game.judge(readout, 3.0) is not None  # an empty hand ends the turn
 
 
 def test_mounting_counts_the_dice_the_world_holds_on_balconies_and_a_die_off_the_plate_ends_the_turn() -> None:
@@ -330,3 +350,103 @@ def test_a_hand_may_lift_dice_out_only_in_the_games_that_take_dice_out() -> None
     assert not record.end.success and record.actions == 3
     match.world.close()
     assert DiceMikado.lifts_dice_out and VainGuineaFowl.lifts_dice_out and not Faraday.lifts_dice_out
+
+
+def _stack(strategy: str, dice: int, seed: int = 0) -> tuple[Emag, World]:
+    """One Emag turn of the stacker with ``dice`` dice; the game and the world as the turn left them."""
+    game = Emag(1, rng=np.random.default_rng(seed), dice=str(dice))
+    hand = StackHand(np.random.default_rng([seed, 2]), strategy)
+    match = SkillMatch(game, [hand], World, np.random.default_rng([seed, 3]))
+    match.run()
+    assert match.world is not None
+    return game, match.world
+
+
+def test_the_pyramid_stacker_seats_each_die_on_three_and_the_height_is_the_apex_corner() -> None:
+    game, world = _stack("pyramid", 4)
+    readout = world.readout(require_rest=False)
+    apex = g.small_pyramid_apexes(4)["centre"]
+    # Three dice in the base funnels and one corner-down on them, read back from the poses.
+    assert set(readout.pyramid) == set(g.small_pyramid(4, apex)) and len(readout.dice) == 4
+    top = readout.dice[readout.slot_die[apex]]
+    assert all(s in readout.pyramid for s in g.supports(apex))
+    assert game.scores()[0] == pytest.approx(100 * (top.position[2] + 0.008 * np.sqrt(3)), abs=0.01)
+    # A layer is a / sqrt(3) above the one below: the apex stands 9.2 mm above the base dice.
+    base = [r.position[2] for r in readout.dice.values() if r.slot != apex]
+    assert top.position[2] - float(np.mean(base)) == pytest.approx(0.016 / np.sqrt(3), abs=0.0005)
+    world.close()
+
+
+def test_the_tower_stacker_lays_dice_flat_one_on_another_on_the_corner_of_the_plate() -> None:
+    game, world = _stack("tower", 2)
+    readout = world.readout(require_rest=False)
+    low, high = sorted(readout.dice.values(), key=lambda r: r.position[2])
+    assert low.status is Status.LYING and high.status is Status.LYING and low.tilt < 3 and high.tilt < 3
+    # Face on face: one edge higher, within 2 mm sideways, on the slab's flat corner beyond the corner funnel.
+    assert high.position[2] - low.position[2] == pytest.approx(0.016, abs=0.0005)
+    assert np.hypot(high.position[0] - low.position[0], high.position[1] - low.position[1]) < 0.002
+    spot = np.array(tower_spot(0))
+    assert np.hypot(low.position[0] - spot[0], low.position[1] - spot[1]) < 0.003 and low.on_plate
+    assert game.scores()[0] == pytest.approx(100 * (high.position[2] + 0.008), abs=0.02)
+    world.close()
+
+
+def test_a_stacker_refuses_an_unknown_strategy_or_a_negative_tremor() -> None:
+    with pytest.raises(ValueError, match="unknown stacking strategy 'heap'"):
+        StackHand(np.random.default_rng(0), "heap")
+    with pytest.raises(ValueError, match="tremor"):
+        StackHand(np.random.default_rng(0), tremor_mm=-1.0)
+
+
+def test_the_guinea_fowl_needs_its_numbers_on_the_sides_only() -> None:
+    game = VainGuineaFowl(2, rng=np.random.default_rng(0), core="1")
+    sides = {s: [a for a in range(3) if s[a] == game.apex[a]] for s in game.coat}
+    assert game.dressing(game.apex) == SIDE_NUMBERS  # the apex shows all three: one way only
+    for slot, axes in sides.items():
+        up = game.dressing(slot)
+        assert all(up[a] == SIDE_NUMBERS[a] for a in axes) and up in g.ALL_UP_FACES
+    # One coat die shows no side (none for a 1-die core: 19 = apex + 9 edge dice + 9 face dice).
+    assert sorted(len(a) for a in sides.values()) == [1] * 9 + [2] * 9 + [3]
+
+
+def test_a_die_held_the_way_its_funnel_needs_lands_showing_the_birds_numbers() -> None:
+    game = VainGuineaFowl(2, rng=np.random.default_rng(0), core="1")
+    world = World()
+    game.prepare(world)
+    world.settle()
+    hand = FowlHand(np.random.default_rng(1))
+    rolled = []
+    for _ in range(3):  # three rolls into base funnels of the coat, each let go 2 cm above its seat
+        readout = world.readout(require_rest=False)
+        action = hand.act(game, readout, 0.0)
+        assert isinstance(action, Throw) and action.orientation is not None and action.spin == 0
+        slot = max(set(g.open_slots(readout.pyramid)) & set(game.coat), key=lambda s: (g.layer(s), s))
+        seat = g.slot_centre(slot)[2] * 0.016
+        assert action.height == pytest.approx(seat + ROLL_DROP)
+        perform(world, action, np.random.default_rng(2))
+        world.settle()
+        rolled.append((action.die, slot))
+    readout = world.readout()
+    for die, slot in rolled:
+        assert readout.dice[die].slot == slot and readout.dice[die].up == game.dressing(slot)
+    assert game.wrong(readout) == [] and game.rolls == [3]
+    world.close()
+
+
+@pytest.mark.slow
+def test_the_fowl_hand_dresses_a_one_die_core_and_the_world_shows_the_numbers() -> None:
+    game = run_skill_game(VainGuineaFowl, ["fowl", "fowl"], 0, {"core": "1"})
+    assert all(r.end.success for r in game.records) and max(game.scores()) < 60
+    assert all(19 <= n < 40 for n in game.rolls)  # 19 coat dice, a few rolled again
+    # A second world, played the same way, read back: every coat funnel holds a black die showing the numbers.
+    game = VainGuineaFowl(2, rng=np.random.default_rng([0, 1]), core="1")
+    match = SkillMatch(game, [FowlHand(np.random.default_rng([0, 2, 0]))] * 2, World, np.random.default_rng([0, 3]))
+    match.play_turn()
+    assert match.world is not None
+    readout = match.world.readout(require_rest=False)
+    assert set(game.coat) <= set(readout.pyramid) and game.wrong(readout) == []
+    for s in game.coat:
+        die = readout.slot_die[s]
+        assert readout.dice[die].colour == "black"
+        assert all(readout.dice[die].up[a] == SIDE_NUMBERS[a] for a in range(3) if s[a] == game.apex[a])
+    match.world.close()

@@ -11,8 +11,9 @@ from pyramid import geometry
 from pyramid.actions import Attach, Blow, Flick, Lift, PhysicalAction, Pour, Pull, Shake, Throw, Tilt, Wait
 from pyramid.controllers.base import EDGE, Controller, reachable, weakened
 from pyramid.controllers.plate import azimuth_to
+from pyramid.games.skill_more import ROLL_DROP, tower_spot
 from pyramid.geometry import Slot
-from pyramid.perception import Readout
+from pyramid.perception import Readout, Status
 
 
 class MikadoHand(Controller):
@@ -215,12 +216,26 @@ class MaliceHand(Controller):
 
 
 class FowlHand(Controller):
-    """The Vain Guinea Fowl: lifts out a die showing a wrong number, jiggles loose dice, else rolls the next die."""
+    """The Vain Guinea Fowl: lifts out a die showing a wrong number, jiggles loose dice, else rolls the next die.
 
-    name = "fowl"
+    A roll goes into the lowest open funnel of the coat, let go ``ROLL_DROP`` (2 cm) above its seat
+    without push or spin. With ``hold`` the hand holds the die the way that funnel needs: corner
+    down, the bird's numbers towards its sides (``game.dressing``), turned from it only by the hand's
+    tremor (a normal angle of ``tremor_deg`` degrees about a random axis, and a miss of ``tremor_mm`` mm
+    each way); the funnel mostly keeps the die as it was held (20 of 24 drops into base funnels from
+    2 cm, measured). Without ``hold`` the die leaves the hand turned at random.
+    """
 
-    def __init__(self, rng: np.random.Generator) -> None:
+    def __init__(
+        self, rng: np.random.Generator, hold: bool = True, tremor_mm: float = 0.5, tremor_deg: float = 2.0
+    ) -> None:
+        if tremor_mm < 0 or tremor_deg < 0:
+            raise ValueError(f"a hand's tremor is >= 0 mm and >= 0 degrees, got {tremor_mm} mm, {tremor_deg} deg")
         self.rng = rng
+        self.hold = hold
+        self.tremor_mm = tremor_mm
+        self.tremor_deg = tremor_deg
+        self.name = "fowl" if hold else "fowl-random"
         self._shaken: set[int] = set()
 
     def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
@@ -236,24 +251,134 @@ class FowlHand(Controller):
         roll = game.next_roll(readout)
         if roll is None:
             return Wait(0.2)
-        die, point = roll
-        return set_down(die, point)
+        die, slot = roll
+        seat = geometry.slot_centre(slot) * EDGE + np.array([0.0, 0.0, ROLL_DROP])
+        if not self.hold:
+            return set_down(die, (float(seat[0]), float(seat[1]), float(seat[2])))
+        return held_release(
+            die, seat, geometry.seated_rotation(game.dressing(slot)), self.rng, self.tremor_mm, self.tremor_deg
+        )
+
+
+def held_release(
+    die: int, point: np.ndarray, rotation: np.ndarray, rng: np.random.Generator, tremor_mm: float, tremor_deg: float
+) -> Throw:
+    """Let ``die`` go at ``point`` (3,), held turned by ``rotation`` (3, 3), as a trembling hand does.
+
+    The release point misses by a normal error of ``tremor_mm`` mm on each horizontal axis; the die
+    turns from ``rotation`` by a normal angle of ``tremor_deg`` degrees about a random axis.
+    """
+    miss = rng.normal(0.0, tremor_mm / 1000, size=2)
+    axis = rng.normal(size=3)
+    wobble = quat_about(axis, float(rng.normal(0.0, tremor_deg)))
+    quat = geometry.matrix_to_quat(geometry.quat_to_matrix(wobble)[0] @ rotation)
+    orientation = (float(quat[0]), float(quat[1]), float(quat[2]), float(quat[3]))
+    x, y, z = float(point[0] + miss[0]), float(point[1] + miss[1]), float(point[2])
+    return Throw(die, (x, y), height=z, distance=0.0, spin=0.0, scatter=0.0, orientation=orientation)
+
+
+def quat_about(axis: np.ndarray, degrees: float) -> np.ndarray:
+    """The unit quaternion (4,) (x, y, z, w) of a turn by ``degrees`` about ``axis`` (3,)."""
+    half = np.radians(degrees) / 2
+    return np.append(np.sin(half) * axis / np.linalg.norm(axis), np.cos(half))
 
 
 class StackHand(Controller):
-    """Emag: sets the next die down on top of the highest die, a little off its centre at random."""
+    """Emag: stacks the hand's dice by ``strategy``, with the seeded tremor of a real hand.
 
-    name = "stack"
+    ``tower``: a tower face on face on the plate's one flat spot big enough for a die, a corner of the
+    slab beyond the corner funnel (``skill_more.tower_spot``): the first die flat there, its diagonal
+    along the corner's bisector, each next one flat on the highest die, held the same way and let go
+    1 mm above its top face, aimed at its centre moved back towards the tower's foot (its lowest die,
+    as it lies) by half the top die's offset from it (at most 2 mm), so that the dice above stay over
+    the foot. It stops when the tower leans: its highest die tilted more than 3 degrees, or its centre
+    more than 3 mm off the foot.
+    ``pyramid``: a corner-down pyramid around the centre funnel, the largest the hand can fill (20
+    dice: 4 layers), layer by layer: each die held in the lattice's orientation and let go 1 mm above
+    its seat, into the lowest open seat (nearest the middle first) whose three supports the world
+    shows seated and that no loose die blocks. It stops when no seat is open.
 
-    def __init__(self, rng: np.random.Generator, wobble: float = 0.002) -> None:
+    The tremor: every release point misses by a normal error of ``tremor_mm`` mm (standard deviation,
+    each horizontal axis), and the die leaves the hand turned from the pose meant by a normal angle of
+    ``tremor_deg`` degrees (standard deviation) about a random axis.
+    """
+
+    STRATEGIES = ("pyramid", "tower")
+    DROP = 0.001  # metres between the die and what it is set on, at release
+    LEAN, LEAN_DEG = 0.003, 3.0  # a tower whose top die is this far (m) off its foot, or tilted (degrees), leans
+
+    def __init__(
+        self, rng: np.random.Generator, strategy: str = "pyramid", tremor_mm: float = 0.5, tremor_deg: float = 2.0
+    ) -> None:
+        if strategy not in self.STRATEGIES:
+            raise ValueError(f"unknown stacking strategy {strategy!r}; choose from {', '.join(self.STRATEGIES)}")
+        if tremor_mm < 0 or tremor_deg < 0:
+            raise ValueError(f"a hand's tremor is >= 0 mm and >= 0 degrees, got {tremor_mm} mm, {tremor_deg} deg")
         self.rng = rng
-        self.wobble = wobble
+        self.strategy = strategy
+        self.tremor_mm = tremor_mm
+        self.tremor_deg = tremor_deg
+        self.name = "stack" if strategy == "pyramid" else f"stack-{strategy}"
+        self._turn = -1
+        self._plan: list[Slot] = []
 
     def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
-        """One set-down where the game says the top is."""
-        die, (x, y, z) = game.next_set_down(readout)
-        dx, dy = self.rng.normal(0.0, self.wobble, size=2)
-        return set_down(die, (x + float(dx), y + float(dy), z))
+        """One set-down by the strategy, or stop."""
+        if self._turn != len(game.records):
+            self._turn = len(game.records)
+            size = max((n for n in geometry.SMALL_PYRAMID_LAYERS if n <= len(game.hand)), default=1)
+            self._plan = geometry.small_pyramid(size, geometry.small_pyramid_apexes(size)["centre"])
+        if not game.hand:
+            return Wait(0.1)
+        choice = self._tower(readout) if self.strategy == "tower" else self._pyramid(readout)
+        if choice is None:
+            game.stop()
+            return Wait(0.1)
+        point, rotation = choice
+        return held_release(game.next_die(), point, rotation, self.rng, self.tremor_mm, self.tremor_deg)
+
+    def _tower(self, readout: Readout) -> tuple[np.ndarray, np.ndarray] | None:
+        spot = np.array(tower_spot(0))
+        corner = geometry.slab_corners()[0]
+        # Flat, the die's diagonal along the corner's bisector: a quarter turn's half about the vertical.
+        rotation = geometry.quat_to_matrix(
+            quat_about(np.array([0.0, 0.0, 1.0]), 45.0 + np.degrees(np.arctan2(corner[1], corner[0])))
+        )[0]
+        if not readout.dice:
+            return spot + np.array([0.0, 0.0, self.DROP]), rotation
+        top = max(readout.dice.values(), key=lambda r: r.position[2])
+        foot = np.array(min(readout.dice.values(), key=lambda r: r.position[2]).position)  # where it stands
+        here = np.array(top.position)
+        if (
+            top.status is not Status.LYING
+            or top.tilt > self.LEAN_DEG
+            or np.linalg.norm(here[:2] - foot[:2]) > self.LEAN
+        ):
+            return None
+        back = 0.5 * (foot[:2] - here[:2])
+        back *= min(1.0, 0.002 / max(float(np.linalg.norm(back)), 1e-12))
+        return np.array([here[0] + back[0], here[1] + back[1], here[2] + EDGE + self.DROP]), rotation
+
+    def _pyramid(self, readout: Readout) -> tuple[np.ndarray, np.ndarray] | None:
+        seated = set(readout.pyramid)
+        loose = [np.array(r.position) for r in readout.dice.values() if r.status is not Status.SEATED]
+        middle = np.mean([geometry.slot_centre(s) for s in self._plan], axis=0)
+
+        def open_seat(slot: Slot) -> bool:
+            if slot in seated:
+                return False
+            held = geometry.layer(slot) == geometry.BASE_LAYER or all(s in seated for s in geometry.supports(slot))
+            centre = geometry.slot_centre(slot) * EDGE
+            return held and all(float(np.linalg.norm(centre - p)) > EDGE for p in loose)
+
+        seats = [s for s in self._plan if open_seat(s)]
+        if not seats:
+            return None
+        slot = min(
+            seats, key=lambda s: (-geometry.layer(s), float(np.linalg.norm(geometry.slot_centre(s) - middle[:3])))
+        )
+        point = geometry.slot_centre(slot) * EDGE + np.array([0.0, 0.0, self.DROP])
+        return point, geometry.seated_rotation((1, 2, 3))
 
 
 # --- pulling dice out and mounting more on them (Mount(a)ing) ---------------------------------------

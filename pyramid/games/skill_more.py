@@ -14,8 +14,8 @@ from pyramid import geometry
 from pyramid.dice import EDGE, Colour, DieId
 from pyramid.games.skill import SkillGame, TurnEnd, TurnRecord, stock
 from pyramid.games.skill_throwing import on_plate
-from pyramid.geometry import Slot
-from pyramid.perception import Readout, Status
+from pyramid.geometry import Slot, UpFaces
+from pyramid.perception import DieReading, Readout, Status
 from pyramid.rules import GameInfo, Termination
 from pyramid.state import Cell, PyramidState
 
@@ -179,6 +179,7 @@ class MaliciousPleasure(SkillGame):
         return tuple(self.placed)
 
 
+ROLL_DROP = 0.02  # metres: a roll lets the die go at least this far above its seat (The Vain Guinea Fowl)
 SIDE_NUMBERS = (1, 5, 4)  # the numbers the sides facing +i, +j, +k must show (a real die corner: 1, 5, 4)
 
 
@@ -188,18 +189,20 @@ class VainGuineaFowl(SkillGame):
     Setup: the "naked" fowl, a 10-die green pyramid, stands on the middle of the plate (option
         ``core``: 1, 4 or 10 dice); the finished bird is the pyramid three layers taller with the core
         inside (56 dice for the 10-die core), so its coat takes 46 black dice (19 for a 1-die core).
-    Turn: the player rolls black dice into open funnels of the coat, one at a time (``Throw`` with a
-        random turn, let go just above the funnel), and lifts out (``Lift``) any die that shows a wrong
-        number on a side, to roll it again; a die that lands loose is jiggled once (``Shake``).
+    Turn: the player rolls black dice into open funnels of the coat, one at a time (``Throw`` let go
+        above the funnel, held the way the player chooses), and lifts out (``Lift``) any die that shows
+        a wrong number on a side, to roll it again; a die that lands loose is jiggled once (``Shake``).
         The clock runs in simulated seconds until the coat is complete and right.
     Legal actions: roll a die into an open coat funnel; lift out a coat die nothing rests on; shake.
     Scoring: the player's simulated time (lower is better); a failed turn scores the time limit.
     End: after one turn per player (``rounds`` for more; the best time counts); the fastest wins.
     Interpretation: the side facing +i must show 1s, +j 5s and +k 4s, the way 1, 4 and 5 meet at a corner
         of a real die (the red reminder die; the other way round no die could close the top); a die
-        counts as it lies, never turned by hand, and a loose die left lying on the plate does not
-        spoil the bird (house rule: the book does not say whether dice may be
-        turned; a wrong die must be lifted out and rolled again). House rule for the race: the book
+        counts as it lies, never turned by hand once it lies, and a loose die left lying on the plate
+        does not spoil the bird (house rule: the book does not say whether dice may be turned; a wrong
+        die must be lifted out and rolled again). How the player holds a die before letting it go is
+        their choice (house rule): a roll is a die let go from at least ``ROLL_DROP`` (2 cm) above its
+        seat, without push or spin, so that it falls and settles by itself. House rule for the race: the book
         has all players roll at once into one bird, sharing the coat (23 each, or 15 each with three,
         one short of 46); a simulation plays turns, so each player dresses a bird of their own against
         the clock. A die that falls off the plate ends the turn as a failure. ``time`` (simulated
@@ -233,11 +236,13 @@ class VainGuineaFowl(SkillGame):
         self.best: list[float] = [self.limit] * self.players
         self.hand: list[DieId] = []
         self.black: list[DieId] = []
+        self.rolls: list[int] = []  # dice rolled in each turn so far, in turn order
 
     def prepare(self, world: World) -> None:
         world.build(PyramidState({s: Cell("green") for s in self.core}))
         self.black = stock("black", len(self.coat) + 24, set(world.dice))
         self.hand = list(self.black)
+        self.rolls.append(0)
 
     def wrong(self, readout: Readout) -> list[Slot]:
         """Coat slots whose seated die shows a wrong number on a side of the bird."""
@@ -255,14 +260,18 @@ class VainGuineaFowl(SkillGame):
         """Dice on the plate that are not seated in a funnel."""
         return [d for d, r in readout.dice.items() if r.status is not Status.SEATED]
 
-    def next_roll(self, readout: Readout) -> tuple[DieId, tuple[float, float, float]] | None:
-        """A die from the hand and the point above the lowest open coat funnel to roll it from (None: none open)."""
+    def dressing(self, slot: Slot) -> UpFaces:
+        """Faces along +i, +j, +k a die in coat ``slot`` may show: the bird's numbers on its outer sides."""
+        sides = [a for a in range(3) if slot[a] == self.apex[a]]
+        return next(up for up in geometry.ALL_UP_FACES if all(up[a] == SIDE_NUMBERS[a] for a in sides))
+
+    def next_roll(self, readout: Readout) -> tuple[DieId, Slot] | None:
+        """A die from the hand and the lowest open coat funnel to roll it into (None: none open, or no die)."""
         spots = set(geometry.open_slots(readout.pyramid)) & set(self.coat)
         if not spots or not self.hand:
             return None
-        slot = max(spots, key=lambda s: (geometry.layer(s), s))
-        x, y, z = geometry.slot_centre(slot) * EDGE
-        return self.hand.pop(0), (float(x), float(y), float(z + 0.8 * EDGE))
+        self.rolls[-1] += 1
+        return self.hand.pop(0), max(spots, key=lambda s: (geometry.layer(s), s))
 
     def judge(self, readout: Readout, elapsed: float) -> TurnEnd | None:
         for die in self.black:  # a die lifted out goes back to the hand
@@ -286,31 +295,61 @@ class VainGuineaFowl(SkillGame):
         return tuple(self.best)
 
 
+TOWER_SPOT = 0.45  # edges from a corner of the plate, along its bisector: where a die lies flat on the slab
+
+
+def tower_spot(corner: int = 0) -> tuple[float, float, float]:
+    """Where a die lies flat on the plate (world, metres, plate at rest): its centre, on the slab's corner ``corner``.
+
+    The plate's one flat spot big enough for a die: beyond the corner funnel, where the slab's rim
+    meets at 60 degrees. The die's centre lies ``TOWER_SPOT`` edges in from the corner (3.6 mm from
+    either edge of the slab), its diagonal along the corner's bisector; further in it meets the
+    corner funnel's wall.
+    """
+    corner_xy = geometry.slab_corners()[corner]
+    xy = corner_xy * (1 - TOWER_SPOT / float(np.linalg.norm(corner_xy))) * EDGE
+    return float(xy[0]), float(xy[1]), float((geometry.SLAB_TOP + 0.5) * EDGE)
+
+
+def die_top(reading: DieReading) -> float:
+    """Height above the table (m) of the highest point of a die: its centre plus how far its corners reach up.
+
+    Half a diagonal (0.87 edges) for a die seated corner-down; for a die lying or leaning ``tilt``
+    degrees off flat, half an edge times (cos + sin) of the tilt (exact for a tilt about one face axis).
+    """
+    if reading.status is Status.SEATED:
+        return reading.position[2] + EDGE * np.sqrt(3) / 2
+    tilt = np.radians(reading.tilt)
+    return reading.position[2] + EDGE / 2 * float(np.cos(tilt) + np.sin(tilt))
+
+
 class Emag(SkillGame):
     """Emag: "the Game principle reversed": stack dice as high as you can (a house rule; the rules are lost).
 
     Setup: an empty plate and a hand of ``dice`` red dice (default 20) per turn.
-    Turn: the player sets dice down one at a time (``Throw`` let go from a still hand): the first into
-        the funnel at the plate's centre, each next one on the highest die. The turn ends when a die
-        falls off the plate, when the hand is empty, or after ``misses`` set-downs in a row (default 3)
-        that did not raise the top.
-    Legal actions: set a die down anywhere over the plate.
-    Scoring: the height of the top of the highest die above the table, in centimetres, read from the
-        world at the end of the turn; the best turn counts.
+    Turn: the player sets dice down one at a time (``Throw`` let go from a still hand, held the way the
+        player chooses) anywhere on the plate, on it or on dice already there. The turn ends when the
+        hand is empty, when the player stops, when a die falls off the plate, or at the time limit
+        (120 simulated seconds).
+    Legal actions: set a die of the hand down anywhere over the plate; stop.
+    Scoring: the height above the table of the highest point of any die, in centimetres, read from the
+        world at the end of the turn (``die_top``); the best turn counts.
     End: after one turn per player (``rounds`` for more); the highest stack wins.
     Interpretation: all that survives is "The Game principle reversed! The dice must be built as high as
         possible. Who will be able to stack the greatest number of dice?"; everything else here is a
-        labelled house rule: each player stacks alone in a fresh world, the dice are set down in any
-        turn a hand gives them (never wedged or glued), and height is measured, not counted, since a
-        heap has no columns to count. A die that falls off the plate ends the turn; the stack as it
-        then stands is scored.
+        labelled house rule: each player stacks alone in a fresh world, on the plate (not on the table
+        beside it), the dice are set down in any pose a hand gives them (never wedged or glued), and
+        height is measured, not counted, since a heap has no columns to count. A die that falls off
+        the plate ends the turn; the stack as it then stands is scored. Two ways stand out: a
+        corner-down pyramid in the lattice's funnels (20 dice: 4 layers), or a tower face on face on
+        the plate's one flat spot big enough for a die, at a corner beyond the corner funnel
+        (``tower_spot``).
     """
 
     info: ClassVar[GameInfo] = GameInfo(5, "Emag", "S", (1, 2, 3, 4, 5, 6), "not stated: 20 dice (house rule)", (), 128)
     house_rules: ClassVar[str] = "all of it: the rule text is lost"
     options_help: ClassVar[dict[str, str]] = {
         "dice": "dice per turn (default 20)",
-        "misses": "set-downs in a row that do not raise the top before the turn ends (default 3)",
         "rounds": "turns per player (default 1)",
     }
     default_player: ClassVar[str] = "stack"
@@ -319,39 +358,34 @@ class Emag(SkillGame):
     def setup(self) -> None:
         self.best: list[float] = [0.0] * self.players
         self.hand: list[DieId] = []
-        self.top = 0.0
-        self.misses = 0
-        self.set_downs = 0
+        self.stopped = False
 
     def prepare(self, world: World) -> None:
         self.hand = stock("red", self.option("dice", 20), set(world.dice))
-        self.top, self.misses, self.set_downs = 0.0, 0, 0
+        self.stopped = False
+
+    def next_die(self) -> DieId:
+        """The next die from the player's hand; ValueError when the hand is empty."""
+        if not self.hand:
+            raise ValueError("the hand is empty")
+        return self.hand.pop(0)
+
+    def stop(self) -> None:
+        """The player declares the turn over."""
+        self.stopped = True
 
     def height(self, readout: Readout) -> float:
-        """The top of the highest die above the table, metres (its centre plus half a diagonal at most)."""
-        return max((r.position[2] + EDGE / 2 for r in readout.dice.values()), default=0.0)
-
-    def next_set_down(self, readout: Readout) -> tuple[DieId, tuple[float, float, float]]:
-        """The next die and the point to let it go from: above the highest die, or the centre funnel at first."""
-        die = self.hand.pop(0)
-        self.set_downs += 1
-        if not readout.dice:
-            x, y, z = geometry.slot_centre((3, 3, 2)) * EDGE
-            return die, (float(x), float(y), float(z + 0.5 * EDGE))
-        high = max(readout.dice.values(), key=lambda r: r.position[2])
-        return die, (high.position[0], high.position[1], high.position[2] + 1.2 * EDGE)
+        """The highest point of any die above the table, metres (0 with no die in play)."""
+        return max((die_top(r) for r in readout.dice.values()), default=0.0)
 
     def judge(self, readout: Readout, elapsed: float) -> TurnEnd | None:
-        height = self.height(readout)
-        cm = round(100 * height, 2)
+        cm = round(100 * self.height(readout), 2)
         off = [d for d, r in readout.dice.items() if not on_plate(r)]
         if off:
             return TurnEnd(False, f"die {off[0]} fell off the plate; the stack stands {cm:g} cm high", cm)
-        if self.set_downs:
-            self.misses = 0 if height > self.top + 0.1 * EDGE else self.misses + 1
-            self.top = max(self.top, height)
-        if not self.hand or self.misses >= self.option("misses", 3):
-            return TurnEnd(True, f"{len(readout.dice)} dice; the stack stands {cm:g} cm high", cm)
+        if not self.hand or self.stopped:
+            why = "the hand is empty" if not self.hand else "the player stopped"
+            return TurnEnd(True, f"{why}: {len(readout.dice)} dice; the stack stands {cm:g} cm high", cm)
         return None
 
     def turn_over(self, record: TurnRecord) -> None:
