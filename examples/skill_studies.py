@@ -2,11 +2,12 @@
 
 One short study per skill game of the rule book: what remains of Captain Flint's pyramid, how often
 and how fast the blower (Dune) and the tilt controller (Faraday, Coulomb) solve their games, how high
-the stacker builds (Emag), how many dice each Dice Mikado strategy takes before the top falls, how
-many flicks land (Flickers), how many dice a pull depth lets one mount (Mount(a)ing), how well thrown
-dice hide a pyramid (Hide Away), how many poured dice find a funnel (Trulla), how fast a guinea fowl
-is dressed, and how throwing games run (Dishing Up, Malicious Pleasure). Every figure is simulated,
-from seeds 0..N-1; the same seeds print the same figures.
+two stackers build (Emag: a corner-down pyramid, a face-on-face tower), how many dice each Dice
+Mikado strategy takes before the top falls, how many flicks land (Flickers), how many dice a pull
+depth lets one mount (Mount(a)ing), how well thrown dice hide a pyramid (Hide Away), how many poured
+dice find a funnel (Trulla), how fast a guinea fowl is dressed (dice held the way their funnel
+needs, or rolled at random), and how throwing games run (Dishing Up, Malicious Pleasure). Every
+figure is simulated, from seeds 0..N-1; the same seeds print the same figures.
 
     .venv/bin/python examples/skill_studies.py --seeds 10            # all studies (long: run it in the background)
     .venv/bin/python examples/skill_studies.py mikado --seeds 30 --layers 6
@@ -21,9 +22,13 @@ from collections.abc import Callable
 
 import numpy as np
 
+from pyramid.controllers import StackHand
 from pyramid.games import find_skill_game
-from pyramid.games.skill import SkillGame
+from pyramid.games.skill import SkillGame, TurnRecord
+from pyramid.games.skill_more import Emag, VainGuineaFowl
+from pyramid.play import SkillMatch
 from pyramid.skill_cli import run_skill_game
+from pyramid.world import World
 
 
 def _games(number: int, kinds: list[str], seeds: int, options: dict[str, str]) -> list[SkillGame]:
@@ -126,14 +131,32 @@ def dishing_up(seeds: int) -> None:
     )
 
 
+def _emag_turn(strategy: str, seed: int, tremor: tuple[float, float]) -> tuple[TurnRecord, int]:
+    """One Emag turn of the stacker (``strategy``, ``tremor`` in mm and degrees): its record and the dice in play."""
+    game = Emag(1, rng=np.random.default_rng([seed, 1]))
+    hand = StackHand(np.random.default_rng([seed, 2, 0]), strategy, *tremor)
+    match = SkillMatch(game, [hand], World, np.random.default_rng([seed, 3]))
+    match.run()
+    assert match.world is not None
+    dice = len(match.world.dice)
+    match.world.close()
+    return game.records[0], dice
+
+
 def emag(seeds: int) -> None:
-    """Height of the stack and how turns end."""
-    games = _games(5, ["stack"], seeds, {})
-    records = [g.records[0] for g in games]
-    print(
-        f"Emag (20 dice set down on the highest die): stack height {_summary([r.end.value for r in records])} cm; "
-        f"{sum('fell off' in r.end.note for r in records)} turns ended by a die falling off the plate"
-    )
+    """Height of the stack per strategy and tremor, and how turns end."""
+    print("Emag (20 dice): height of the highest point above the table, cm")
+    for strategy in ("pyramid", "tower"):
+        for tremor in ((0.5, 2.0), (1.5, 6.0), (3.0, 12.0)):
+            turns = [_emag_turn(strategy, seed, tremor) for seed in range(seeds)]
+            heights = [r.end.value for r, _ in turns]
+            ends = Counter(
+                "fell off" if "fell off" in r.end.note else "stopped" if "stopped" in r.end.note else "hand empty"
+                for r, _ in turns
+            )
+            print(f"  {strategy:<7} tremor {tremor[0]:g} mm, {tremor[1]:g} deg: height {_summary(heights)}")
+            print(f"      dice in play {_summary([n for _, n in turns])}; turns ended: {dict(ends)}")
+            print(f"      heights by seed: {' '.join(f'{h:g}' for h in heights)}")
 
 
 def mounting(seeds: int, layers: int) -> None:
@@ -147,15 +170,40 @@ def mounting(seeds: int, layers: int) -> None:
         print(f"  pulls {depth}: {summary}; distribution {dict(counts)}; fell off {fell}")
 
 
+def expected_rolls(game: VainGuineaFowl, keep: float | None = None) -> tuple[float, float]:
+    """Expected rolls and lifts to dress the coat, each coat die a geometric trial.
+
+    A die rolled at random shows the numbers a coat funnel needs with probability 1/24 at the apex and
+    on the edges (two or three sides fix its turn), 1/6 on a face (one side), 1 inside; with ``keep``
+    (the chance that a held die lands as held) every funnel succeeds with that probability instead.
+    """
+    rolls = 0.0
+    for slot in game.coat:
+        sides = sum(slot[a] == game.apex[a] for a in range(3))
+        p = keep if keep is not None else {0: 1.0, 1: 1 / 6}.get(sides, 1 / 24)
+        rolls += 1 / p
+    return rolls, rolls - len(game.coat)
+
+
 def fowl(seeds: int) -> None:
-    """Time to dress a one-die core, and how often the bird is finished."""
-    games = _games(17, ["fowl", "fowl"], seeds, {"core": "1"})
-    records = [r for g in games for r in g.records]
-    done = [r.time for r in records if r.end.success]
-    print(
-        f"The Vain Guinea Fowl (1-die core, 19-die coat): dressed {len(done)}/{len(records)}; "
-        f"time {_summary(done)} s; actions per turn {_summary([r.actions for r in records])}"
-    )
+    """Birds dressed, time and rolls: dice held the way their funnel needs, or rolled at random."""
+    for core in ("1", "10"):
+        game = VainGuineaFowl(2, rng=np.random.default_rng(0), core=core)
+        rolls, lifts = expected_rolls(game)
+        print(
+            f"The Vain Guinea Fowl, {core}-die core ({len(game.coat)}-die coat): rolled at random a bird takes "
+            f"{rolls:.0f} rolls and {lifts:.0f} lifts on average ({rolls + lifts:.0f} actions; a turn may take 400, "
+            f"{game.limit:g} s)"
+        )
+    for kind, core, n in (("fowl", "1", seeds), ("fowl", "10", seeds), ("fowl-random", "1", min(seeds, 2))):
+        games = _games(17, [kind, kind], n, {"core": core})
+        records = [r for g in games for r in g.records]
+        rolls = [k for g in games for k in g.rolls]
+        done = [r.time for r in records if r.end.success]
+        print(
+            f"  {kind}, {core}-die core: dressed {len(done)}/{len(records)}; time {_summary(done)} s; "
+            f"rolls per bird {_summary(rolls)}; actions per turn {_summary([r.actions for r in records])}"
+        )
 
 
 def malice(seeds: int) -> None:
