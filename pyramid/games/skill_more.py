@@ -201,11 +201,11 @@ class VainGuineaFowl(SkillGame):
         counts as it lies, never turned by hand once it lies, and a loose die left lying on the plate
         does not spoil the bird (house rule: the book does not say whether dice may be turned; a wrong
         die must be lifted out and rolled again). How the player holds a die before letting it go is
-        their choice (house rule): a roll is a die let go from at least ``ROLL_DROP`` (2 cm) above its
-        seat, without push or spin, so that it falls and settles by itself. House rule for the race: the book
-        has all players roll at once into one bird, sharing the coat (23 each, or 15 each with three,
-        one short of 46); a simulation plays turns, so each player dresses a bird of their own against
-        the clock. A die that falls off the plate ends the turn as a failure. ``time`` (simulated
+        their choice (house rule): a roll is a die let go from at least ``ROLL_DROP`` (2 cm) above
+        its seat, without push or spin, so that it falls and settles by itself. House rule for the
+        race: the book has all players roll at once into one bird, sharing the coat (23 each, or 15
+        each with three, one short of 46); a simulation plays turns, so each player dresses a bird of
+        their own against the clock. A die that falls off the plate ends the turn as a failure. ``time`` (simulated
         seconds, default 240) limits a turn.
     """
 
