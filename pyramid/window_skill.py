@@ -158,7 +158,8 @@ def play_skill_in_window(
 ) -> SkillGame:
     """Play a skill game in a window, hot-seat: ``human`` seats act with their hands, the others are programmed.
 
-    Enter replays a finished match (the recorded actions again, in fresh worlds from the same seeds);
+    Enter replays a finished match (a person's recorded actions again, the programmed seats from their
+    seeds, in fresh worlds from the same seeds);
     ``replays`` (for scripts) stops after that many replays instead of waiting for a key; ``speed`` is
     the pace in times real time. Returns the game as it ended.
     """
@@ -181,15 +182,15 @@ def play_skill_in_window(
     framed: list[bool] = []
     try:
         while True:
-            if recorded is None:
-                seats: list[Controller] = [
-                    WindowHand(viewer, hands)
-                    if k == "human"
-                    else make_controller(k, np.random.default_rng([seed, 2, n]))
-                    for n, k in enumerate(kinds)
-                ]
-            else:
-                seats = [ReplayHand(r) for r in recorded]
+            # A replay plays a person's recorded moves again; a programmed seat plays again from the same seed,
+            # asking the game for its dice as it did (the game's hands empty the same way).
+            seats: list[Controller] = [
+                (WindowHand(viewer, hands) if recorded is None else ReplayHand(recorded[n]))
+                if k == "human"
+                else make_controller(k, np.random.default_rng([seed, 2, n]))
+                for n, k in enumerate(kinds)
+            ]
+            if recorded is not None:
                 viewer.say("replaying the match")
             players = [Recorder(p) for p in seats]
             turn: dict[str, float] = {}

@@ -892,3 +892,29 @@ def test_enter_replays_a_persons_mounting_turn_with_the_die_from_the_fresh_hand_
     assert attaches[0].die in replay_in_play and in_play == replay_in_play
     assert "the player stopped" in replay.records[0].end.note, "E's stop was replayed: the turn ended there"
     assert [(r.end, r.actions) for r in replay.records] == [(r.end, r.actions) for r in match.records]
+
+
+def test_enter_replays_a_programmed_stacker_from_its_seed_and_its_hand_empties_again(
+    display: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pyramid.games import find_skill_game
+    from pyramid.play import SkillMatch
+    from pyramid.window_skill import play_skill_in_window
+
+    games: list = []
+    original_run = SkillMatch.run
+
+    def run(self: SkillMatch):  # type: ignore[no-untyped-def]
+        outcome = original_run(self)
+        assert self.world is not None
+        readout = self.world.readout(require_rest=False)
+        games.append((self.game, sorted(readout.pyramid)))
+        return outcome
+
+    monkeypatch.setattr(SkillMatch, "run", run)
+    play_skill_in_window(find_skill_game(5), ["stack"], seed=1, options={"dice": "4"}, replays=1, speed=20.0)
+    (match, seated), (replay, replay_seated) = games
+    # Emag's stacker takes each die from the game's hand: in the replay too, so the turn ends as it did.
+    assert "the hand is empty" in match.records[0].end.note and replay.hand == []
+    assert [(r.end, r.actions) for r in replay.records] == [(r.end, r.actions) for r in match.records]
+    assert len(seated) == 4 and replay_seated == seated, "the same 2-layer pyramid stands in the replay's world"
