@@ -291,8 +291,8 @@ class StackHand(Controller):
     along the corner's bisector, each next one flat on the highest die, held the same way and let go
     1 mm above its top face, aimed at its centre moved back towards the tower's foot (its lowest die,
     as it lies) by half the top die's offset from it (at most 2 mm), so that the dice above stay over
-    the foot. It stops when the tower leans: its highest die tilted more than 3 degrees, or its centre
-    more than 3 mm off the foot.
+    the foot. It stops when the tower leans: its highest die tilted more than 1.5 degrees, or its
+    centre more than 1.5 mm off the foot (a tower that leans further mostly falls while it settles).
     ``pyramid``: a corner-down pyramid around the centre funnel, the largest the hand can fill (20
     dice: 4 layers), layer by layer: each die held in the lattice's orientation and let go 1 mm above
     its seat, into the lowest open seat (nearest the middle first) whose three supports the world
@@ -305,7 +305,7 @@ class StackHand(Controller):
 
     STRATEGIES = ("pyramid", "tower")
     DROP = 0.001  # metres between the die and what it is set on, at release
-    LEAN, LEAN_DEG = 0.003, 3.0  # a tower whose top die is this far (m) off its foot, or tilted (degrees), leans
+    LEAN, LEAN_DEG = 0.0015, 1.5  # a tower whose top die is this far (m) off its foot, or tilted (degrees), leans
 
     def __init__(
         self, rng: np.random.Generator, strategy: str = "pyramid", tremor_mm: float = 0.5, tremor_deg: float = 2.0
