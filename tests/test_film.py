@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageSequence
 
 from pyramid.film import BulletRenderer, Film, write_film
 
@@ -32,7 +32,7 @@ def test_films_keep_every_frame_and_its_picture(tmp_path: Path, suffix: str) -> 
     frames = _frames()
     path = write_film(frames, tmp_path / f"slide{suffix}", fps=10)
     with Image.open(path) as film:
-        assert film.n_frames == len(frames)
+        assert sum(1 for _ in ImageSequence.Iterator(film)) == len(frames)
         for k in (0, len(frames) - 1):
             film.seek(k)
             rgb = np.asarray(film.convert("RGB")).astype(int)
@@ -68,7 +68,7 @@ def test_a_falling_die_leaves_a_frame_per_step_of_film(tmp_path: Path) -> None:
         rows = [np.flatnonzero(((f[:, :, 0] > 120) & (f[:, :, 1] < 60)).any(axis=1)).mean() for f in film.frames]
         assert rows[-1] > rows[0] + 3
         path = film.save(tmp_path / "fall.gif")
-        assert Image.open(path).n_frames == 10
+        assert sum(1 for _ in ImageSequence.Iterator(Image.open(path))) == 10
     finally:
         world.close()
 
@@ -91,7 +91,7 @@ def test_run_writes_pictures_and_a_film_headless(tmp_path: Path) -> None:
     red = (end[:, :, 0] > 120) & (end[:, :, 1] < 70) & (end[:, :, 2] < 70)
     assert red.sum() > 30, "the thrown red die is in the last picture"
     with Image.open(report["video"]) as film:
-        assert film.n_frames >= 10
+        assert sum(1 for _ in ImageSequence.Iterator(film)) >= 10
         film.seek(1)
         first = np.asarray(film.convert("RGB")).astype(int)
     assert np.abs(first - end).sum() > 0, "the film shows the die moving"

@@ -7,7 +7,7 @@ import pytest
 
 from pyramid.games.economy import Acquire, GreenAmoeba, Ruins, UpAndDown, acquire_transfers, amoeba_connected
 from pyramid.play import Match
-from pyramid.players import GreedyPlayer, RandomPlayer
+from pyramid.players import GreedyPlayer, Player, RandomPlayer
 from pyramid.rules import Place, Remove, Termination
 from pyramid.state import PyramidState
 
@@ -147,7 +147,7 @@ def greedy_share(cls: type, seeds: int) -> float:
     wins = 0.0
     for seed in range(seeds):
         game = cls(None, rng=np.random.default_rng([seed, 1]))
-        players = [GreedyPlayer(np.random.default_rng([seed, 2]))]
+        players: list[Player] = [GreedyPlayer(np.random.default_rng([seed, 2]))]
         players += [RandomPlayer(np.random.default_rng([seed, 3, n])) for n in range(game.players - 1)]
         outcome = Match(game, players).run()
         wins += (0 in outcome.winners) / len(outcome.winners)

@@ -8,7 +8,7 @@ import pytest
 from pyramid import geometry
 from pyramid.games.races import GreedyGrabber, Lookout, Reflexes, SpottedCow
 from pyramid.play import Match
-from pyramid.players import GreedyPlayer, RandomPlayer
+from pyramid.players import GreedyPlayer, Player, RandomPlayer
 from pyramid.rules import Game, Pass, Place, Remove, Termination
 from pyramid.state import Cell, PyramidState
 
@@ -22,7 +22,7 @@ def greedy_share(game_cls: type[Game], seeds: int, **options: str) -> float:
     wins = 0.0
     for seed in range(seeds):
         game = game_cls(None, rng=np.random.default_rng([seed, 1]), **options)
-        seats = [GreedyPlayer(np.random.default_rng([seed, 2]))]
+        seats: list[Player] = [GreedyPlayer(np.random.default_rng([seed, 2]))]
         seats += [RandomPlayer(np.random.default_rng([seed, 3, n])) for n in range(game.players - 1)]
         outcome = Match(game, seats).run()
         wins += (0 in outcome.winners) / len(outcome.winners)

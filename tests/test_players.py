@@ -7,7 +7,7 @@ import pytest
 
 from pyramid.games import find_game
 from pyramid.play import Match
-from pyramid.players import GreedyPlayer, HumanPlayer, RandomPlayer, make_player
+from pyramid.players import GreedyPlayer, HumanPlayer, Player, RandomPlayer, make_player
 
 
 def greedy_share(number: int, seeds: int) -> float:
@@ -15,7 +15,7 @@ def greedy_share(number: int, seeds: int) -> float:
     wins = 0.0
     for seed in range(seeds):
         game = find_game(number)(None, rng=np.random.default_rng([seed, 1]))
-        players = [GreedyPlayer(np.random.default_rng([seed, 2]))]
+        players: list[Player] = [GreedyPlayer(np.random.default_rng([seed, 2]))]
         players += [RandomPlayer(np.random.default_rng([seed, 3, n])) for n in range(game.players - 1)]
         outcome = Match(game, players).run()
         wins += (0 in outcome.winners) / len(outcome.winners)

@@ -172,7 +172,12 @@ def test_a_jiggled_tilt_shakes_base_dice_out_of_their_funnels_downhill() -> None
     before.close()
     end: dict[int, np.ndarray] = {}
     plate: list[np.ndarray] = []
-    report = run_scene(scene, inspect=lambda w: (end.update(_poses(w)), plate.append(w.plate_pose.copy())))
+
+    def inspect(world: World) -> None:
+        end.update(_poses(world))
+        plate.append(world.plate_pose.copy())
+
+    report = run_scene(scene, inspect=inspect)
     m = report["measures"]
     assert m["fallen"] >= 1 and m["seated"] == 45 - m["fallen"]
     assert np.allclose(plate[0], actions.HOME)  # the hand put the plate back down

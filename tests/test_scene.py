@@ -5,6 +5,7 @@ every action of the timeline."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -236,7 +237,7 @@ def test_physics_settings_are_read_into_the_world_settings() -> None:
 
 
 def test_overrides_reach_named_entries_numbered_entries_and_tables() -> None:
-    raw = {"scene": {"plate": False}, "timeline": [{"do": "wait"}, {"do": "throw", "name": "throw"}]}
+    raw: dict[str, Any] = {"scene": {"plate": False}, "timeline": [{"do": "wait"}, {"do": "throw", "name": "throw"}]}
     scene = scene_from_dict(raw, "x.toml", {"throw.height": 0.02, "timeline.0.seconds": 0.5, "physics.edge": 0.02})
     assert scene.timeline[1].params["height"] == 0.02 and scene.timeline[0].params["seconds"] == 0.5
     assert scene.physics.edge == 0.02

@@ -110,7 +110,7 @@ def test_dp_against_independent_computation() -> None:
     table = {(0, r): 0.0 for r in range(6)}
     for d in range(1, 9):
         for r in range(6):
-            table[d, r] = np.mean([max(x + table[d - 1, r], table[d, r - 1] if r else -99) for x in points])
+            table[d, r] = float(np.mean([max(x + table[d - 1, r], table[d, r - 1] if r else -99) for x in points]))
     assert table[8, 5] == pytest.approx(dp.expected_scores()["1500 metres"], abs=1e-12)
     # High jump probability of reaching 20 with 5 dice.
     assert dp.clear_probability(5, 20, False) == pytest.approx((sums >= 20).mean())

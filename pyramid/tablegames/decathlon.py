@@ -32,7 +32,7 @@ Interpretation:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -94,7 +94,7 @@ class Decathlon:
 
     def __init__(
         self,
-        players: list[Player],
+        players: Sequence[Player],
         roller: Roller,
         rng: np.random.Generator,
         championship: bool = False,
@@ -103,7 +103,7 @@ class Decathlon:
         top = CHAMPIONSHIP_MAX_PLAYERS if championship else INFO.max_players
         if not INFO.min_players <= len(players) <= top:
             raise ValueError(f"the decathlon takes {INFO.min_players} to {top} players, not {len(players)}")
-        self.players = players
+        self.players = list(players)
         self.roller = roller
         self.rng = rng
         self.championship = championship

@@ -45,7 +45,7 @@ Interpretation:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -130,7 +130,7 @@ class Heptathlon:
 
     def __init__(
         self,
-        players: list[Player],
+        players: Sequence[Player],
         roller: Roller,
         rng: np.random.Generator,
         distinct_pairs: bool = False,
@@ -139,7 +139,7 @@ class Heptathlon:
     ) -> None:
         if not INFO.min_players <= len(players) <= INFO.max_players:
             raise ValueError(f"the heptathlon takes {INFO.min_players} to {INFO.max_players} players")
-        self.players = players
+        self.players = list(players)
         self.roller = roller
         self.rng = rng
         self.distinct = distinct_pairs
