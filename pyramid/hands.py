@@ -111,6 +111,53 @@ def tilted_plate_pose(
     return np.concatenate([position, axis_angle_quat(axis, angle)])
 
 
+def rise_profile(u: float, accelerate: float) -> float:
+    """Share (0 to 1) of a turn done at ``u`` (0 to 1) of its time.
+
+    ``accelerate`` 0: the smooth step. Otherwise constant acceleration for the first ``accelerate``
+    of the time and constant deceleration after (peak rate 2 at ``u = accelerate``).
+    """
+    u = min(max(u, 0.0), 1.0)
+    if accelerate <= 0:
+        return smooth_step(u)
+    if u < accelerate:
+        return u * u / accelerate
+    return 1 - (1 - u) ** 2 / (1 - accelerate)
+
+
+def line_rotation(downhill: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
+    """Quaternion (4,) and matrix (3, 3) of a turn by ``angle`` radians about a horizontal line square to ``downhill``.
+
+    A positive angle lowers the side towards ``downhill``.
+    """
+    d = np.array([downhill[0], downhill[1], 0.0])
+    d /= np.linalg.norm(d)
+    quat = axis_angle_quat(np.cross([0.0, 0.0, 1.0], d), angle)
+    return quat, geometry.quat_to_matrix(quat)[0]
+
+
+def turned_plate_pose(
+    downhill: np.ndarray, angle: float, pivot: np.ndarray, lift: float = 0.0, offset: Vector = (0, 0, 0)
+) -> np.ndarray:
+    """Pose (7,) of a plate turned by ``angle`` radians about the horizontal line through ``pivot`` (3,), metres.
+
+    The line is square to ``downhill``, whose side goes down; ``pivot`` is given in the frame of the
+    plate lying on the table, and the plate is then raised ``lift`` metres and moved ``offset`` (3,).
+    """
+    quat, rot = line_rotation(downhill, angle)
+    p = np.asarray(pivot, dtype=float)
+    position = p - rot @ p + np.array([0.0, 0.0, lift]) + np.asarray(offset, dtype=float)
+    return np.concatenate([position, quat])
+
+
+def lowest_point(downhill: np.ndarray, angle: float, pivot: np.ndarray, edge: float) -> float:
+    """Height (metres) of the plate's lowest point when turned by ``angle`` about the line through ``pivot``."""
+    _, rot = line_rotation(downhill, angle)
+    vertices = geometry.slab_prism()[0] * edge
+    p = np.asarray(pivot, dtype=float)
+    return float(((vertices - p) @ rot.T + p)[:, 2].min())
+
+
 def pose_velocity(before: np.ndarray, after: np.ndarray, dt: float) -> tuple[np.ndarray, np.ndarray]:
     """Linear (3,) and angular (3,) velocity of a body moving from pose ``before`` to ``after`` in ``dt``."""
     linear = (after[:3] - before[:3]) / dt

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -68,48 +69,86 @@ def funnel_steps(a: Slot, b: Slot) -> int:
     return max(abs(x - y) for x, y in zip(a, b, strict=True))
 
 
-def pivot_distance(point: np.ndarray, azimuth: float) -> float:
-    """How far (metres) ``point`` lies uphill of the edge a plate tilted towards ``azimuth`` turns about."""
-    d = hands.unit(azimuth)
-    return hands.support_distance(d, EDGE) - float(np.asarray(point)[:2] @ d[:2])
+# Azimuths (degrees) a stroke may send a die: the six steps and the six directions between them
+# (towards a corner: the die lands in one of the two funnels on either side of that line).
+AZIMUTHS = tuple(sorted({round((a + d) % 360, 6) for a in STEPS for d in (0.0, 30.0)}))
+
+
+REACHES = tuple(round(0.025 * 1.15**n, 4) for n in range(13))  # 2.5 to 13 cm: where the line may lie
+
+
+def landing_steps(azimuth: float) -> list[Slot]:
+    """The funnel-to-funnel steps a die hopping along ``azimuth`` may take: the one or two nearest to it."""
+    off = [abs((a - azimuth + 180) % 360 - 180) for a in STEPS]
+    return [geometry.NEIGHBOUR_STEPS[n] for n, o in enumerate(off) if o <= min(off) + 1.0 and o < 45.0]
+
+
+def apart(a: Slot, b: Slot) -> float:
+    """Distance between two base funnels, in funnel-to-funnel steps along a straight line."""
+    return math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) / 2)
+
+
+def plus(a: Slot, b: Slot) -> Slot:
+    """The sum of two lattice vectors."""
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+
+def on_plate(slot: Slot) -> bool:
+    """Whether a base funnel (i + j + k = 8) exists at ``slot``: no coordinate below 0."""
+    return min(slot) >= 0
+
+
+@dataclass(frozen=True)
+class Stroke:
+    """A planned stroke: which die it sends where, about which line, how hard."""
+
+    die: int
+    azimuth: float
+    family: str  # "return": the die on the lowered side, thrown away from the line; "rise": on the raised side
+    reach: float  # metres from the line to the die
+    risk: float  # the largest throw of another die, as a share of the chosen die's
+    aims: tuple[Slot, ...]  # the funnels it should land in
+    score: float
+    climbing: bool = False
 
 
 class TiltHand(Controller):
-    """A feedback tilt controller: one short jolt of the plate per control step, sized for one die, read back after.
+    """A feedback controller for Faraday and Coulomb: the plate held in two hands, turned about a chosen line.
 
-    A jolt raises the plate's uphill side by ``angle`` degrees (A radians) in a ramp of T s and
-    lowers it at once, the low edge staying on the table (``Tilt`` with no hold). Where the plate
-    stops rising it decelerates at 6 A / T^2 rad/s^2, so a die ``d`` m uphill of the edge the plate
-    turns about is thrown up at 6 d A / T^2: measured on the plate, a seated die stays below about
-    2 g, hops one funnel downhill between 2 and 3.5 g and several (or off the plate) above 4 g. So
-    the hand sizes T for the chosen die (T^2 = 6 d A / (k g) for a kick of k g), and every die
-    nearer the low edge than it is thrown up less or not at all. Each control step the hand reads
-    every die's funnel from its pose and:
+    One stroke per control step, read back after. A stroke (``Tilt`` with a ``pivot``) turns the
+    plate about a horizontal line square to the chosen direction ``D``, through the plate at the
+    height of the dice's centres, and stops short: every die on the side of the line that was rising
+    when the hands stopped flies on, normal to the plate, at ``w r`` (``w`` the turn's angular speed,
+    ``r`` its distance from the line), and drifts downhill, along ``D``, while the plate is held at
+    ``angle``; the dice across the line are pressed into their funnels, and a die on the line only
+    turns. Measured on the plate (15 degrees held, a 15-degree stroke): a seated die thrown at 0.45
+    m/s stays, at 0.6 to 0.8 m/s it hops one funnel, at 1 m/s it may hop two or off the plate, over
+    a wide range of distances (3 to 12 cm) from the line. So a stroke can move one die and leave the
+    others: the line goes between them, and the others are pressed or thrown at most ``risk`` times
+    as fast. Two ways to stop short, both with the plate lifted just clear of the table:
 
-    - seats dice left leaning or lying with gentle shakes first (1.5 to 2.5 mm at 8 Hz, four at
-      most; a die still leaning after them rests on something and counts as held if nothing else
-      can be done);
-    - picks the die and the funnel-to-funnel step (one of six) that brings a die nearer its goal
-      (``game.goals``), counting the other dice the jolt throws up at least ``stir`` times as hard
-      as the chosen one: a die carried towards its own goal is a bonus, a die already in place
-      that would be moved a penalty, and a jolt that would throw a die in a corner funnel outward
-      more than ``edge_risk`` times as hard, a die in another edge funnel outward more than 0.8
-      ``edge_risk`` times, a die not held by a funnel more than ``loose_risk`` times, or any die more
-      than 1.4 times (it would hop several funnels), is never taken (the brake before the edge). A
-      die not held by a funnel is not jolted;
-      A goal above the base (the top of Coulomb's small pyramid) is climbed onto by a harder,
-      steeper jolt straight at it once its three supports are filled and the die stands next to
-      them, ``tries`` times at most;
-    - sizes the jolt for the chosen die's kick (``kick`` g to start with; ``climb`` g, ``climb_angle``
-      degrees to climb); a step that needs a ramp under ``quickest`` s (a die close to the low
-      edge) is not taken;
-    - learns, die by die: after a jolt that did not move the chosen die its kick grows by 10 % (up
-      to ``strongest`` g), after one that moved it past the aimed funnel, or moved another die, it
-      shrinks by 15 % (down to ``weakest`` g).
+    - "rise": the line lies ahead of the die (along ``D``); the plate turns from level to ``angle``,
+      raising the die's side, and stops: the die hops towards the line. Dice beyond the line stay.
+    - "return": the line lies behind the die; the hands first turn the plate slowly to ``preset``
+      degrees, lowering the die's side, then jolt it back to ``angle``: the die's side rises and
+      stops, and the die hops on along ``D``, away from the line. Dice behind the line stay.
 
-    It helps one die at a time, the one nearest its goal that a safe step helps, so that it does not
-    dither between dice. With no safe step that helps, it shakes the plate 3 mm to unjam the dice. The game supplies
-    ``goals(readout) -> {die: point}`` for the dice not yet where they belong, and ``dice``.
+    Each control step the hand reads every die's funnel from its pose, seats dice left leaning with
+    gentle shakes (four at most), and for the die nearest its goal (``game.goals``) that some safe
+    stroke helps, picks among the twelve directions (the six funnel-to-funnel steps and the six
+    between them) one whose landing funnels bring the die nearer its goal and lie on the plate, and
+    the line (a reach from 2.5 to 13 cm, a turn no quicker than ``quickest`` s) that throws the
+    other dice least; a stroke that would throw another die faster than ``risk`` times the chosen
+    one, or a die in an edge funnel or one not held by a funnel outward at more than ``edge_risk``
+    times, is never taken (when nothing else is left, a third more of each), nor one that drops a
+    die across the line faster than ``press`` g (0.4 ``press`` at the rim). It learns the throw
+    speed die by die: up 8 % after a stroke that did not move the die (to ``strongest`` m/s), down 8
+    % after one that moved it past its aim or moved another die (to ``weakest``); a die aimed at an
+    edge funnel is thrown ``edge_brake`` times as fast, so that it does not fly over the rim. A goal
+    above the base (the top of Coulomb's small pyramid) is climbed onto, once its three supports are
+    filled and the die stands next to them, by a "rise" stroke straight at it with the line just in
+    front of the die, at ``climb`` m/s, ``tries`` times at most (the speed grows by 10 % after each
+    miss).
     """
 
     name = "tilt"
@@ -117,99 +156,121 @@ class TiltHand(Controller):
     def __init__(
         self,
         rng: np.random.Generator,
-        kick: float = 1.5,
-        angle: float = 12.0,
-        climb: float = 2.0,
-        climb_angle: float = 14.0,
-        weakest: float = 1.2,
-        strongest: float = 2.8,
-        stir: float = 0.8,
-        edge_risk: float = 0.9,
-        loose_risk: float = 0.6,
-        quickest: float = 0.04,
+        speed: float = 0.62,
+        angle: float = 15.0,
+        sweep: float = 20.0,
+        weakest: float = 0.42,
+        strongest: float = 0.95,
+        risk: float = 0.6,
+        edge_risk: float = 0.3,
+        edge_brake: float = 0.9,
+        quickest: float = 0.02,
+        press: float = 2.5,
+        hold: float = 0.3,
+        fall: float = 0.4,
+        climb: float = 0.9,
         tries: int = 3,
     ) -> None:
         self.rng = rng
-        self.start_kick = kick
+        self.start_speed = speed
         self.angle = angle
-        self.climb = climb
-        self.climb_angle = climb_angle
+        self.sweep = sweep
         self.weakest = weakest
         self.strongest = strongest
-        self.stir = stir
+        self.risk = risk
         self.edge_risk = edge_risk
-        self.loose_risk = loose_risk
+        self.edge_brake = edge_brake
         self.quickest = quickest
-        self.kicks: dict[int, float] = {}
-        self.climbs = 0  # failed climbs so far
+        self.press = press
+        self.hold = hold
+        self.fall = fall
+        self.climb = climb
         self.tries = tries
-        self._last: tuple[int, Slot, bool, dict[int, Slot]] | None = None
+        self.speeds: dict[int, float] = {}
+        self.climbs = 0  # failed climbs so far
+        self._last: tuple[Stroke, dict[int, Slot]] | None = None
         self._settles = 0
+        self._slack = 1.0  # how much more risk than set the hand accepts this control step
 
-    def _learn(self, funnels: dict[int, Slot], seated: dict[int, Slot]) -> None:
-        """Adjust the last die's kick after its jolt, from where the dice are now."""
-        if self._last is None:
-            return
-        die, aim, climbing, before = self._last
-        self._last = None
-        others = any(funnels.get(d) != s for d, s in before.items() if d != die)
-        if climbing:
-            if seated.get(die) != aim:
-                self.climbs += 1
-                self.climb = float(np.clip(self.climb * (0.85 if others else 1.1), self.weakest, self.strongest))
-            return
-        kick = self.kicks.get(die, self.start_kick)
-        moved = funnel_steps(before[die], funnels[die])
-        if moved == 0:
-            self.kicks[die] = min(kick * 1.1, self.strongest)
-        elif moved > 1 or others or funnels[die] != aim:
-            self.kicks[die] = max(kick * 0.85, self.weakest)
+    # -- the stroke ---------------------------------------------------------------------------
 
-    def jolt(self, azimuth: float, reach: float, kick: float, angle: float) -> Tilt | None:
-        """A jolt towards ``azimuth`` kicking one die ``reach`` m uphill of the low edge at ``kick`` g, or None."""
-        ramp = math.sqrt(6 * math.radians(angle) * max(reach, 0.0) / (kick * 9.81))
-        if ramp < self.quickest:
-            return None
-        return Tilt(azimuth, angle, ramp=round(min(ramp, 0.3), 4), hold=0.0)
+    def stroke(self, point: np.ndarray, azimuth: float, reach: float, speed: float, family: str) -> Tilt:
+        """A ``Tilt`` throwing the die at ``point`` (3,), ``reach`` m off the line, at ``speed`` m/s to ``azimuth``."""
+        d = hands.unit(azimuth)
+        sign = 1.0 if family == "return" else -1.0
+        pivot = np.asarray(point, dtype=float) - sign * reach * d
+        preset = self.angle + (self.sweep if family == "return" else -self.sweep)
+        # Constant acceleration for 9/10 of the ramp, then a stop in 1/10: peak angular speed 2 sweep / ramp.
+        ramp = 2 * math.radians(self.sweep) * reach / speed
+        return Tilt(
+            azimuth,
+            self.angle,
+            ramp=round(ramp, 4),
+            hold=self.hold,
+            accelerate=0.9,
+            fall=self.fall,
+            pivot=(round(float(pivot[0]), 5), round(float(pivot[1]), 5), round(float(pivot[2]), 5)),
+            preset=preset,
+        )
 
-    def _score(
+    @staticmethod
+    def launch_distances(
+        points: dict[int, np.ndarray], line: np.ndarray, azimuth: float, family: str
+    ) -> dict[int, float]:
+        """How far (metres) each die lies from the line on the side that flies (negative: pressed)."""
+        d = hands.unit(azimuth)[:2]
+        sign = 1.0 if family == "return" else -1.0
+        return {die: sign * float((p[:2] - line[:2]) @ d) for die, p in points.items()}
+
+    def _speed(self, die: int) -> float:
+        return self.speeds.get(die, self.start_speed)
+
+    def _plan(
         self,
         die: int,
         azimuth: float,
-        step: Slot | None,
-        kick: float,
-        angle: float,
+        aims: tuple[Slot, ...],
         funnels: dict[int, Slot],
-        goals: dict[int, Slot],
         points: dict[int, np.ndarray],
         loose: set[int],
-    ) -> float | None:
-        """How good a jolt towards ``azimuth`` for ``die`` is for the other dice; None if it is unsafe."""
-        reach = pivot_distance(points[die], azimuth)
-        if self.jolt(azimuth, reach, kick, angle) is None:
-            return None  # too near the low edge: the jolt would have to be quicker than a hand
-        score = 0.0
-        for other, point in points.items():
-            if other == die:
-                continue
-            ratio = pivot_distance(point, azimuth) / reach
-            o_here = funnels[other]
-            move = step or geometry.NEIGHBOUR_STEPS[STEPS.index(nearest_step(azimuth))]
-            o_there = (o_here[0] + move[0], o_here[1] + move[1], o_here[2] + move[2])
-            # A die in a corner funnel has two walls to climb on its way out, one along an edge.
-            risk = self.edge_risk if sorted(o_here)[1] == 0 else self.edge_risk * 0.8
-            if (min(o_there) < 0 and ratio > risk) or (other in loose and ratio > self.loose_risk) or ratio > 1.4:
-                return None  # thrown hard towards the plate's edge, or a die not held by a funnel: it could fly off
-            if ratio < self.stir:
-                continue  # thrown up less than ``stir`` times as hard: it stays in its funnel
-            if min(o_there) < 0:
-                score -= 1.0  # an edge funnel's outer walls hold a die kicked less hard than the chosen one
-                continue
-            if other in goals and funnel_steps(o_there, goals[other]) < funnel_steps(o_here, goals[other]):
-                score += 0.5  # carried towards its own goal too
-            else:
-                score -= 2.0 if other not in goals else 0.6
-        return score
+        climbing: bool = False,
+    ) -> Stroke | None:
+        """The safest line for a stroke of ``die`` along ``azimuth`` (either way of stopping short), or None."""
+        d = hands.unit(azimuth)
+        best: Stroke | None = None
+        families = ("rise",) if climbing else ("rise", "return")
+        for family in families:
+            sign = 1.0 if family == "return" else -1.0
+            for reach in REACHES:
+                speed = self.climb if climbing else self._speed(die)
+                if self.stroke(points[die], azimuth, reach, speed, family).ramp < self.quickest:
+                    continue
+                line = points[die] - sign * reach * d
+                risk = 0.0
+                unsafe = False
+                # While the turn speeds up, the side across the line drops at (w^2 / (2 * 0.9 * sweep)) r.
+                drop = (speed / reach) ** 2 / (2 * 0.9 * math.radians(self.sweep))
+                for other, r in self.launch_distances(points, line, azimuth, family).items():
+                    edge_die = min(funnels[other]) == 0 or other in loose
+                    if other != die and -r * drop > self.press * self._slack * 9.81 * (0.4 if edge_die else 1.0):
+                        unsafe = True  # it would be left floating and land hard (by the rim: off the plate)
+                        break
+                    if other == die or r <= 0:
+                        continue
+                    ratio = r / reach
+                    outward = any(not on_plate(plus(funnels[other], s)) for s in landing_steps(azimuth))
+                    limit = self.edge_risk if outward or other in loose else self.risk
+                    if ratio > limit * self._slack:
+                        unsafe = True
+                        break
+                    risk = max(risk, ratio)
+                if unsafe:
+                    continue
+                # Least risk first; among equals the farther line (a slower turn).
+                score = -risk + 0.01 * reach
+                if best is None or score > best.score:
+                    best = Stroke(die, azimuth, family, reach, risk, aims, score, climbing)
+        return best
 
     def _options(
         self,
@@ -219,36 +280,59 @@ class TiltHand(Controller):
         wanted: dict[int, np.ndarray],
         points: dict[int, np.ndarray],
         loose: set[int],
-    ) -> list[tuple[float, int, float, Slot, bool]]:
-        """Every safe jolt that helps a die: (score, die, azimuth, aimed slot, climbing)."""
+    ) -> list[Stroke]:
+        """Every safe stroke that helps a die towards its goal."""
         occupied = set(funnels.values())
-        options: list[tuple[float, int, float, Slot, bool]] = []
+        options: list[Stroke] = []
         for die, goal in goals.items():
             here = funnels[die]
             if die in loose:
-                continue  # not held by a funnel: a jolt would throw it anywhere
+                continue  # not held by a funnel: a stroke would throw it anywhere
             if die in tops:
                 supports = geometry.supports(tops[die])
                 if all(s in occupied for s in supports) and min(funnel_steps(here, s) for s in supports) <= 1:
                     if self.climbs >= self.tries:
-                        continue  # it will not climb: stop before the jolts throw the others about
-                    azimuth = azimuth_to(points[die], wanted[die])
-                    score = self._score(die, azimuth, None, self.climb, self.climb_angle, funnels, goals, points, loose)
-                    if score is not None:
-                        options.append((score + 3.0, die, azimuth, tops[die], True))
+                        continue  # it will not climb: stop before the strokes throw the others about
+                    plan = self._plan(
+                        die, azimuth_to(points[die], wanted[die]), (tops[die],), funnels, points, loose, climbing=True
+                    )
+                    if plan is not None:
+                        options.append(plan)
                     continue
-            for n, step in enumerate(geometry.NEIGHBOUR_STEPS):
-                there = (here[0] + step[0], here[1] + step[1], here[2] + step[2])
-                if min(there) < 0 or there in occupied or funnel_steps(there, goal) >= funnel_steps(here, goal):
+            for azimuth in AZIMUTHS:
+                lands = [plus(here, s) for s in landing_steps(azimuth)]
+                if not all(on_plate(x) for x in lands):
                     continue
-                kick = self.kicks.get(die, self.start_kick)
-                score = self._score(die, STEPS[n], step, kick, self.angle, funnels, goals, points, loose)
-                if score is not None:
-                    options.append((score + 1.0 + 0.1 * funnel_steps(here, goal), die, STEPS[n], there, False))
+                nearer = [x for x in lands if x not in occupied and apart(x, goal) < apart(here, goal)]
+                if len(nearer) < len(lands):
+                    continue  # every funnel it may land in must bring it nearer
+                plan = self._plan(die, azimuth, tuple(nearer), funnels, points, loose)
+                if plan is not None:
+                    options.append(plan)
         return options
 
+    def _learn(self, funnels: dict[int, Slot], seated: dict[int, Slot]) -> None:
+        """Adjust the last die's throw speed after its stroke, from where the dice are now."""
+        if self._last is None:
+            return
+        plan, before = self._last
+        self._last = None
+        die = plan.die
+        others = any(funnels.get(d) != s for d, s in before.items() if d != die)
+        if plan.climbing:
+            if seated.get(die) not in plan.aims:
+                self.climbs += 1
+                self.climb = min(self.climb * 1.1, 1.5 * self.strongest)
+            return
+        speed = self._speed(die)
+        moved = funnel_steps(before[die], funnels[die])
+        if moved == 0:
+            self.speeds[die] = min(speed * 1.08, self.strongest)
+        elif moved > 1 or others or funnels[die] not in plan.aims:
+            self.speeds[die] = max(speed * 0.92, self.weakest)
+
     def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
-        """One settling shake or one jolt towards the goals."""
+        """One settling shake or one stroke towards the goals."""
         dice = [d for d in game.dice if d in readout.dice]
         loose = [d for d in dice if readout.dice[d].slot is None and readout.dice[d].on_plate]
         if loose and self._settles < 4:
@@ -272,9 +356,14 @@ class TiltHand(Controller):
                 cell = min(geometry.supports(cell), key=lambda s: funnel_steps(s, funnels[d]))
             goals[d] = cell if cell is not None else base_funnel(p)
         points = {d: np.array(readout.dice[d].position) for d in dice}
+        self._slack = 1.0
         options = self._options(funnels, goals, tops, wanted, points, set(loose))
         if not options and loose:
             # Leaning where four shakes left them, they rest on something: go on as if they were held.
+            options = self._options(funnels, goals, tops, wanted, points, set())
+        if not options:
+            # Jammed (dice on the edges, in each other's way): accept a third more risk.
+            self._slack = 1.35
             options = self._options(funnels, goals, tops, wanted, points, set())
         if not options:
             if self.climbs >= self.tries:
@@ -282,19 +371,16 @@ class TiltHand(Controller):
             # Nothing safe brings a die nearer: a shake may unjam the dice.
             return Shake(0.003, 8.0, 0.3, float(self.rng.uniform(0, 360)))
         # One die at a time: the one nearest its goal that can be helped, so the hand does not dither.
-        focus = min({o[1] for o in options}, key=lambda d: (funnel_steps(funnels[d], goals[d]), d))
-        options = [o for o in options if o[1] == focus]
-        top = max(o[0] for o in options)
-        best = [o for o in options if o[0] == top]
-        _, die, azimuth, aim, climbing = best[int(self.rng.integers(len(best)))]
-        self._last = (die, aim, climbing, dict(funnels))
-        reach = pivot_distance(points[die], azimuth)
-        if climbing:
-            jolt = self.jolt(azimuth, reach, self.climb, self.climb_angle)
-        else:
-            jolt = self.jolt(azimuth, reach, self.kicks.get(die, self.start_kick), self.angle)
-        assert jolt is not None  # options hold only jolts that are not too steep
-        return jolt
+        focus = min({o.die for o in options}, key=lambda d: (funnel_steps(funnels[d], goals[d]), d))
+        options = [o for o in options if o.die == focus]
+        top = max(o.score for o in options)
+        best = [o for o in options if o.score >= top - 1e-9]
+        plan = best[int(self.rng.integers(len(best)))]
+        self._last = (plan, dict(funnels))
+        speed = self.climb if plan.climbing else self._speed(plan.die)
+        if not plan.climbing and any(min(a) == 0 for a in plan.aims):
+            speed *= self.edge_brake  # landing in an edge funnel: a hop too far goes over the rim
+        return self.stroke(points[plan.die], plan.azimuth, plan.reach, speed, plan.family)
 
 
 class FlintHand(Controller):

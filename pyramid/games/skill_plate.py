@@ -7,6 +7,7 @@ games name where each die should go (``goals``), which the programmed players st
 from __future__ import annotations
 
 import abc
+import itertools
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
@@ -126,15 +127,19 @@ class Faraday(TimedPlateGame):
     def goals(self, readout: Readout) -> dict[DieId, np.ndarray]:
         seated = settled_slots(readout, self.dice)
         free = [c for c in CORNERS if c not in seated.values()]
-        out: dict[DieId, np.ndarray] = {}
-        for die in self.dice:
-            if seated.get(die) in CORNERS or not free:
-                continue
-            here = np.array(readout.dice[die].position)
-            corner = min(free, key=lambda c: float(np.linalg.norm(funnel_point(c) - here)))
-            free.remove(corner)
-            out[die] = funnel_point(corner)
-        return out
+        movers = [d for d in self.dice if seated.get(d) not in CORNERS]
+        if not free or not movers:
+            return {}
+        # The pairing of dice with free corners that keeps the longest way shortest (then the sum).
+        here = {d: np.array(readout.dice[d].position) for d in movers}
+        best: tuple[float, float] | None = None
+        pairing: dict[DieId, Slot] = {}
+        for corners in itertools.permutations(free, min(len(free), len(movers))):
+            ways = [float(np.linalg.norm(funnel_point(c) - here[d])) for d, c in zip(movers, corners, strict=False)]
+            key = (max(ways), sum(ways))
+            if best is None or key < best:
+                best, pairing = key, dict(zip(movers, corners, strict=False))
+        return {d: funnel_point(c) for d, c in pairing.items()}
 
 
 class Coulomb(TimedPlateGame):
