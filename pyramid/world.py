@@ -50,6 +50,11 @@ class Physics:
     split_impulse_threshold: float = 0.0  # metres of penetration beyond which split impulse is used
     contact_slop: float = 0.0  # metres of penetration left uncorrected
     restitution_threshold: float = 0.5  # m/s: slower impacts do not bounce (a 1 cm drop hits at 0.44)
+    # Bullet's implicit friction cone. On (its default, and ours): a die creeps down a slope below its
+    # friction angle and slides out of a two-face groove up to friction 0.55. Off (two friction
+    # directions per contact): closer to Coulomb's law, but the games and studies were measured with
+    # it on. examples/support_probe.py prints both; the README has the figures.
+    cone_friction: bool = True
     maximal_coordinates: bool = True
     engine_defaults: bool = False  # True: leave PyBullet's own solver settings (for comparison)
     gravity: float = 9.81
@@ -135,6 +140,7 @@ class World:
             splitImpulsePenetrationThreshold=ph.split_impulse_threshold,
             contactSlop=ph.contact_slop,
             restitutionVelocityThreshold=ph.restitution_threshold,
+            enableConeFriction=int(ph.cone_friction),
         )
 
     def _make_table(self) -> None:

@@ -8,7 +8,7 @@ import pytest
 from pyramid import geometry as g
 from pyramid.perception import Status
 from pyramid.state import Cell, PyramidState, random_pattern
-from pyramid.world import NotAtRestError, World
+from pyramid.world import NotAtRestError, Physics, World
 
 EDGE_TOLERANCE = 0.02
 
@@ -187,3 +187,32 @@ def test_a_die_that_falls_off_the_table_comes_to_rest_on_the_floor() -> None:
     assert reading.position[2] < -0.7 and not reading.on_plate
     assert reading.status is Status.LYING and reading.top in range(1, 7)
     world.close()
+
+
+def slid_on_slope(slope: float, azimuth: float, cone: bool = True) -> float:
+    """Edges a die lying on the table slides in 1 s under gravity tilted by ``slope`` towards ``azimuth`` (deg)."""
+    world = World(Physics(cone_friction=cone, sleep_after_settle=False), plate=False)
+    edge = world.physics.edge
+    world.throw(0, (0.0, 0.0, edge / 2))
+    world.step(0.2)
+    t, z = np.radians(slope), np.radians(azimuth)
+    world.client.setGravity(9.81 * np.sin(t) * np.cos(z), 9.81 * np.sin(t) * np.sin(z), -9.81 * np.cos(t))
+    before = world.poses()[1][0, :3]
+    world.step(1.0)
+    slid = float(np.linalg.norm(world.poses()[1][0, :3] - before)) / edge
+    world.close()
+    return slid
+
+
+@pytest.mark.parametrize("azimuth", [0.0, 30.0, 45.0])
+def test_a_die_on_a_slope_slides_near_its_friction_angle_in_every_direction(azimuth: float) -> None:
+    # Die on table: friction 0.81 * 0.5 = 0.405, a friction angle of 22.0 degrees.
+    assert slid_on_slope(18.0, azimuth) < 0.1
+    assert slid_on_slope(23.0, azimuth) > 3.0
+
+
+def test_without_the_friction_cone_a_die_holds_far_past_its_friction_angle_along_a_diagonal() -> None:
+    # Why the cone stays on: two fixed friction directions hold up to 0.405 * sqrt(2) (29.8 degrees)
+    # along the die's diagonal, and only along its axes do they give way at 22.
+    assert slid_on_slope(25.0, 45.0, cone=False) < 0.01
+    assert slid_on_slope(23.0, 0.0, cone=False) > 3.0
