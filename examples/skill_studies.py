@@ -200,9 +200,15 @@ def fowl(seeds: int) -> None:
         records = [r for g in games for r in g.records]
         rolls = [k for g in games for k in g.rolls]
         done = [r.time for r in records if r.end.success]
+        why = Counter(
+            "fell off" if "fell off" in r.end.note else "time up" if "time is up" in r.end.note else "action cap"
+            for r in records
+            if not r.end.success
+        )
         print(
             f"  {kind}, {core}-die core: dressed {len(done)}/{len(records)}; time {_summary(done)} s; "
-            f"rolls per bird {_summary(rolls)}; actions per turn {_summary([r.actions for r in records])}"
+            f"rolls per bird {_summary(rolls)}; actions per turn {_summary([r.actions for r in records])}; "
+            f"failures {dict(why)}"
         )
 
 
