@@ -69,9 +69,9 @@ def funnel_steps(a: Slot, b: Slot) -> int:
     return max(abs(x - y) for x, y in zip(a, b, strict=True))
 
 
-# Azimuths (degrees) a stroke may send a die: the six steps and the six directions between them
-# (towards a corner: the die lands in one of the two funnels on either side of that line).
-AZIMUTHS = tuple(sorted({round((a + d) % 360, 6) for a in STEPS for d in (0.0, 30.0)}))
+# Azimuths (degrees) a stroke may send a die: every 15 degrees. Along a step it lands in that
+# neighbour, between two steps in either (measured: mostly the nearer).
+AZIMUTHS = tuple(sorted({round((a + d) % 360, 6) for a in STEPS for d in (-15.0, 0.0, 15.0, 30.0)}))
 
 
 REACHES = tuple(round(0.025 * 1.15**n, 4) for n in range(13))  # 2.5 to 13 cm: where the line may lie
@@ -80,7 +80,7 @@ REACHES = tuple(round(0.025 * 1.15**n, 4) for n in range(13))  # 2.5 to 13 cm: w
 def landing_steps(azimuth: float) -> list[Slot]:
     """The funnel-to-funnel steps a die hopping along ``azimuth`` may take: the one or two nearest to it."""
     off = [abs((a - azimuth + 180) % 360 - 180) for a in STEPS]
-    return [geometry.NEIGHBOUR_STEPS[n] for n, o in enumerate(off) if o <= min(off) + 1.0 and o < 45.0]
+    return [geometry.NEIGHBOUR_STEPS[n] for n, o in enumerate(off) if o <= min(off) + 1.0 or o < 40.0]
 
 
 def apart(a: Slot, b: Slot) -> float:
@@ -135,20 +135,19 @@ class TiltHand(Controller):
 
     Each control step the hand reads every die's funnel from its pose, seats dice left leaning with
     gentle shakes (four at most), and for the die nearest its goal (``game.goals``) that some safe
-    stroke helps, picks among the twelve directions (the six funnel-to-funnel steps and the six
-    between them) one whose landing funnels bring the die nearer its goal and lie on the plate, and
-    the line (a reach from 2.5 to 13 cm, a turn no quicker than ``quickest`` s) that throws the
-    other dice least; a stroke that would throw another die faster than ``risk`` times the chosen
-    one, or a die in an edge funnel or one not held by a funnel outward at more than ``edge_risk``
-    times, is never taken (when nothing else is left, a third more of each), nor one that drops a
-    die across the line faster than ``press`` g (0.4 ``press`` at the rim). It learns the throw
-    speed die by die: up 8 % after a stroke that did not move the die (to ``strongest`` m/s), down 8
-    % after one that moved it past its aim or moved another die (to ``weakest``); a die aimed at an
-    edge funnel is thrown ``edge_brake`` times as fast, so that it does not fly over the rim. A goal
-    above the base (the top of Coulomb's small pyramid) is climbed onto, once its three supports are
-    filled and the die stands next to them, by a "rise" stroke straight at it with the line just in
-    front of the die, at ``climb`` m/s, ``tries`` times at most (the speed grows by 10 % after each
-    miss).
+    stroke helps, picks among 24 directions (every 15 degrees) one whose landing funnels bring the
+    die nearer its goal and lie on the plate, and the line (a reach from 2.5 to 13 cm, a turn no
+    quicker than ``quickest`` s) that throws the other dice least; a stroke that would throw another
+    die faster than ``risk`` times the chosen one, or a die in an edge funnel or one not held by a
+    funnel outward at more than ``edge_risk`` times, is never taken (when nothing else is left, a
+    third more of each), nor one that drops a die across the line faster than ``press`` g (0.6
+    ``press`` at the rim). It learns the throw speed die by die: up 8 % after a stroke that did not
+    move the die (to ``strongest`` m/s), down 8 % after one that moved it past its aim or moved
+    another die (to ``weakest``); a die aimed at an edge funnel is thrown ``edge_brake`` times as
+    fast, so that it does not fly over the rim. A goal above the base (the top of Coulomb's small
+    pyramid) is climbed onto, once its three supports are filled and the die stands next to them, by
+    a "rise" stroke straight at it with the line just in front of the die, at ``climb`` m/s,
+    ``tries`` times at most (the speed grows by 10 % after each miss).
     """
 
     name = "tilt"
@@ -168,6 +167,7 @@ class TiltHand(Controller):
         press: float = 2.5,
         hold: float = 0.3,
         fall: float = 0.4,
+        lift_time: float = 0.45,
         climb: float = 0.9,
         tries: int = 3,
     ) -> None:
@@ -184,6 +184,7 @@ class TiltHand(Controller):
         self.press = press
         self.hold = hold
         self.fall = fall
+        self.lift_time = lift_time
         self.climb = climb
         self.tries = tries
         self.speeds: dict[int, float] = {}
@@ -211,6 +212,7 @@ class TiltHand(Controller):
             fall=self.fall,
             pivot=(round(float(pivot[0]), 5), round(float(pivot[1]), 5), round(float(pivot[2]), 5)),
             preset=preset,
+            lift_time=self.lift_time,
         )
 
     @staticmethod
@@ -252,7 +254,7 @@ class TiltHand(Controller):
                 drop = (speed / reach) ** 2 / (2 * 0.9 * math.radians(self.sweep))
                 for other, r in self.launch_distances(points, line, azimuth, family).items():
                     edge_die = min(funnels[other]) == 0 or other in loose
-                    if other != die and -r * drop > self.press * self._slack * 9.81 * (0.4 if edge_die else 1.0):
+                    if other != die and -r * drop > self.press * self._slack * 9.81 * (0.6 if edge_die else 1.0):
                         unsafe = True  # it would be left floating and land hard (by the rim: off the plate)
                         break
                     if other == die or r <= 0:
