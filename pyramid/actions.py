@@ -340,8 +340,11 @@ def _tilt_state(a: Tilt, t: float, edge: float) -> tuple[float, float, float]:
         back = total - lifting - t
         angle = target * (hands.smooth_step(back / fall) if fall > 0 else float(back >= 0))
     up = 0.0
-    if lifting and lift > 0:
+    if a.pivot is not None and lifting:
         up = lift * min(hands.smooth_step(t / lifting), hands.smooth_step((total - t) / lifting))
+        # While the preset is turned in, the hands lift at least what the angle of the moment needs.
+        lowest = hands.lowest_point(hands.unit(a.direction), angle, np.asarray(a.pivot, dtype=float), edge)
+        up = max(up, -lowest)
     return angle, up, t_turn - a.ramp
 
 

@@ -88,6 +88,19 @@ def apart(a: Slot, b: Slot) -> float:
     return math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) / 2)
 
 
+# Azimuths (degrees) pointing off the plate across its three edges, where i, j or k is 0.
+RIMS = tuple(math.degrees(math.atan2(float(v[1]), float(v[0]))) for v in (geometry.CUBE_TO_PLATE @ np.eye(3)).T)
+
+
+def outward_of(slot: Slot, azimuth: float) -> bool:
+    """Whether ``azimuth`` heads within 25 degrees of straight across an edge that the base funnel ``slot`` is on.
+
+    Every hop into an edge funnel heads outward somewhat (it comes from inside); one straight at the
+    rim would carry a die thrown a little too hard over it.
+    """
+    return any(c == 0 and math.cos(math.radians(azimuth - rim)) > 0.9 for c, rim in zip(slot, RIMS, strict=True))
+
+
 def plus(a: Slot, b: Slot) -> Slot:
     """The sum of two lattice vectors."""
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
@@ -159,11 +172,11 @@ class TiltHand(Controller):
         angle: float = 15.0,
         sweep: float = 20.0,
         weakest: float = 0.42,
-        strongest: float = 0.95,
+        strongest: float = 0.85,
         risk: float = 0.6,
         edge_risk: float = 0.3,
         edge_brake: float = 0.9,
-        quickest: float = 0.02,
+        quickest: float = 0.04,
         press: float = 2.5,
         hold: float = 0.3,
         fall: float = 0.4,
@@ -305,6 +318,8 @@ class TiltHand(Controller):
                 lands = [plus(here, s) for s in landing_steps(azimuth)]
                 if not all(on_plate(x) for x in lands):
                     continue
+                if any(outward_of(x, azimuth) for x in lands):
+                    continue  # a hop that lands by the rim heading outward could carry on over it
                 nearer = [x for x in lands if x not in occupied and apart(x, goal) < apart(here, goal)]
                 if len(nearer) < len(lands):
                     continue  # every funnel it may land in must bring it nearer

@@ -1,0 +1,165 @@
+"""The plate held in two hands: turns about any horizontal line, and the games it plays (Faraday, Coulomb)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from pyramid import actions as A
+from pyramid import geometry as g
+from pyramid import hands
+from pyramid.controllers.plate import TiltHand, base_funnel, funnel_steps
+from pyramid.games.skill_plate import CORNERS, Faraday
+from pyramid.skill_cli import run_skill_game
+from pyramid.world import World
+
+EDGE = 0.016
+B, C = (0, 8, 0), (0, 0, 8)
+
+
+def _centre(slot: tuple[int, int, int]) -> np.ndarray:
+    return g.slot_centre(slot) * EDGE
+
+
+def _line_stroke(mover: tuple[int, int, int], speed: float) -> A.Tilt:
+    """A jolt back from 35 to 15 degrees about the line through the dice in corners B and C (towards +x, corner A)."""
+    line = _centre(B)  # B and C share x: the line through both runs along y
+    reach = float(_centre(mover)[0] - line[0])
+    sweep = math.radians(20.0)
+    return A.Tilt(
+        0.0, 15.0, ramp=2 * sweep * reach / speed, hold=0.3, accelerate=0.9, fall=0.4,
+        pivot=(float(line[0]), 0.0, float(line[2])), preset=35.0, lift_time=0.45,
+    )  # fmt: skip
+
+
+def test_a_turn_about_the_line_through_two_dice_moves_the_third_one_funnel_and_the_two_stay() -> None:
+    world = World()
+    mover = (3, 3, 2)
+    for die, slot in enumerate((mover, B, C)):
+        world.place(die, slot)
+    world.settle()
+    A.perform(world, _line_stroke(mover, 0.65), np.random.default_rng(0))
+    world.settle(raise_on_timeout=False)
+    readout = world.readout(require_rest=False)
+    moved_to = readout.dice[0].slot
+    assert moved_to is not None and funnel_steps(mover, moved_to) == 1  # one funnel, seated, read from its pose
+    assert moved_to[0] == mover[0] + 1  # towards corner A, away from the line
+    assert readout.dice[1].slot == B and readout.dice[2].slot == C  # on the line: they only turned with the plate
+    assert np.allclose(world.plate_pose, A.HOME)  # set down where it lay
+    world.close()
+
+
+def test_a_gentle_turn_about_the_same_line_moves_nothing() -> None:
+    world = World()
+    mover = (3, 3, 2)
+    for die, slot in enumerate((mover, B, C)):
+        world.place(die, slot)
+    world.settle()
+    A.perform(world, _line_stroke(mover, 0.3), np.random.default_rng(0))
+    world.settle(raise_on_timeout=False)
+    readout = world.readout(require_rest=False)
+    assert [readout.dice[d].slot for d in range(3)] == [mover, B, C]
+    world.close()
+
+
+@pytest.mark.parametrize("preset", [0.0, 35.0, -20.0])
+def test_the_plate_turned_about_a_line_inside_it_never_goes_through_the_table(preset: float) -> None:
+    tilt = A.Tilt(60.0, 25.0, ramp=0.1, hold=0.2, accelerate=0.8, pivot=(0.01, -0.02, 0.026), preset=preset)
+    corners = g.slab_prism()[0] * EDGE
+    duration = A.tilt_duration(tilt, EDGE)
+    lowest, highest_angle = [], 0.0
+    for t in np.linspace(0.0, duration, 400):
+        pose = A.plate_pose_at(tilt, float(t), EDGE)
+        rot = g.quat_to_matrix(pose[3:])[0]
+        lowest.append(float((corners @ rot.T + pose[:3])[:, 2].min()))
+        highest_angle = max(highest_angle, math.degrees(math.acos(min(1.0, rot[2, 2]))))
+    assert min(lowest) > -1e-9  # lifted clear first
+    assert highest_angle == pytest.approx(max(25.0, abs(preset)), abs=0.2)
+    assert np.allclose(A.plate_pose_at(tilt, duration, EDGE), A.HOME)  # and set down again
+
+
+def test_the_turning_line_stays_put_while_the_plate_turns_about_it() -> None:
+    pivot = np.array([0.03, 0.01, 0.026])
+    tilt = A.Tilt(200.0, 20.0, ramp=0.2, hold=0.1, pivot=tuple(pivot))
+    lift = A.tilt_lift(tilt, EDGE)
+    assert lift > 0  # the lowered side would go below the table: the hands lift it
+    for t in (0.25, 0.35, 0.45, 0.6):  # lift 0 to 0.2 s, turn 0.2 to 0.4 s, hold, turn back 0.5 to 0.7 s
+        pose = A.plate_pose_at(tilt, t, EDGE)
+        rot = g.quat_to_matrix(pose[3:])[0]
+        moved = pose[:3] + rot @ pivot  # where the plate point at the pivot went
+        assert np.allclose(moved, pivot + [0, 0, lift], atol=1e-9)
+
+
+def test_a_tilt_without_a_pivot_moves_the_plate_as_before() -> None:
+    tilt = A.Tilt(40.0, 12.0, ramp=0.2, hold=0.3)
+    for t in np.linspace(0.0, 0.7, 15):
+        rise = hands.smooth_step(t / 0.2)
+        fall = hands.smooth_step((0.7 - t) / 0.2)
+        expected = hands.tilted_plate_pose(hands.unit(40.0), math.radians(12.0) * min(rise, fall), EDGE)
+        assert np.allclose(A.plate_pose_at(tilt, float(t), EDGE), expected)
+
+
+def test_a_sudden_stop_and_a_sudden_start_are_where_the_share_says() -> None:
+    # Constant acceleration to the peak at the share, constant deceleration after; the turn ends at 1.
+    for share in (0.1, 0.5, 0.9):
+        u = np.linspace(0, 1, 1001)
+        done = np.array([hands.rise_profile(x, share) for x in u])
+        rate = np.gradient(done, u)
+        assert done[0] == 0 and done[-1] == pytest.approx(1.0)
+        assert u[int(np.argmax(rate))] == pytest.approx(share, abs=0.01)
+        assert rate.max() == pytest.approx(2.0, rel=0.01)
+
+
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        ({"preset": 30.0}, "needs a pivot"),
+        ({"pivot": (0.0, 0.0, 0.02), "accelerate": 1.0}, "accelerate < 1"),
+        ({"pivot": (0.0, 0.0, 0.02), "preset": 95.0}, "-80 to 80"),
+        ({"pivot": (0.0, 0.0, float("nan"))}, "pivot is a point"),
+    ],
+)
+def test_a_bad_two_handed_tilt_is_refused_with_what_is_wrong(fields: dict[str, object], words: str) -> None:
+    world = World()
+    with pytest.raises(ValueError, match=words):
+        A.perform(world, A.Tilt(0.0, 10.0, **fields), np.random.default_rng(0))  # type: ignore[arg-type]
+    world.close()
+
+
+def test_the_tilt_hand_puts_the_line_between_the_die_it_moves_and_the_others() -> None:
+    class Game:
+        dice = [0, 1, 2]
+
+        def goals(self, readout: object) -> dict[int, np.ndarray]:
+            return {0: _centre((8, 0, 0))}
+
+    world = World()
+    for die, slot in enumerate(((3, 3, 2), B, C)):
+        world.place(die, slot)
+    world.settle()
+    hand = TiltHand(np.random.default_rng(0))
+    action = hand.act(Game(), world.readout(), 0.0)
+    assert isinstance(action, A.Tilt) and action.pivot is not None
+    points = {d: _centre(s) for d, s in enumerate(((3, 3, 2), B, C))}
+    family = "return" if action.preset > action.angle else "rise"
+    thrown = TiltHand.launch_distances(points, np.array(action.pivot), action.direction, family)
+    assert thrown[0] > 0  # the die to move is on the side that flies
+    assert all(thrown[d] <= hand.risk * thrown[0] for d in (1, 2))  # the corner dice are pressed or barely thrown
+    A.perform(world, action, np.random.default_rng(1))
+    world.settle(raise_on_timeout=False)
+    readout = world.readout(require_rest=False)
+    assert readout.dice[1].slot == B and readout.dice[2].slot == C
+    assert funnel_steps(base_funnel(readout.dice[0].position), (8, 0, 0)) < funnel_steps((3, 3, 2), (8, 0, 0))
+    world.close()
+
+
+@pytest.mark.slow
+def test_the_tilt_hand_solves_faraday_and_every_corner_is_read_back_from_the_world() -> None:
+    game = run_skill_game(Faraday, ["tilt"], 3)
+    record = game.records[0]
+    assert record.end.success and record.time < Faraday.time_limit
+    assert game.reached == [3]  # all three corners held a die at one read-out
+    assert game.best[0] == pytest.approx(record.time)
+    assert set(CORNERS) == {(8, 0, 0), B, C}
