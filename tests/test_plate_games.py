@@ -34,18 +34,19 @@ def _line_stroke(mover: tuple[int, int, int], speed: float) -> A.Tilt:
     )  # fmt: skip
 
 
-def test_a_turn_about_the_line_through_two_dice_moves_the_third_one_funnel_and_the_two_stay() -> None:
+def test_a_turn_about_the_line_through_two_dice_throws_the_third_towards_the_far_corner_and_the_two_stay() -> None:
     world = World()
     mover = (3, 3, 2)
     for die, slot in enumerate((mover, B, C)):
         world.place(die, slot)
     world.settle()
-    A.perform(world, _line_stroke(mover, 0.65), np.random.default_rng(0))
+    A.perform(world, _line_stroke(mover, 0.7), np.random.default_rng(0))
     world.settle(raise_on_timeout=False)
     readout = world.readout(require_rest=False)
     moved_to = readout.dice[0].slot
-    assert moved_to is not None and funnel_steps(mover, moved_to) == 1  # one funnel, seated, read from its pose
-    assert moved_to[0] == mover[0] + 1  # towards corner A, away from the line
+    # Seated again, read from its pose, one or two funnels on (towards a corner it lands between two steps).
+    assert moved_to is not None and 1 <= funnel_steps(mover, moved_to) <= 2
+    assert moved_to[0] > mover[0]  # towards corner A, away from the line
     assert readout.dice[1].slot == B and readout.dice[2].slot == C  # on the line: they only turned with the plate
     assert np.allclose(world.plate_pose, A.HOME)  # set down where it lay
     world.close()
