@@ -239,9 +239,18 @@ class World:
         return position, orientation
 
     def place(self, die: DieId, slot: Slot, up: UpFaces = (1, 2, 3), drop: float = 0.0) -> None:
-        """Put ``die`` into ``slot`` showing ``up``; with ``drop`` (metres) release it that high above."""
+        """Put ``die`` into ``slot`` showing ``up``; with ``drop`` (metres) release it that high above.
+
+        ValueError if a die in play already sits there (its centre within half an edge of the place).
+        """
         position, orientation = self.slot_pose(slot, up)
         position = position + np.array([0, 0, drop + 1e-5 * self.physics.edge / 0.016])
+        if self._bodies:
+            ids, poses = self.poses()
+            gaps = np.linalg.norm(poses[:, :3] - position, axis=1) / self.physics.edge
+            if gaps.min() < 0.5:
+                n = int(gaps.argmin())
+                raise ValueError(f"slot {slot} is taken: die {ids[n]} sits there ({gaps[n]:.2f} edges from its centre)")
         self._spawn(die, position, orientation)
 
     def build(
@@ -276,6 +285,9 @@ class World:
             if d.id not in self._bodies:
                 stock.setdefault(d.colour, []).append(d.id)
         wanted = Counter(cell.colour for cell in state.values())
+        unknown = sorted(set(wanted) - set(COLOURS))
+        if unknown:
+            raise ValueError(f"the set has no {', '.join(unknown)} dice; its colours are {', '.join(COLOURS)}")
         for colour, n in sorted(wanted.items()):
             have = len(stock.get(colour, []))
             if n > have:

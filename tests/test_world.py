@@ -173,7 +173,20 @@ def test_a_state_the_set_cannot_supply_is_refused_before_any_die_is_placed() -> 
         world.build(state, {s: 0 for s in slots})
     with pytest.raises(ValueError, match="no die chosen for 3 occupied slots"):
         world.build(state, {(7, 0, 0): 0})
+    with pytest.raises(ValueError, match="the set has no purple dice; its colours are red, green, black, blue, gold"):
+        world.build(PyramidState({(8, 0, 0): Cell("purple")}))  # type: ignore[arg-type]
     assert world.dice == []
+    world.close()
+
+
+def test_a_die_is_not_put_where_another_die_sits() -> None:
+    world = World()
+    world.place(0, (8, 0, 0))
+    with pytest.raises(ValueError, match=r"slot \(8, 0, 0\) is taken: die 0 sits there"):
+        world.place(1, (8, 0, 0))
+    world.place(1, (8, 0, 0), drop=0.02)  # let go above it: it falls onto die 0, as a hand would drop it
+    world.place(2, (7, 1, 0))  # the next funnel is free
+    assert world.dice == [0, 1, 2]
     world.close()
 
 
