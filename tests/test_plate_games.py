@@ -11,7 +11,15 @@ from pyramid import actions as A
 from pyramid import geometry as g
 from pyramid import hands
 from pyramid.controllers.plate import TiltHand, base_funnel, funnel_steps
-from pyramid.games.skill_plate import CORNERS, Faraday
+from pyramid.games.skill_plate import (
+    CORNERS,
+    Faraday,
+    cheapest_pyramid,
+    pyramid_cost,
+    pyramid_roles,
+    ramp_funnels,
+    steps,
+)
 from pyramid.skill_cli import run_skill_game
 from pyramid.world import World
 
@@ -164,3 +172,16 @@ def test_the_tilt_hand_solves_faraday_and_every_corner_is_read_back_from_the_wor
     assert game.reached == [3]  # all three corners held a die at one read-out
     assert game.best[0] == pytest.approx(record.time)
     assert set(CORNERS) == {(8, 0, 0), B, C}
+
+
+def test_coulomb_builds_where_the_dice_stand_and_keeps_its_choice_unless_another_is_clearly_cheaper() -> None:
+    funnels = {0: (4, 2, 2), 1: (3, 3, 2), 2: (3, 2, 3), 3: (1, 3, 4)}
+    apex = cheapest_pyramid(funnels, None)
+    assert set(g.supports(apex)) == {(4, 2, 2), (3, 3, 2), (3, 2, 3)} and pyramid_cost(funnels, apex) == 1
+    roles = pyramid_roles(funnels, apex)
+    assert roles[3] == apex  # the die that is not in the base climbs, from a funnel beside two supports
+    assert (2, 3, 3) in ramp_funnels(apex) and steps((1, 3, 4), (2, 3, 3)) == 1
+    corners = {0: (8, 0, 0), 1: (0, 8, 0), 2: (0, 0, 8), 3: (3, 3, 2)}
+    start = cheapest_pyramid(corners, None)
+    assert pyramid_cost(corners, start) <= min(pyramid_cost(corners, a) for a in g.layer_slots(7))
+    assert cheapest_pyramid(corners, (2, 2, 3)) == (2, 2, 3)  # one step dearer at most: kept

@@ -11,6 +11,7 @@ import numpy as np
 from pyramid import geometry, hands
 from pyramid.actions import Blow, PhysicalAction, Shake, Tilt, Wait
 from pyramid.controllers.base import EDGE, Controller
+from pyramid.games.skill_plate import ramp_funnels
 from pyramid.geometry import Slot
 from pyramid.perception import Readout
 
@@ -158,9 +159,10 @@ class TiltHand(Controller):
     move the die (to ``strongest`` m/s), down 8 % after one that moved it past its aim or moved
     another die (to ``weakest``); a die aimed at an edge funnel is thrown ``edge_brake`` times as
     fast, so that it does not fly over the rim. A goal above the base (the top of Coulomb's small
-    pyramid) is climbed onto, once its three supports are filled and the die stands next to them, by
-    a "rise" stroke straight at it with the line just in front of the die, at ``climb`` m/s,
-    ``tries`` times at most (the speed grows by 10 % after each miss).
+    pyramid) is climbed onto, once its three supports are filled and the die stands in a funnel
+    beside two of them (``ramp_funnels``), by a "rise" stroke straight at it with the line just in
+    front of the die, at ``climb`` m/s, ``tries`` times at most (the speed grows by 10 % after each
+    miss).
     """
 
     name = "tilt"
@@ -181,8 +183,8 @@ class TiltHand(Controller):
         hold: float = 0.3,
         fall: float = 0.4,
         lift_time: float = 0.45,
-        climb: float = 0.9,
-        tries: int = 3,
+        climb: float = 0.8,
+        tries: int = 5,
     ) -> None:
         self.rng = rng
         self.start_speed = speed
@@ -305,7 +307,7 @@ class TiltHand(Controller):
                 continue  # not held by a funnel: a stroke would throw it anywhere
             if die in tops:
                 supports = geometry.supports(tops[die])
-                if all(s in occupied for s in supports) and min(funnel_steps(here, s) for s in supports) <= 1:
+                if all(s in occupied for s in supports) and here in ramp_funnels(tops[die]):
                     if self.climbs >= self.tries:
                         continue  # it will not climb: stop before the strokes throw the others about
                     plan = self._plan(
@@ -339,7 +341,7 @@ class TiltHand(Controller):
         if plan.climbing:
             if seated.get(die) not in plan.aims:
                 self.climbs += 1
-                self.climb = min(self.climb * 1.1, 1.5 * self.strongest)
+                self.climb = min(self.climb * 1.06, 1.3 * self.strongest)
             return
         speed = self._speed(die)
         moved = funnel_steps(before[die], funnels[die])
@@ -370,7 +372,7 @@ class TiltHand(Controller):
             cell = next((s for s in geometry.SLOTS if np.allclose(geometry.slot_centre(s) * EDGE, p, atol=1e-6)), None)
             if cell is not None and geometry.layer(cell) < geometry.BASE_LAYER:
                 tops[d] = cell
-                cell = min(geometry.supports(cell), key=lambda s: funnel_steps(s, funnels[d]))
+                cell = min(ramp_funnels(cell) or geometry.supports(cell), key=lambda s: funnel_steps(s, funnels[d]))
             goals[d] = cell if cell is not None else base_funnel(p)
         points = {d: np.array(readout.dice[d].position) for d in dice}
         self._slack = 1.0

@@ -152,9 +152,9 @@ class Coulomb(TimedPlateGame):
     Scoring: the simulated seconds needed; a failed turn scores the time limit (60 s).
     End: after ``rounds`` turns each (default 1); the fastest wins.
     Interpretation: "the middle of the base plate" is the funnel (3, 3, 2) next to the centre point;
-        the programmed player builds in the middle, on the funnels (3, 2, 3), (2, 3, 3), (2, 2, 4)
-        with the top at (2, 2, 3): a die jolted towards the middle from a corner leaves the dice in
-        the other two corners, which lie on the edge the plate turns about, where they are not thrown.
+        the programmed player builds where the dice stand: each read-out it picks the small pyramid
+        that the fewest funnel-to-funnel steps would fill (keeping the one it has unless another is
+        two steps cheaper), three dice for its base and the fourth to climb on top.
     """
 
     info: ClassVar[GameInfo] = GameInfo(4, "Coulomb", "S", (1, 2, 3, 4), "4 dice", (), 120)
@@ -162,13 +162,73 @@ class Coulomb(TimedPlateGame):
     default_player: ClassVar[str] = "tilt"
     start = (*CORNERS, CENTRE[0])
     goal_text = "a 4-die pyramid stands"
-    target: ClassVar[tuple[Slot, ...]] = ((3, 2, 3), (2, 3, 3), (2, 2, 4), (2, 2, 3))
+
+    def prepare(self, world: World) -> None:
+        super().prepare(world)
+        self.apex: Slot | None = None
 
     def done(self, readout: Readout) -> bool:
         return bool(four_pyramids(set(settled_slots(readout, self.dice).values())))
 
     def goals(self, readout: Readout) -> dict[DieId, np.ndarray]:
-        return gather(readout, self.dice, self.target)
+        funnels = {d: nearest_funnel(readout.dice[d].position) for d in self.dice if d in readout.dice}
+        self.apex = cheapest_pyramid(funnels, getattr(self, "apex", None))
+        seated = settled_slots(readout, self.dice)
+        roles = pyramid_roles(funnels, self.apex)
+        return {d: funnel_point(slot) for d, slot in roles.items() if seated.get(d) != slot}
+
+
+def nearest_funnel(position: tuple[float, float, float] | np.ndarray) -> Slot:
+    """The base funnel whose centre lies nearest (horizontally) to a point on the plate at rest."""
+    xy = np.asarray(position, dtype=float)[:2]
+    return BASE[int(np.argmin(np.linalg.norm(BASE_XY - xy, axis=1)))]
+
+
+def pyramid_cost(funnels: dict[DieId, Slot], apex: Slot) -> int:
+    """Fewest funnel-to-funnel steps that bring three dice onto ``apex``'s supports and the fourth to a ramp funnel."""
+    return _roles(funnels, apex)[0]
+
+
+def pyramid_roles(funnels: dict[DieId, Slot], apex: Slot) -> dict[DieId, Slot]:
+    """Which die goes to which support of ``apex``, and which climbs onto it, in the fewest steps."""
+    return _roles(funnels, apex)[1]
+
+
+def _roles(funnels: dict[DieId, Slot], apex: Slot) -> tuple[int, dict[DieId, Slot]]:
+    places = (*geometry.supports(apex), apex)
+    best: tuple[int, dict[DieId, Slot]] = (10**6, {})
+    for order in itertools.permutations(list(funnels), min(4, len(funnels))):
+        cost = sum(steps(funnels[d], s) for d, s in zip(order[:3], places, strict=False))
+        if len(order) > 3:
+            cost += min(steps(funnels[order[3]], r) for r in ramp_funnels(apex))
+        if cost < best[0]:
+            best = (cost, dict(zip(order, places, strict=False)))
+    return best
+
+
+def cheapest_pyramid(funnels: dict[DieId, Slot], current: Slot | None) -> Slot:
+    """The apex whose small pyramid the dice fill soonest; ``current`` is kept unless another is two steps cheaper."""
+    costs = {apex: pyramid_cost(funnels, apex) for apex in geometry.layer_slots(7)}
+    best = min(costs, key=lambda a: (costs[a], sum(abs(c - 7 / 3) for c in a)))
+    if current is not None and costs[current] <= costs[best] + 1:
+        return current
+    return best
+
+
+def ramp_funnels(apex: Slot) -> list[Slot]:
+    """The base funnels beside two of ``apex``'s supports, from which a die can climb on top across their edge."""
+    i, j, k = apex
+    cells = [(i + 1, j + 1, k - 1), (i + 1, j - 1, k + 1), (i - 1, j + 1, k + 1)]
+    return [c for c in cells if min(c) >= 0]
+
+
+def steps(a: Slot, b: Slot) -> int:
+    """Funnel-to-funnel steps between two base funnels."""
+    return max(abs(x - y) for x, y in zip(a, b, strict=True))
+
+
+BASE: tuple[Slot, ...] = geometry.layer_slots(geometry.BASE_LAYER)
+BASE_XY = np.array([geometry.slot_centre(s)[:2] * EDGE for s in BASE])
 
 
 def gather(readout: Readout, dice: list[DieId], target: tuple[Slot, ...]) -> dict[DieId, np.ndarray]:
