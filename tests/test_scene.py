@@ -234,6 +234,10 @@ def test_physics_settings_are_read_into_the_world_settings() -> None:
     ph = scene_from_dict(raw, "x.toml").physics
     assert (ph.edge, ph.proportions, ph.time_step, ph.friction_die) == (0.02, (1.0, 1.0, 2.0), 0.004, 0.3)
     assert ph.friction_table == Physics().friction_table  # what the file leaves out keeps its default
+    assert ph.cone_friction
+    assert not scene_from_dict({**raw, "physics": {"cone_friction": False}}, "x").physics.cone_friction
+    with pytest.raises(SceneError, match="physics.cone_friction: expected true or false, got 'no'"):
+        scene_from_dict({**raw, "physics": {"cone_friction": "no"}}, "x.toml")
 
 
 def test_overrides_reach_named_entries_numbered_entries_and_tables() -> None:
