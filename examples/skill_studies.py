@@ -72,6 +72,76 @@ def timed(number: int, kind: str, seeds: int) -> None:
     print(f"  failures: {dict(why)}; actions per turn: {_summary([r.actions for r in records])}")
 
 
+TRIO = ((3, 2, 3), (2, 3, 3), (2, 2, 4))  # the base of a small pyramid in the middle of the plate, top (2, 2, 3)
+TOP = (2, 2, 3)
+CLIMB_STARTS = ((3, 3, 2), (4, 2, 2))  # beside two of the three (a ramp funnel), beside one
+
+
+def _point(slot: tuple[int, int, int]) -> np.ndarray:
+    from pyramid import geometry
+
+    return geometry.slot_centre(slot) * 0.016
+
+
+def _climb(action: object, start: tuple[int, int, int]) -> str:
+    """One try at putting a die from ``start`` onto TRIO: 'top', 'trio moved', 'off the plate', 'stayed' or 'moved'."""
+    from pyramid import actions
+    from pyramid.world import World
+
+    world = World()
+    world.place(0, start)
+    for die, slot in enumerate(TRIO, start=1):
+        world.place(die, slot)
+    world.settle()
+    actions.perform(world, action, np.random.default_rng(0))  # type: ignore[arg-type]
+    world.settle(raise_on_timeout=False)
+    readout = world.readout(require_rest=False)
+    world.close()
+    if [readout.dice[d].slot for d in (1, 2, 3)] != list(TRIO):
+        return "trio moved"
+    if readout.dice[0].slot == TOP:
+        return "top"
+    if not readout.dice[0].on_plate:
+        return "off the plate"
+    return "stayed" if readout.dice[0].slot == start else "moved"
+
+
+def climb_by_stroke() -> None:
+    """Coulomb's last die: two-handed strokes that throw it straight at the top of three dice."""
+    from pyramid.controllers.plate import TiltHand, azimuth_to
+
+    hand = TiltHand(np.random.default_rng(0))
+    outcomes: Counter[str] = Counter()
+    for start in CLIMB_STARTS:
+        here, azimuth = _point(start), azimuth_to(_point(start), _point(TOP))
+        for speed in (0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2):
+            for reach in (0.05, 0.07, 0.1):
+                outcomes[_climb(hand.stroke(here, azimuth, reach, speed, "rise"), start)] += 1
+    print(f"Coulomb's climb, a stroke straight at the top (42 tries, 0.6 to 1.2 m/s): {dict(outcomes)}")
+
+
+def climb_by_puff() -> None:
+    """Dune's last die: 0.1 s puffs straight at the top of three dice, from level with the die's centre or below."""
+    import math
+
+    from pyramid.actions import Blow
+    from pyramid.controllers.plate import azimuth_to
+    from pyramid.hands import unit
+
+    outcomes: Counter[str] = Counter()
+    for start in CLIMB_STARTS:
+        here, azimuth = _point(start), azimuth_to(_point(start), _point(TOP))
+        for speed in (20.0, 25.0, 30.0, 35.0, 40.0, 50.0):
+            for below in (0.0, 0.004, 0.008):
+                for distance in (0.03, 0.05):
+                    back = -distance * unit(azimuth)
+                    mouth = (float(here[0] + back[0]), float(here[1] + back[1]), float(here[2] - below))
+                    up = math.degrees(math.atan2(below, distance))
+                    puff = Blow(mouth, azimuth, elevation=up, speed=speed, duration=0.1, gust=0.0)
+                    outcomes[_climb(puff, start)] += 1
+    print(f"Dune's climb, a puff straight at the top (72 tries, 20 to 50 m/s): {dict(outcomes)}")
+
+
 def flickers(seeds: int) -> None:
     """Share of flicks that land, and how games end."""
     games = _games(7, ["flick", "flick"], seeds, {})
@@ -226,8 +296,10 @@ def malice(seeds: int) -> None:
 STUDIES: dict[str, Callable[[argparse.Namespace], None]] = {
     "flint": lambda a: flint(a.seeds, min(a.layers, 6)),
     "dune": lambda a: timed(2, "blow", a.seeds),
+    "dune-climb": lambda a: climb_by_puff(),
     "faraday": lambda a: timed(3, "tilt", a.seeds),
     "coulomb": lambda a: timed(4, "tilt", a.seeds),
+    "coulomb-climb": lambda a: climb_by_stroke(),
     "emag": lambda a: emag(a.seeds),
     "mikado": lambda a: mikado(a.seeds, a.layers),
     "flickers": lambda a: flickers(a.seeds),
