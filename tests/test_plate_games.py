@@ -20,6 +20,7 @@ from pyramid.games.skill_plate import (
     ramp_funnels,
     steps,
 )
+from pyramid.scene import SceneError, scene_from_dict
 from pyramid.skill_cli import run_skill_game
 from pyramid.world import World
 
@@ -185,3 +186,14 @@ def test_coulomb_builds_where_the_dice_stand_and_keeps_its_choice_unless_another
     start = cheapest_pyramid(corners, None)
     assert pyramid_cost(corners, start) <= min(pyramid_cost(corners, a) for a in g.layer_slots(7))
     assert cheapest_pyramid(corners, (2, 2, 3)) == (2, 2, 3)  # one step dearer at most: kept
+
+
+def test_a_scene_may_turn_the_plate_about_a_line_and_a_bad_preset_is_refused_by_name() -> None:
+    step = {"do": "tilt", "direction": 0.0, "angle": 15.0, "pivot": [-0.05, 0.0, 0.026], "preset": 35.0}
+    scene = scene_from_dict({"timeline": [dict(step, accelerate=0.9, ramp=0.12)]}, "two_hands.toml")
+    params = scene.timeline[0].params
+    assert params["pivot"] == (-0.05, 0.0, 0.026) and params["preset"] == 35.0
+    with pytest.raises(SceneError, match=r"timeline\[0\]\.preset"):
+        scene_from_dict({"timeline": [dict(step, preset=95.0)]}, "two_hands.toml")
+    with pytest.raises(SceneError, match=r"timeline\[0\]\.pivot"):
+        scene_from_dict({"timeline": [dict(step, pivot=[0.0, 0.0])]}, "two_hands.toml")
