@@ -142,7 +142,31 @@ class Faraday(TimedPlateGame):
         return {d: funnel_point(c) for d, c in pairing.items()}
 
 
-class Coulomb(TimedPlateGame):
+class SmallPyramidGame(TimedPlateGame):
+    """Shared by Coulomb and Dune: done when four dice stand as a small pyramid anywhere on the plate."""
+
+    goal_text = "a 4-die pyramid stands"
+
+    def prepare(self, world: World) -> None:
+        super().prepare(world)
+        self.apex: Slot | None = None
+
+    def done(self, readout: Readout) -> bool:
+        return bool(four_pyramids(set(settled_slots(readout, self.dice).values())))
+
+    def goals(self, readout: Readout) -> dict[DieId, np.ndarray]:
+        return self.pyramid_goals(readout)
+
+    def pyramid_goals(self, readout: Readout) -> dict[DieId, np.ndarray]:
+        """Goals for the small pyramid the dice fill soonest (kept unless another is two steps cheaper)."""
+        funnels = {d: nearest_funnel(readout.dice[d].position) for d in self.dice if d in readout.dice}
+        self.apex = cheapest_pyramid(funnels, getattr(self, "apex", None))
+        seated = settled_slots(readout, self.dice)
+        roles = pyramid_roles(funnels, self.apex)
+        return {d: funnel_point(slot) for d, slot in roles.items() if seated.get(d) != slot}
+
+
+class Coulomb(SmallPyramidGame):
     """Coulomb: tilt and shake the plate until four dice stand as a small pyramid.
 
     Setup: three dice in the corner funnels and a fourth in a funnel at the plate's centre.
@@ -162,20 +186,6 @@ class Coulomb(TimedPlateGame):
     default_player: ClassVar[str] = "tilt"
     start = (*CORNERS, CENTRE[0])
     goal_text = "a 4-die pyramid stands"
-
-    def prepare(self, world: World) -> None:
-        super().prepare(world)
-        self.apex: Slot | None = None
-
-    def done(self, readout: Readout) -> bool:
-        return bool(four_pyramids(set(settled_slots(readout, self.dice).values())))
-
-    def goals(self, readout: Readout) -> dict[DieId, np.ndarray]:
-        funnels = {d: nearest_funnel(readout.dice[d].position) for d in self.dice if d in readout.dice}
-        self.apex = cheapest_pyramid(funnels, getattr(self, "apex", None))
-        seated = settled_slots(readout, self.dice)
-        roles = pyramid_roles(funnels, self.apex)
-        return {d: funnel_point(slot) for d, slot in roles.items() if seated.get(d) != slot}
 
 
 def nearest_funnel(position: tuple[float, float, float] | np.ndarray) -> Slot:
@@ -231,24 +241,7 @@ BASE: tuple[Slot, ...] = geometry.layer_slots(geometry.BASE_LAYER)
 BASE_XY = np.array([geometry.slot_centre(s)[:2] * EDGE for s in BASE])
 
 
-def gather(readout: Readout, dice: list[DieId], target: tuple[Slot, ...]) -> dict[DieId, np.ndarray]:
-    """Goals that fill ``target`` (base funnels first, the top last) with the nearest dice not yet in it."""
-    seated = settled_slots(readout, dice)
-    placed = {d: s for d, s in seated.items() if s in target}
-    free = [s for s in target if s not in placed.values()]
-    out: dict[DieId, np.ndarray] = {}
-    for die in dice:
-        if die in placed or not free:
-            continue
-        here = np.array(readout.dice[die].position)
-        base = [s for s in free if geometry.layer(s) == 8] or free
-        slot = min(base, key=lambda s: float(np.linalg.norm(funnel_point(s) - here)))
-        free.remove(slot)
-        out[die] = funnel_point(slot)
-    return out
-
-
-class Dune(TimedPlateGame):
+class Dune(SmallPyramidGame):
     """Dune: blow four dice from their starting funnels into a small pyramid anywhere on the plate.
 
     Setup: four dice in four funnels spread over the plate.
@@ -258,8 +251,8 @@ class Dune(TimedPlateGame):
     Scoring: the simulated seconds needed; a failed turn scores the time limit (60 s).
     End: after ``rounds`` turns each (default 1); the fastest wins.
     Interpretation: the start figure is lost: the dice start in funnels (5, 2, 1), (1, 5, 2), (2, 1, 5)
-        and (3, 3, 2), two funnels apart around the centre; the programmed player builds on the
-        funnels (3, 2, 3), (2, 3, 3), (2, 2, 4) with the top at (2, 2, 3).
+        and (3, 3, 2), two funnels apart around the centre; the programmed player builds where the
+        dice stand, as in Coulomb.
     """
 
     info: ClassVar[GameInfo] = GameInfo(2, "Dune", "S", (1, 2, 3, 4), "4 dice", (), 107)
@@ -267,10 +260,3 @@ class Dune(TimedPlateGame):
     default_player: ClassVar[str] = "blow"
     start = ((5, 2, 1), (1, 5, 2), (2, 1, 5), (3, 3, 2))
     goal_text = "a 4-die pyramid stands"
-    target: ClassVar[tuple[Slot, ...]] = ((3, 2, 3), (2, 3, 3), (2, 2, 4), (2, 2, 3))
-
-    def done(self, readout: Readout) -> bool:
-        return bool(four_pyramids(set(settled_slots(readout, self.dice).values())))
-
-    def goals(self, readout: Readout) -> dict[DieId, np.ndarray]:
-        return gather(readout, self.dice, self.target)
