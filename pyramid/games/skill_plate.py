@@ -146,6 +146,8 @@ class SmallPyramidGame(TimedPlateGame):
     """Shared by Coulomb and Dune: done when four dice stand as a small pyramid anywhere on the plate."""
 
     goal_text = "a 4-die pyramid stands"
+    # The small pyramid in the middle of the plate (base funnels, then the top): one of those that count.
+    target: ClassVar[tuple[Slot, ...]] = ((3, 2, 3), (2, 3, 3), (2, 2, 4), (2, 2, 3))
 
     def prepare(self, world: World) -> None:
         super().prepare(world)
