@@ -168,6 +168,7 @@ def test_the_tilt_hand_puts_the_line_between_the_die_it_moves_and_the_others() -
 @pytest.mark.slow
 def test_the_tilt_hand_solves_faraday_and_every_corner_is_read_back_from_the_world() -> None:
     game = run_skill_game(Faraday, ["tilt"], 3)
+    assert isinstance(game, Faraday)
     record = game.records[0]
     assert record.end.success and record.time < Faraday.time_limit
     assert game.reached == [3]  # all three corners held a die at one read-out
