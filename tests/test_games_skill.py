@@ -450,3 +450,27 @@ def test_the_fowl_hand_dresses_a_one_die_core_and_the_world_shows_the_numbers() 
         assert readout.dice[die].colour == "black"
         assert all(readout.dice[die].up[a] == SIDE_NUMBERS[a] for a in range(3) if s[a] == game.apex[a])
     match.world.close()
+
+
+def test_the_dresser_uncovers_a_wrong_die_that_dice_rest_on_before_lifting_it() -> None:
+    game = VainGuineaFowl(2, rng=np.random.default_rng(0), core="1")
+    world = World()
+    game.prepare(world)
+    # A face die of the base row turned wrong, under a right edge die of the second layer that rests on it.
+    low = next(s for s in game.coat if g.layer(s) == g.BASE_LAYER and sum(s[a] == game.apex[a] for a in range(3)) == 1)
+    high = next(s for s in g.resting_on(low) if s in game.coat)
+    side = next(a for a in range(3) if low[a] == game.apex[a])
+    bad = next(up for up in g.ALL_UP_FACES if up[side] != SIDE_NUMBERS[side])
+    coat = {s: Cell("black", game.dressing(s)) for s in g.supports(high) if s in game.coat}
+    coat[low], coat[high] = Cell("black", bad), Cell("black", game.dressing(high))
+    world.build(PyramidState(coat), dict(zip(sorted(coat), game.hand, strict=False)))
+    world.settle()
+    readout = world.readout()
+    assert game.wrong(readout) == [low] and low not in readout.pyramid.free_slots()
+    hand = FowlHand(np.random.default_rng(0))
+    assert hand.act(game, readout, 1.0) == Lift(high, speed=0.04), "the die on the wrong one comes off first"
+    perform(world, Lift(high, speed=0.04), np.random.default_rng(1))
+    world.settle()
+    readout = world.readout()
+    assert high not in readout.pyramid and hand.act(game, readout, 2.0) == Lift(low, speed=0.04)
+    world.close()

@@ -216,7 +216,11 @@ class MaliceHand(Controller):
 
 
 class FowlHand(Controller):
-    """The Vain Guinea Fowl: lifts out a die showing a wrong number, jiggles loose dice, else rolls the next die.
+    """The Vain Guinea Fowl: lifts out wrong dice, jiggles loose dice, else rolls the next die.
+
+    A die showing a wrong number on a side is lifted out to be rolled again; if dice rest on it (a
+    later roll jostled it), those are lifted first, from the top. Rolls go into funnels no loose die
+    lies in; when loose dice block every open funnel, the hand jiggles the plate again.
 
     A roll goes into the lowest open funnel of the coat, let go ``ROLL_DROP`` (2 cm) above its seat
     without push or spin. With ``hold`` the hand holds the die the way that funnel needs: corner
@@ -241,16 +245,21 @@ class FowlHand(Controller):
     def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
         """One lift, shake (once for each die newly loose) or roll."""
         free = set(readout.pyramid.free_slots())
-        wrong = [s for s in game.wrong(readout) if s in free]
+        wrong = game.wrong(readout)
         if wrong:
-            return Lift(wrong[0], speed=0.04)
+            # A wrong die is lifted out; one that dice rest on (a later roll jostled it) is uncovered first.
+            above = covering(readout.pyramid, wrong)
+            lift = [s for s in wrong if s in free] or sorted(s for s in above if s in free)
+            if lift:
+                return Lift(lift[0], speed=0.04)
         loose = set(game.loose(readout))
         if loose - self._shaken:
             self._shaken |= loose
             return Shake(0.001, 8.0, 0.3, float(self.rng.uniform(0, 360)))
         roll = game.next_roll(readout)
         if roll is None:
-            return Wait(0.2)
+            # Nowhere to roll: loose dice lie in the open funnels. Jiggle them again, or wait.
+            return Shake(0.001, 8.0, 0.3, float(self.rng.uniform(0, 360))) if loose else Wait(0.2)
         die, slot = roll
         seat = geometry.slot_centre(slot) * EDGE + np.array([0.0, 0.0, ROLL_DROP])
         if not self.hold:
@@ -258,6 +267,18 @@ class FowlHand(Controller):
         return held_release(
             die, seat, geometry.seated_rotation(game.dressing(slot)), self.rng, self.tremor_mm, self.tremor_deg
         )
+
+
+def covering(state: Any, slots: list[Slot]) -> set[Slot]:
+    """The occupied slots that rest on ``slots``, directly or through other dice."""
+    out: set[Slot] = set()
+    todo = list(slots)
+    while todo:
+        for above in geometry.resting_on(todo.pop()):
+            if above in state and above not in out:
+                out.add(above)
+                todo.append(above)
+    return out
 
 
 def held_release(

@@ -266,8 +266,13 @@ class VainGuineaFowl(SkillGame):
         return next(up for up in geometry.ALL_UP_FACES if all(up[a] == SIDE_NUMBERS[a] for a in sides))
 
     def next_roll(self, readout: Readout) -> tuple[DieId, Slot] | None:
-        """A die from the hand and the lowest open coat funnel to roll it into (None: none open, or no die)."""
-        spots = set(geometry.open_slots(readout.pyramid)) & set(self.coat)
+        """A die from the hand and the lowest open coat funnel no loose die lies in (None: none, or no die)."""
+        loose = [np.array(r.position) for r in readout.dice.values() if r.status is not Status.SEATED]
+        spots = {
+            s
+            for s in set(geometry.open_slots(readout.pyramid)) & set(self.coat)
+            if all(np.linalg.norm(geometry.slot_centre(s) * EDGE - p) > EDGE for p in loose)
+        }
         if not spots or not self.hand:
             return None
         self.rolls[-1] += 1
