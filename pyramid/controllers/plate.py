@@ -141,11 +141,15 @@ class TiltHand(Controller):
     others: the line goes between them, and the others are pressed or thrown at most ``risk`` times
     as fast. Two ways to stop short, both with the plate lifted just clear of the table:
 
-    - "rise": the line lies ahead of the die (along ``D``); the plate turns from level to ``angle``,
-      raising the die's side, and stops: the die hops towards the line. Dice beyond the line stay.
-    - "return": the line lies behind the die; the hands first turn the plate slowly to ``preset``
-      degrees, lowering the die's side, then jolt it back to ``angle``: the die's side rises and
+    - "rise": the line lies ahead of the die (along ``D``); the plate turns by ``sweep`` degrees
+      from ``angle - sweep`` to ``angle``, raising the die's side, and stops: the die hops towards
+      the line. Dice beyond the line stay.
+    - "return": the line lies behind the die; the hands first turn the plate slowly to ``angle +
+      sweep``, lowering the die's side, then jolt it back to ``angle``: the die's side rises and
       stops, and the die hops on along ``D``, away from the line. Dice behind the line stay.
+
+    The turn speeds up for 9/10 of its time and stops in the last 1/10; the hands lift and preset
+    the plate in ``lift_time`` s and turn it back in ``fall`` s, gently enough that no die stirs.
 
     Each control step the hand reads every die's funnel from its pose, seats dice left leaning with
     gentle shakes (four at most), and for the die nearest its goal (``game.goals``) that some safe
@@ -161,7 +165,7 @@ class TiltHand(Controller):
     fast, so that it does not fly over the rim. A goal above the base (the top of Coulomb's small
     pyramid) is climbed onto, once its three supports are filled and the die stands in a funnel
     beside two of them (``ramp_funnels``), by a "rise" stroke straight at it with the line just in
-    front of the die, at ``climb`` m/s, ``tries`` times at most (the speed grows by 10 % after each
+    front of the die, at ``climb`` m/s, ``tries`` times at most (the speed grows by 6 % after each
     miss).
     """
 
