@@ -20,9 +20,9 @@ import math
 from dataclasses import replace
 
 import numpy as np
-import pybullet as pb
 
 from pyramid import geometry
+from pyramid.bullet import pb
 from pyramid.state import Cell, PyramidState
 from pyramid.world import Physics, World
 

@@ -162,7 +162,7 @@ def _urdf(name: str, mesh_file: str, mass: float, edge: float, box: bool) -> str
 
 
 def write_assets(out: str | Path, edge: float = EDGE) -> list[Path]:
-    """Write every asset into ``out``: die OBJ + textures, plate OBJ/STL, URDFs. Returns the paths."""
+    """Write every asset into ``out``: die OBJ/STL + textures, plate OBJ/STL, URDFs. Returns the paths."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     paths: list[Path] = []
@@ -170,6 +170,9 @@ def write_assets(out: str | Path, edge: float = EDGE) -> list[Path]:
     obj = out / "die.obj"
     obj.write_text(_obj_with_uv(die))
     paths.append(obj)
+    stl = out / "die.stl"  # the shape alone, for printers and CAD (the pips are in the textures)
+    die.export(stl)
+    paths.append(stl)
     for colour in COLOURS:
         png = out / f"die_{colour}.png"
         die_texture(colour).save(png)

@@ -42,8 +42,28 @@ def layer(slot: Slot) -> int:
 
 
 def is_slot(slot: tuple[int, ...]) -> bool:
-    """Whether ``slot`` is one of the 165 slots of the pyramid."""
-    return len(slot) == 3 and min(slot) >= 0 and sum(slot) <= BASE_LAYER
+    """Whether ``slot`` is one of the 165 slots of the pyramid: three whole numbers >= 0 summing to 8 or less."""
+    return (
+        len(slot) == 3
+        and all(isinstance(c, int | np.integer) and not isinstance(c, bool) for c in slot)
+        and min(slot) >= 0
+        and sum(slot) <= BASE_LAYER
+    )
+
+
+def check_slot(slot: Slot) -> Slot:
+    """``slot`` itself; ValueError if it is not one of the 165 slots."""
+    if not is_slot(slot):
+        raise ValueError(f"{slot} is not a slot of the pyramid (three whole numbers >= 0, at most {BASE_LAYER} in all)")
+    return slot
+
+
+def _check_all(occupied: Iterable[Slot]) -> set[Slot]:
+    occ = set(occupied)
+    strays = occ - SLOT_SET
+    if strays:
+        raise ValueError(f"{min(strays, key=str)} is not a slot of the pyramid ({len(strays)} such)")
+    return occ
 
 
 @cache
@@ -56,6 +76,7 @@ def layer_slots(n: int) -> tuple[Slot, ...]:
 
 SLOTS: tuple[Slot, ...] = tuple(s for n in range(LAYERS) for s in layer_slots(n))
 SLOT_INDEX: dict[Slot, int] = {s: n for n, s in enumerate(SLOTS)}
+SLOT_SET: frozenset[Slot] = frozenset(SLOTS)
 BASE_SLOTS: tuple[Slot, ...] = layer_slots(BASE_LAYER)
 APEX: Slot = (0, 0, 0)
 _UNIT: tuple[Slot, Slot, Slot] = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
@@ -68,7 +89,7 @@ def _add(a: Slot, b: Slot, sign: int = 1) -> Slot:
 @cache
 def supports(slot: Slot) -> tuple[Slot, ...]:
     """The three slots a die in ``slot`` rests on; empty for the base layer (it rests on the plate)."""
-    if layer(slot) == BASE_LAYER:
+    if layer(check_slot(slot)) == BASE_LAYER:
         return ()
     return tuple(_add(slot, u) for u in _UNIT)
 
@@ -76,30 +97,30 @@ def supports(slot: Slot) -> tuple[Slot, ...]:
 @cache
 def resting_on(slot: Slot) -> tuple[Slot, ...]:
     """The slots of the dice that would rest on ``slot`` (up to three)."""
-    return tuple(s for s in (_add(slot, u, -1) for u in _UNIT) if min(s) >= 0)
+    return tuple(s for s in (_add(check_slot(slot), u, -1) for u in _UNIT) if min(s) >= 0)
 
 
 def free_slots(occupied: Iterable[Slot]) -> list[Slot]:
     """Occupied slots whose die can be removed without moving another: nothing rests on it."""
-    occ = set(occupied)
+    occ = _check_all(occupied)
     return [s for s in SLOTS if s in occ and not any(r in occ for r in resting_on(s))]
 
 
 def open_slots(occupied: Iterable[Slot]) -> list[Slot]:
     """Empty slots ready for a die: base funnels, or funnels whose three supports are occupied."""
-    occ = set(occupied)
+    occ = _check_all(occupied)
     return [s for s in SLOTS if s not in occ and all(t in occ for t in supports(s))]
 
 
 def is_stable(occupied: Iterable[Slot]) -> bool:
     """Whether every occupied slot has all its supports occupied."""
-    occ = set(occupied)
+    occ = _check_all(occupied)
     return all(all(t in occ for t in supports(s)) for s in occ)
 
 
 def exposed_faces(occupied: Iterable[Slot]) -> list[Exposed]:
     """The upward faces not covered by another die: (slot, axis) for axis 0, 1, 2 = +i, +j, +k."""
-    occ = set(occupied)
+    occ = _check_all(occupied)
     out: list[Exposed] = []
     for s in SLOTS:
         if s not in occ:
@@ -147,14 +168,14 @@ ROW_DIRECTIONS: tuple[Slot, ...] = ((0, 1, -1), (1, 0, -1), (1, -1, 0))
 
 def neighbours(slot: Slot) -> list[Slot]:
     """The up to six slots of the same layer that touch ``slot`` edge to edge."""
-    return [n for n in (_add(slot, d) for d in NEIGHBOUR_STEPS) if min(n) >= 0]
+    return [n for n in (_add(check_slot(slot), d) for d in NEIGHBOUR_STEPS) if min(n) >= 0]
 
 
 def row(slot: Slot, direction: Slot) -> list[Slot]:
     """The whole row of ``slot``'s layer through ``slot`` along ``direction`` (a neighbour step)."""
     if direction not in NEIGHBOUR_STEPS:
         raise ValueError(f"direction must be one of {NEIGHBOUR_STEPS}, got {direction}")
-    start = slot
+    start = check_slot(slot)
     while min(prev := _add(start, direction, -1)) >= 0:
         start = prev
     out = []
@@ -165,7 +186,10 @@ def row(slot: Slot, direction: Slot) -> list[Slot]:
 
 
 def rows(n: int) -> list[list[Slot]]:
-    """All rows of layer ``n`` along the three row directions (each row listed once)."""
+    """All rows of layer ``n``: the n + 1 rows along each of the three row directions, family by family.
+
+    Each family covers the layer once; the apex (layer 0) is the one row of each family.
+    """
     out = []
     for d in ROW_DIRECTIONS:
         fixed = d.index(0)
@@ -195,6 +219,8 @@ def small_pyramid(dice: int, apex: Slot) -> list[Slot]:
 
 def small_pyramid_apexes(dice: int) -> dict[str, Slot]:
     """Named apex positions for a small pyramid: the three corners ``a``, ``b``, ``c`` and ``centre``."""
+    if dice not in SMALL_PYRAMID_LAYERS:
+        raise ValueError(f"a pyramid has 1, 4, 10, 20, 35, 56, 84, 120 or 165 dice, not {dice}")
     top = LAYERS - SMALL_PYRAMID_LAYERS[dice]
     third = top / 3
     centre = min(layer_slots(top), key=lambda s: sum((c - third) ** 2 for c in s))

@@ -40,7 +40,7 @@ class DieReading:
     colour: Colour
     status: Status
     position: tuple[float, float, float]  # world, metres
-    on_plate: bool  # above the plate's triangle (False: it has left the plate)
+    on_plate: bool  # above the plate's triangle (False: it has left the plate, or there is no plate)
     slot: Slot | None = None  # SEATED: the slot
     up: UpFaces | None = None  # SEATED: the faces along +i, +j, +k
     seat_error: float = 0.0  # SEATED: distance from the slot centre, in edges
@@ -55,6 +55,7 @@ class Readout:
     dice: dict[DieId, DieReading]
     pyramid: PyramidState
     slot_die: dict[Slot, DieId]
+    plate: bool = True  # False: a world without the plate (a bare table): no die is seated or on the plate
 
     def seated(self) -> list[DieReading]:
         """Dice corner-down in a slot."""
@@ -65,8 +66,8 @@ class Readout:
         return [d for d, r in self.dice.items() if r.status is Status.COCKED]
 
     def off_plate(self) -> list[DieId]:
-        """Dice that have left the plate."""
-        return [d for d, r in self.dice.items() if not r.on_plate]
+        """Dice that have left the plate ([] in a world without one: there is nothing to leave)."""
+        return [d for d, r in self.dice.items() if not r.on_plate] if self.plate else []
 
     def top_faces(self) -> dict[DieId, Face | None]:
         """The face up of each die not seated (None for a cocked die)."""
@@ -90,6 +91,7 @@ def read_poses(
     poses: np.ndarray,
     plate_pose: np.ndarray | None = None,
     edge: float = EDGE,
+    plate: bool = True,
 ) -> Readout:
     """Read die poses back into game facts.
 
@@ -97,6 +99,7 @@ def read_poses(
     poses : (n, 7) float, world position (metres) and quaternion (x, y, z, w) of each die
     plate_pose : (7,) float, the plate's pose (position of its underside centre and quaternion);
         None for the plate lying untilted at the world origin
+    plate : False for a world without the plate: every die is lying or cocked, none on the plate
     """
     poses = np.asarray(poses, dtype=float).reshape(-1, 7)
     if len(poses) != len(dice):
@@ -124,7 +127,7 @@ def read_poses(
     up_z = die_rot[:, 2, :]  # (n, 3): world +z in body coordinates
     tops = geometry.faces_along(up_z)
     tilt = np.degrees(np.arccos(np.clip(np.abs(up_z).max(axis=1), -1, 1)))
-    on_plate = geometry.on_plate_footprint(local[:, :2])
+    on_plate = geometry.on_plate_footprint(local[:, :2]) & plate
 
     readings: dict[DieId, DieReading] = {}
     slot_die: dict[Slot, DieId] = {}
@@ -133,7 +136,11 @@ def read_poses(
         position = (float(poses[n, 0]), float(poses[n, 1]), float(poses[n, 2]))
         slot = (int(slots[n, 0]), int(slots[n, 1]), int(slots[n, 2]))
         seated = bool(
-            in_lattice[n] and seat_error[n] <= SEAT_TOLERANCE and turn[n] <= ALIGN_TOLERANCE and slot not in slot_die
+            plate
+            and in_lattice[n]
+            and seat_error[n] <= SEAT_TOLERANCE
+            and turn[n] <= ALIGN_TOLERANCE
+            and slot not in slot_die
         )
         if seated:
             up = (int(ups[n, 0]), int(ups[n, 1]), int(ups[n, 2]))
@@ -156,7 +163,7 @@ def read_poses(
         else:
             readings[die] = DieReading(die, colour, Status.COCKED, position, bool(on_plate[n]), tilt=float(tilt[n]))
     pyramid = PyramidState({s: Cell(readings[d].colour, readings[d].up) for s, d in slot_die.items()})
-    return Readout(readings, pyramid, slot_die)
+    return Readout(readings, pyramid, slot_die, plate)
 
 
 def _snap(rot: np.ndarray) -> np.ndarray:

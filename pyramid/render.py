@@ -6,9 +6,9 @@ import math
 from pathlib import Path
 
 import numpy as np
-import pybullet as pb
 from PIL import Image
 
+from pyramid.bullet import pb
 from pyramid.world import World
 
 

@@ -41,6 +41,10 @@ class Cell:
     colour: Colour
     up: UpFaces | None = None
 
+    def __post_init__(self) -> None:
+        if self.colour not in COLOURS:
+            raise ValueError(f"{self.colour!r} is not a colour of the set: {', '.join(COLOURS)}")
+
     def token(self) -> str:
         """This cell in the text notation, e.g. ``R123``."""
         code = COLOURS[self.colour][0]
@@ -198,6 +202,9 @@ def random_pattern(
     With ``random_faces`` each die gets one of the 24 orientations at random; else faces 1, 2, 3.
     """
     slots = list(slots)
+    unknown = sorted(set(stock or COUNTS) - set(COLOURS))
+    if unknown:
+        raise ValueError(f"the set has no {', '.join(unknown)} dice; its colours are {', '.join(COLOURS)}")
     pool = [c for c, n in (stock or COUNTS).items() for _ in range(n)]
     if len(pool) < len(slots):
         raise ValueError(f"{len(slots)} slots but only {len(pool)} dice in stock")

@@ -12,11 +12,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-import pybullet as pb
-from pybullet_utils.bullet_client import BulletClient
 
 from pyramid import geometry
 from pyramid.assets import cached_assets
+from pyramid.bullet import connect, pb
 from pyramid.dice import COLOURS, DENSITY, DICE, EDGE, DieId
 from pyramid.geometry import Slot, UpFaces
 from pyramid.perception import Readout, read_poses
@@ -103,7 +102,7 @@ class World:
     plate: bool = True
 
     def __post_init__(self) -> None:
-        self.client = BulletClient(connection_mode=pb.GUI if self.gui else pb.DIRECT)
+        self.client = connect(self.gui)
         self.time = 0.0
         self._bodies: dict[DieId, int] = {}
         self._at_rest = True
@@ -587,7 +586,7 @@ class World:
         if require_rest and not self._at_rest:
             raise NotAtRestError("the dice are not at rest: call settle() before reading the world")
         dice, poses = self.poses()
-        return read_poses(dice, poses, self._plate_pose, self.physics.edge)
+        return read_poses(dice, poses, self._plate_pose, self.physics.edge, plate=self.plate)
 
     def close(self) -> None:
         """Disconnect from the physics server."""

@@ -124,3 +124,18 @@ def test_lattice_distances_match_design() -> None:
 def test_plate_footprint_contains_every_slot() -> None:
     assert g.on_plate_footprint(g.slot_centres()[:, :2]).all()
     assert not g.on_plate_footprint(np.array([[20.0, 0.0]])).any()
+
+
+def test_what_is_not_a_slot_is_refused_by_name() -> None:
+    for stray in [(0.5, 0, 0), (1.0, 2.0, 3.0), (0, 0, 9), (-1, 0, 0), (True, 0, 0)]:
+        assert not g.is_slot(stray)  # type: ignore[arg-type]
+    assert g.is_slot((1, 2, 3)) and g.is_slot(tuple(np.array([1, 2, 3])))
+    for call in (g.supports, g.resting_on, g.neighbours):
+        with pytest.raises(ValueError, match=r"\(0, 0, 9\) is not a slot of the pyramid"):
+            call((0, 0, 9))
+    with pytest.raises(ValueError, match=r"\(-1, 0, 0\) is not a slot"):
+        g.free_slots([(0, 0, 0), (-1, 0, 0)])
+    with pytest.raises(ValueError, match="not a slot"):
+        g.exposed_faces([(9, 0, 0)])
+    with pytest.raises(ValueError, match="a pyramid has 1, 4, 10"):
+        g.small_pyramid_apexes(7)

@@ -85,3 +85,15 @@ def test_tilted_plate_is_read_in_its_own_frame() -> None:
 def test_mismatched_lengths_are_an_error() -> None:
     with pytest.raises(ValueError, match="2 dice but 1 poses"):
         read_poses([0, 1], np.zeros((1, 7)))
+
+
+def test_without_a_plate_no_die_is_seated_or_on_the_plate_and_none_has_left_it() -> None:
+    flat = np.array([0.0, 0.0, EDGE / 2, 0, 0, 0, 1])  # lying flat, over where the plate would be
+    far = np.array([0.3, 0.0, EDGE / 2, 0, 0, 0, 1])  # lying beyond the plate's outline
+    poses = np.array([flat, far, seated_pose((8, 0, 0), (1, 2, 3))])
+    with_plate = read_poses([0, 1, 2], poses)
+    assert with_plate.off_plate() == [1] and with_plate.dice[2].status is Status.SEATED
+    bare = read_poses([0, 1, 2], poses, plate=False)
+    assert bare.off_plate() == [] and not any(r.on_plate for r in bare.dice.values())
+    assert bare.dice[0].status is Status.LYING and bare.dice[0].top == with_plate.dice[0].top is not None
+    assert bare.dice[2].status is not Status.SEATED and len(bare.pyramid) == 0

@@ -173,8 +173,10 @@ def test_a_state_the_set_cannot_supply_is_refused_before_any_die_is_placed() -> 
         world.build(state, {s: 0 for s in slots})
     with pytest.raises(ValueError, match="no die chosen for 3 occupied slots"):
         world.build(state, {(7, 0, 0): 0})
-    with pytest.raises(ValueError, match="the set has no purple dice; its colours are red, green, black, blue, gold"):
+    with pytest.raises(ValueError, match="'purple' is not a colour of the set: red, green, black, blue, gold"):
         world.build(PyramidState({(8, 0, 0): Cell("purple")}))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="the set has no purple dice; its colours are red, green, black, blue, gold"):
+        random_pattern([(8, 0, 0)], np.random.default_rng(0), stock={"purple": 1})  # type: ignore[dict-item]
     assert world.dice == []
     world.close()
 
@@ -229,3 +231,22 @@ def test_without_the_friction_cone_a_die_holds_far_past_its_friction_angle_along
     # along the die's diagonal, and only along its axes do they give way at 22.
     assert slid_on_slope(25.0, 45.0, cone=False) < 0.01
     assert slid_on_slope(23.0, 0.0, cone=False) > 3.0
+
+
+def test_a_window_without_a_display_is_refused_with_a_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("DISPLAY is how Linux finds a screen")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    with pytest.raises(RuntimeError, match="needs a display and DISPLAY is not set"):
+        World(gui=True)
+
+
+def test_the_world_prints_nothing_of_its_own() -> None:
+    import subprocess
+    import sys
+
+    script = "from pyramid.world import World; w = World(plate=False); w.throw(0, (0, 0, 0.05)); w.settle()"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout == "" and done.stderr == ""  # no "argv[0]=" or "pybullet build time" from PyBullet's C code

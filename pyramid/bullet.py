@@ -1,0 +1,67 @@
+"""PyBullet, imported and connected without the lines its C code prints ("pybullet build time", "argv[0]=").
+
+Those lines go straight to the process's standard output and error, past Python, and would land in the middle of
+the tables and reports the commands print. Everything else in the package gets PyBullet from here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import sys
+from collections.abc import Iterator
+
+
+@contextlib.contextmanager
+def c_output_silenced() -> Iterator[None]:
+    """Send what C code writes to file descriptors 1 and 2 to the null device while the block runs.
+
+    Python exceptions still rise as usual. Does nothing where the descriptors cannot be duplicated.
+    """
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        saved = [os.dup(1), os.dup(2)]
+    except (OSError, ValueError):
+        yield
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        _flush_c_stdio()
+        for fd, copy in zip((1, 2), saved, strict=True):
+            os.dup2(copy, fd)
+            os.close(copy)
+        os.close(devnull)
+
+
+def _flush_c_stdio() -> None:
+    with contextlib.suppress(OSError, AttributeError, TypeError):
+        ctypes.CDLL(None).fflush(None)
+
+
+with c_output_silenced():
+    import pybullet as pb
+    from pybullet_utils.bullet_client import BulletClient
+
+
+def connect(gui: bool = False) -> BulletClient:
+    """A new PyBullet physics server: headless, or PyBullet's own window (which needs a display).
+
+    RuntimeError, instead of PyBullet ending the process, when a window is asked for on a Linux
+    machine without a display.
+    """
+    if gui and sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
+        raise RuntimeError(
+            "PyBullet's window needs a display and DISPLAY is not set: run headless (no --gui), "
+            "or start a virtual one (xvfb-run pyramid ...)"
+        )
+    with c_output_silenced():
+        return BulletClient(connection_mode=pb.GUI if gui else pb.DIRECT)
+
+
+__all__ = ["BulletClient", "c_output_silenced", "connect", "pb"]
