@@ -77,9 +77,12 @@ class Readout:
         """Seated dice that can be removed without moving another."""
         return [self.slot_die[s] for s in self.pyramid.free_slots()]
 
-    def face_count(self, owners: Mapping[Colour, str] | None = None) -> Counter[str]:
-        """Faces showing (uncovered upper faces of seated dice), per colour or per player."""
-        return self.pyramid.face_count(owners)
+    def face_count(self, owners: Mapping[Colour, str] | None = None, outer_only: bool = False) -> Counter[str]:
+        """Faces showing (uncovered upper faces of seated dice), per colour or per player.
+
+        With ``outer_only`` only those on the big pyramid's three outer planes (the rule book's 135).
+        """
+        return self.pyramid.face_count(owners, outer_only=outer_only)
 
     def notation(self) -> str:
         """The pyramid in the text notation."""

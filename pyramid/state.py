@@ -109,7 +109,8 @@ class PyramidState(Mapping[Slot, Cell]):
         return {s: c.colour for s, c in self.cells.items()}
 
     def face_count(self, owners: Mapping[Colour, str] | None = None, outer_only: bool = False) -> Counter[str]:
-        """Uncovered faces per colour, or per player when ``owners`` maps colours to players."""
+        """Uncovered faces per colour, or per player when ``owners`` maps colours to players (a colour
+        it leaves out counts under its own name)."""
         owner = {s: (owners.get(c.colour, c.colour) if owners else c.colour) for s, c in self.cells.items()}
         return geometry.face_count(owner, outer_only)
 

@@ -267,6 +267,9 @@ class World:
         if missing:
             raise ValueError(f"no die chosen for {len(missing)} occupied slots, e.g. {missing[0]}")
         used = [chosen[s] for s in state]
+        stray = next((d for d in used if not (isinstance(d, int) and 0 <= d < len(DICE))), None)
+        if stray is not None:
+            raise ValueError(f"die {stray!r} is not in the set (0..{len(DICE) - 1})")
         if len(set(used)) < len(used):
             twice = next(d for d in used if used.count(d) > 1)
             raise ValueError(f"die {twice} is chosen for more than one slot")
@@ -305,7 +308,10 @@ class World:
 
         A pulled die slides out along its uncovered faces (straight up for a free die), held with the
         force of a hand's grip; dice resting on it are dragged along and may fall. Then it leaves the
-        world, and what it touched wakes up. Settle afterwards.
+        world, and what it touched wakes up. Settle afterwards. A die with all three upper faces
+        covered (inside the pyramid) has no way out: the hand pulls it straight up with no more than
+        its grip, which cannot move the dice above, so it leaves as if drawn out from below and nothing
+        else moves; games only take dice a hand can reach.
         """
         body = self._body(die)
         position = np.array(self.client.getBasePositionAndOrientation(body)[0])

@@ -97,3 +97,11 @@ def test_without_a_plate_no_die_is_seated_or_on_the_plate_and_none_has_left_it()
     assert bare.off_plate() == [] and not any(r.on_plate for r in bare.dice.values())
     assert bare.dice[0].status is Status.LYING and bare.dice[0].top == with_plate.dice[0].top is not None
     assert bare.dice[2].status is not Status.SEATED and len(bare.pyramid) == 0
+
+
+def test_the_read_out_counts_outer_faces_like_the_state() -> None:
+    slots = g.small_pyramid(4, (7, 0, 0))  # on the k = 0 face of the big pyramid: some faces are outer
+    poses = np.array([seated_pose(s, (1, 2, 3)) for s in slots])
+    readout = read_poses(list(range(4)), poses)
+    assert readout.face_count(outer_only=True) == readout.pyramid.face_count(outer_only=True)
+    assert sum(readout.face_count(outer_only=True).values()) < sum(readout.face_count().values())

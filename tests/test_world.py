@@ -171,6 +171,8 @@ def test_a_state_the_set_cannot_supply_is_refused_before_any_die_is_placed() -> 
     state = PyramidState({s: Cell("red", (1, 2, 3)) for s in slots})
     with pytest.raises(ValueError, match="die 0 is chosen for more than one slot"):
         world.build(state, {s: 0 for s in slots})
+    with pytest.raises(ValueError, match=r"die 999 is not in the set \(0..280\)"):
+        world.build(state, {s: n if n else 999 for n, s in enumerate(slots)})
     with pytest.raises(ValueError, match="no die chosen for 3 occupied slots"):
         world.build(state, {(7, 0, 0): 0})
     with pytest.raises(ValueError, match="'purple' is not a colour of the set: red, green, black, blue, gold"):
