@@ -99,8 +99,10 @@ class Tilt:
         if self.pivot is not None:
             x, y, z = (100 * c for c in self.pivot)
             extra += f", about a line through ({x:.1f}, {y:.1f}, {z:.1f}) cm"
+        if self.preset:
+            extra += f", from {self.preset:g} deg"
         if self.accelerate:
-            extra += f", {'jerked' if self.accelerate < 0.5 else 'stopped'} in {self.ramp:g} s"
+            extra += f", {'jerked off' if self.accelerate < 0.5 else 'stopped short'} in a {self.ramp:.3g} s turn"
         return f"tilt {self.angle:g} deg towards {self.direction:.0f} deg for {self.hold:g} s{extra}"
 
 
