@@ -220,7 +220,8 @@ class FowlHand(Controller):
 
     A die showing a wrong number on a side is lifted out to be rolled again; if dice rest on it (a
     later roll jostled it), those are lifted first, from the top. Rolls go into funnels no loose die
-    lies in; when loose dice block every open funnel, the hand jiggles the plate again.
+    lies in; when loose dice block every open funnel, the hand jiggles the plate again (three times
+    at most), then rolls onto them.
 
     A roll goes into the lowest open funnel of the coat, let go ``ROLL_DROP`` (2 cm) above its seat
     without push or spin. With ``hold`` the hand holds the die the way that funnel needs: corner
@@ -229,6 +230,8 @@ class FowlHand(Controller):
     each way); the funnel mostly keeps the die as it was held (20 of 24 drops into base funnels from
     2 cm, measured). Without ``hold`` the die leaves the hand turned at random.
     """
+
+    JIGGLES = 3  # jiggles in a row for loose dice that block every open funnel, before rolling onto them
 
     def __init__(
         self, rng: np.random.Generator, hold: bool = True, tremor_mm: float = 0.5, tremor_deg: float = 2.0
@@ -241,6 +244,7 @@ class FowlHand(Controller):
         self.tremor_deg = tremor_deg
         self.name = "fowl" if hold else "fowl-random"
         self._shaken: set[int] = set()
+        self._jiggles = 0  # jiggles in a row with every open funnel blocked
 
     def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
         """One lift, shake (once for each die newly loose) or roll."""
@@ -257,9 +261,14 @@ class FowlHand(Controller):
             self._shaken |= loose
             return Shake(0.001, 8.0, 0.3, float(self.rng.uniform(0, 360)))
         roll = game.next_roll(readout)
+        if roll is None and loose and self._jiggles < self.JIGGLES:
+            # Loose dice lie in every open funnel: jiggle them again, a few times.
+            self._jiggles += 1
+            return Shake(0.001, 8.0, 0.3, float(self.rng.uniform(0, 360)))
+        roll = roll or game.next_roll(readout, clear=False)  # then roll onto them: the die may knock them in
         if roll is None:
-            # Nowhere to roll: loose dice lie in the open funnels. Jiggle them again, or wait.
-            return Shake(0.001, 8.0, 0.3, float(self.rng.uniform(0, 360))) if loose else Wait(0.2)
+            return Wait(0.2)
+        self._jiggles = 0
         die, slot = roll
         seat = geometry.slot_centre(slot) * EDGE + np.array([0.0, 0.0, ROLL_DROP])
         if not self.hold:

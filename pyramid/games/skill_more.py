@@ -265,9 +265,10 @@ class VainGuineaFowl(SkillGame):
         sides = [a for a in range(3) if slot[a] == self.apex[a]]
         return next(up for up in geometry.ALL_UP_FACES if all(up[a] == SIDE_NUMBERS[a] for a in sides))
 
-    def next_roll(self, readout: Readout) -> tuple[DieId, Slot] | None:
-        """A die from the hand and the lowest open coat funnel no loose die lies in (None: none, or no die)."""
-        loose = [np.array(r.position) for r in readout.dice.values() if r.status is not Status.SEATED]
+    def next_roll(self, readout: Readout, clear: bool = True) -> tuple[DieId, Slot] | None:
+        """A die from the hand and the lowest open coat funnel (with ``clear``, one no loose die lies in); None
+        when there is none, or no die left."""
+        loose = [np.array(r.position) for r in readout.dice.values() if r.status is not Status.SEATED and clear]
         spots = {
             s
             for s in set(geometry.open_slots(readout.pyramid)) & set(self.coat)
