@@ -338,8 +338,8 @@ class Emag(SkillGame):
         hand is empty, when the player stops, when a die falls off the plate, or at the time limit
         (120 simulated seconds).
     Legal actions: set a die of the hand down anywhere over the plate; stop.
-    Scoring: the height above the table of the highest point of any die, in centimetres, read from the
-        world at the end of the turn (``die_top``); the best turn counts.
+    Scoring: the height above the table of the highest point of any die on the plate, in centimetres,
+        read from the world at the end of the turn (``die_top``); the best turn counts.
     End: after one turn per player (``rounds`` for more); the highest stack wins.
     Interpretation: all that survives is "The Game principle reversed! The dice must be built as high as
         possible. Who will be able to stack the greatest number of dice?"; everything else here is a
@@ -381,8 +381,8 @@ class Emag(SkillGame):
         self.stopped = True
 
     def height(self, readout: Readout) -> float:
-        """The highest point of any die above the table, metres (0 with no die in play)."""
-        return max((die_top(r) for r in readout.dice.values()), default=0.0)
+        """The highest point of any die over the plate above the table, metres (0 with none)."""
+        return max((die_top(r) for r in readout.dice.values() if on_plate(r)), default=0.0)
 
     def judge(self, readout: Readout, elapsed: float) -> TurnEnd | None:
         cm = round(100 * self.height(readout), 2)
