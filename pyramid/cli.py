@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import sys
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
 
 EPILOG = """examples:
   pyramid demo --seed 7 --picture pyramid.png   build a full pyramid physically, throw dice, read it back
@@ -33,9 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = sub.add_parser("demo", help="build a pyramid physically, throw dice at it, print the read-out, save a picture")
-    p.add_argument("--seed", type=int, default=0, help="seed of every random choice (default 0)")
+    p.add_argument("--seed", type=seed_value, default=0, help="seed of every random choice (default 0)")
     p.add_argument("--picture", default="pyramid.png", help="PNG file to write (default pyramid.png)")
-    p.add_argument("--throws", type=int, default=3, help="dice thrown onto the plate after building (default 3)")
+    p.add_argument("--throws", type=_throws, default=3, help="dice thrown onto the plate after building (default 3)")
     p.add_argument("--gui", action="store_true", help="show PyBullet's own window while it runs")
     p.set_defaults(run=_demo)
 
@@ -52,13 +56,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_games)
 
     p = sub.add_parser("rules", help="print a game's rules card and its house rules")
-    p.add_argument("game", help="number or name of the game")
+    p.add_argument("game", type=game_name, help="number or name of the game")
     p.set_defaults(run=_rules)
 
     p = sub.add_parser("play", help="play a game with bots and people; physical by default")
-    p.add_argument("game", help="number or name of the game (see `pyramid games`)")
-    p.add_argument("--players", default="", help="comma-separated players, e.g. greedy,random,human")
-    p.add_argument("--seed", type=int, default=0, help="seed of every random choice (default 0)")
+    p.add_argument("game", type=game_name, help="number or name of the game (see `pyramid games`)")
+    p.add_argument("--players", type=player_list, default="", help="comma-separated players, e.g. greedy,random,human")
+    p.add_argument("--seed", type=seed_value, default=0, help="seed of every random choice (default 0)")
     p.add_argument("--fast", action="store_true", help="exact placement and drawn dice, no physics")
     p.add_argument("--picture", default=None, help="write a picture of the final position to this PNG")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option; repeatable")
@@ -68,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("view", help="a window on a scene or a full pyramid: watch it live, lift, flick, blow, tilt")
     p.add_argument("scene", nargs="?", default=None, help="scene file (TOML); default: a full pyramid and 116 spares")
-    p.add_argument("--seed", type=int, default=0, help="seed of every random choice (default 0)")
+    p.add_argument("--seed", type=seed_value, default=0, help="seed of every random choice (default 0)")
     p.add_argument("--seconds", type=float, default=None, help="close after this much simulated time")
     p.set_defaults(run=_view)
     _add_run_parser(sub)
@@ -119,7 +123,9 @@ def _add_run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("scene", nargs="+", help="scene files (TOML), e.g. scenes/full_pyramid.toml")
-    p.add_argument("--seed", type=int, default=None, help="seed of every random choice (default: the scene's seed)")
+    p.add_argument(
+        "--seed", type=seed_value, default=None, help="seed of every random choice (default: the scene's seed)"
+    )
     p.add_argument("--out", default="runs", help="folder for the reports and pictures (default runs)")
     p.add_argument("--pictures", action="store_true", help="also write a PNG after the start and after every action")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a setting; repeatable")
@@ -147,14 +153,23 @@ def _add_experiment_parser(sub: argparse._SubParsersAction[argparse.ArgumentPars
         metavar="KEY=V1,V2|START:STOP:COUNT",
         help="a setting to sweep; repeatable (all combinations are run)",
     )
-    p.add_argument("--seeds", type=int, default=10, help="runs per sweep point (default 10)")
-    p.add_argument("--first-seed", type=int, default=0, help="first seed (default 0)")
-    p.add_argument("--game", default=None, help="a game's number or name instead of a scene (see `pyramid games`)")
-    p.add_argument("--players", default="greedy,random", help="bots of every seat for --game (default greedy,random)")
+    p.add_argument("--seeds", type=positive_count, default=10, help="runs per sweep point (default 10)")
+    p.add_argument("--first-seed", type=seed_value, default=0, help="first seed (default 0)")
+    p.add_argument(
+        "--game", type=game_name, default=None, help="a game's number or name instead of a scene (see `pyramid games`)"
+    )
+    p.add_argument(
+        "--players",
+        type=player_list,
+        default="greedy,random",
+        help="bots of every seat for --game (default greedy,random)",
+    )
     p.add_argument("--fast", action="store_true", help="with --game: exact placement, no physics")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option; repeatable")
     p.add_argument("--out", default=None, help="folder of the experiment (default experiments/NAME)")
-    p.add_argument("--workers", type=int, default=None, help="parallel processes (default: the number of cores)")
+    p.add_argument(
+        "--workers", type=positive_count, default=None, help="parallel processes (default: the number of cores)"
+    )
     p.add_argument(
         "--engine",
         choices=("local", "dask"),
@@ -168,6 +183,101 @@ def _add_experiment_parser(sub: argparse._SubParsersAction[argparse.ArgumentPars
     return p
 
 
+# -- argument types: each refuses a bad value at parse time, naming the option ------------------------
+
+
+def _whole(text: str, low: int, high: int | None = None, what: str = "") -> int:
+    what = what or (f"a whole number {low} or more" if high is None else f"a whole number from {low} to {high}")
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+    if value < low or (high is not None and value > high):
+        raise argparse.ArgumentTypeError(f"expected {what}, got {value}")
+    return value
+
+
+def seed_value(text: str) -> int:
+    """An argparse type for a seed: a whole number 0 or more (argparse names the option in the error)."""
+    return _whole(text, 0)
+
+
+def positive_count(text: str) -> int:
+    """An argparse type for a count (of seeds, of workers): a whole number 1 or more."""
+    return _whole(text, 1)
+
+
+def _throws(text: str) -> int:
+    from pyramid.demo import SPARE_DICE
+
+    return _whole(text, 0, SPARE_DICE, f"0 to {SPARE_DICE}, the dice left to throw after building the pyramid")
+
+
+def game_name(text: str) -> str:
+    """An argparse type for a game's number or name: a negative number is refused, not read as a name."""
+    if re.fullmatch(r"\s*-\s*\d+\s*", text):
+        raise argparse.ArgumentTypeError(f"a game's number is 1 or more, got {text.strip()} (see `pyramid games`)")
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give a game's number or name (see `pyramid games`)")
+    return text
+
+
+def player_list(text: str) -> str:
+    """An argparse type for ``--players``: comma-separated names, none of them empty."""
+    if text.strip() and any(not name.strip() for name in text.split(",")):
+        raise argparse.ArgumentTypeError(f"{text!r} has an empty player name (two commas, or one at an end)")
+    return text
+
+
+# -- output paths: checked before anything is simulated ----------------------------------------------
+
+
+def _folder_problem(folder: Path) -> str | None:
+    """Create ``folder`` (and its parents) and try a file in it: None if that works, else why not."""
+    for part in (folder, *folder.parents):
+        if part.exists() and not part.is_dir():
+            return f"{part} is a file, not a folder"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as err:
+        return err.strerror or str(err)
+    return None
+
+
+def check_output_folder(path: str | os.PathLike[str], option: str) -> None:
+    """Create the folder ``path`` and try a file in it; ValueError naming ``option``, the path and why not."""
+    problem = _folder_problem(Path(path))
+    if problem:
+        raise ValueError(f"{option} {path}: cannot write there: {problem}")
+
+
+def check_output_file(path: str | os.PathLike[str], option: str) -> None:
+    """Make sure the file ``path`` can be written (its folder is created); ValueError naming ``option`` if not."""
+    file = Path(path)
+    problem = f"{file} is a folder; give a file name" if file.is_dir() else _folder_problem(file.parent)
+    if problem is None:
+        existed = file.exists()
+        try:
+            with file.open("ab"):
+                pass
+        except OSError as err:
+            problem = err.strerror or str(err)
+        else:
+            if not existed:
+                file.unlink()
+    if problem:
+        raise ValueError(f"{option} {path}: cannot write there: {problem}")
+
+
+def _os_message(err: OSError) -> str:
+    """An OSError as one line: the path and the reason, without the errno."""
+    names = " -> ".join(str(n) for n in (err.filename, err.filename2) if n is not None)
+    reason = err.strerror or str(err)
+    return f"{names}: {reason}" if names else reason
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pyramid`` command."""
     args = build_parser().parse_args(argv)
@@ -176,20 +286,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except EOFError:
+        print(flush=True)  # end the line of the question that was never answered
+        print(f"pyramid {args.command}: input ended: the match stops", file=sys.stderr)
+        return 1
     except (ValueError, LookupError) as err:
         print(f"pyramid {args.command}: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        print(f"pyramid {args.command}: {_os_message(err)}", file=sys.stderr)
         return 2
 
 
 def _demo(args: argparse.Namespace) -> int:
     from pyramid.demo import run_demo
 
+    if args.picture:
+        check_output_file(args.picture, "--picture")
     return run_demo(seed=args.seed, picture=args.picture, throws=args.throws, gui=args.gui)
 
 
 def _assets(args: argparse.Namespace) -> int:
     from pyramid.assets import write_assets
 
+    check_output_folder(args.out, "--out")
     for path in write_assets(args.out):
         print(path)
     return 0
@@ -237,6 +357,8 @@ def _view(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    if args.picture and not args.fast:
+        check_output_file(args.picture, "--picture")
     if getattr(args, "view", False):
         from pyramid.film import require_display
 
@@ -254,6 +376,14 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from pyramid.experiments import parse_setting
+    from pyramid.scene import load_scene
+
+    # Every file with every --set checked (errors blame --set, not the file), and the folder, before anything runs.
+    overrides = dict(parse_setting(text) for text in args.set)
+    for path in args.scene:
+        load_scene(path, overrides, origin="--set")
+    check_output_folder(args.out, "--out")
     if args.picture or args.video:
         from pyramid.film import film_command
 

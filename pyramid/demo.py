@@ -7,9 +7,12 @@ import time
 import numpy as np
 
 from pyramid import geometry
+from pyramid.dice import DICE
 from pyramid.perception import Readout, Status
 from pyramid.state import random_pattern
 from pyramid.world import World
+
+SPARE_DICE = len(DICE) - len(geometry.SLOTS)  # the dice left to throw once the full pyramid is built
 
 
 def face_table(readout: Readout) -> str:
@@ -40,6 +43,8 @@ def describe(readout: Readout, die: int) -> str:
 
 def run_demo(seed: int = 0, picture: str | None = "pyramid.png", throws: int = 3, gui: bool = False) -> int:
     """Build, settle, lift the apex, throw, settle, read, print and picture; returns a process exit code."""
+    if not 0 <= throws <= SPARE_DICE:
+        raise ValueError(f"throws: 0 to {SPARE_DICE} dice are left to throw after building the pyramid, not {throws}")
     rng = np.random.default_rng(seed)
     world = World(gui=gui)
     state = random_pattern(geometry.SLOTS, rng, random_faces=True)
@@ -55,7 +60,7 @@ def run_demo(seed: int = 0, picture: str | None = "pyramid.png", throws: int = 3
     world.settle()
     free = world.readout().free_dice()
     print(f"lifted the apex (die {apex}) out by hand; free dice now: {free}")
-    spare = [d for d in range(281) if d not in slot_die.values()]
+    spare = [d for d in range(len(DICE)) if d not in slot_die.values()]
     thrown = [int(d) for d in rng.choice(spare, size=throws, replace=False)]
     for n, die in enumerate(thrown):
         # Drop each die gently onto the plate's rim in front of one side of the pyramid.

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from pyramid.summaries import plot_summary, summarise, summary_text
+from pyramid.summaries import plot_summary, plural, summarise, summary_text
 
 ENGINES = ("local", "dask")
 
@@ -75,19 +75,33 @@ def parse_vary(text: str) -> tuple[str, list[Any]]:
     parts = values.split(":")
     if len(parts) == 3:
         start, stop, count = (_literal(p, text) for p in parts)
-        if not isinstance(count, int) or count < 1 or isinstance(start, str) or isinstance(stop, str):
+        if not _is_number(start) or not _is_number(stop) or not isinstance(count, int) or isinstance(count, bool):
             raise ExperimentError(f"--vary {text!r}: START:STOP:COUNT takes two numbers and a whole count")
+        if count < 1:
+            raise ExperimentError(f"--vary {text!r}: the COUNT of START:STOP:COUNT must be at least 1, got {count}")
         return key.strip(), [round(float(v), 10) for v in np.linspace(start, stop, count)]
     return key.strip(), [_literal(v, text) for v in values.split(",")]
 
 
-def _literal(text: str, whole: str) -> Any:
+def parse_setting(text: str, option: str = "--set") -> tuple[str, Any]:
+    """``KEY=VALUE`` (one value) -> (key, value); ExperimentError naming ``option`` when it is not that."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip() or not value.strip():
+        raise ExperimentError(f"{option} takes KEY=VALUE, e.g. throw.height=0.02, got {text!r}")
+    return key.strip(), _literal(value, text, option)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _literal(text: str, whole: str, option: str = "--vary") -> Any:
     try:
         return tomllib.loads(f"v = {text.strip()}")["v"]
     except tomllib.TOMLDecodeError:
         if text.strip().replace("_", "").replace("-", "").isalnum():
             return text.strip()  # a bare word, e.g. a colour
-        raise ExperimentError(f"--vary {whole!r}: cannot read the value {text!r}") from None
+        raise ExperimentError(f"{option} {whole!r}: cannot read the value {text!r}") from None
 
 
 # -- one run, in any process ------------------------------------------------------------------
@@ -158,6 +172,21 @@ def check_game(spec: dict[str, Any]) -> None:
             make_player(kind, np.random.default_rng(0))
     except (TypeError, ValueError, LookupError) as err:
         raise ExperimentError(f"--game {spec['game']} with --players {','.join(spec['players'])}: {err}") from None
+
+
+def check_table_game(spec: dict[str, Any]) -> None:
+    """Raise ExperimentError before anything runs if the table game cannot be set up with these players and options."""
+    from pyramid.tablegames import find_table_game
+    from pyramid.tablegames.cli import make_players, make_roller, make_table_game
+
+    rng = np.random.default_rng(0)
+    try:
+        game_type = find_table_game(spec["table_game"])
+        players = make_players(",".join(spec["players"]), rng)
+        make_table_game(game_type, players, make_roller(True, rng), rng, dict(spec["options"]), say=lambda text: None)
+    except (TypeError, ValueError, LookupError) as err:
+        seats = ",".join(spec["players"])
+        raise ExperimentError(f"--game {spec['table_game']} with --players {seats}: {err}") from None
 
 
 def _run_table_game_job(job: Job) -> dict[str, Any]:
@@ -345,17 +374,22 @@ def run_experiment(
         require_dask()  # before anything is written
     workers = workers or os.cpu_count() or 1
     folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
     manifest = folder / "experiment.json"
     plan_data = asdict(plan)
-    if manifest.exists():
-        if _comparable(json.loads(manifest.read_text())) != _comparable(json.loads(json.dumps(plan_data))):
-            raise ExperimentError(
-                f"{folder} holds a different experiment (its experiment.json differs): choose another --out, "
-                "or delete that folder to start again"
-            )
-    else:
-        manifest.write_text(json.dumps(plan_data, indent=1) + "\n")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if manifest.exists():
+            if _comparable(json.loads(manifest.read_text())) != _comparable(json.loads(json.dumps(plan_data))):
+                raise ExperimentError(
+                    f"{folder} holds a different experiment (its experiment.json differs): choose another --out, "
+                    "or delete that folder to start again"
+                )
+        else:
+            manifest.write_text(json.dumps(plan_data, indent=1) + "\n")
+        with (folder / "rows.jsonl").open("a", encoding="utf-8"):
+            pass
+    except OSError as err:  # before any run: the folder cannot hold the experiment
+        raise ExperimentError(f"cannot write the experiment to {folder}: {err.strerror or err}") from None
     rows_path = folder / "rows.jsonl"
     rows = read_rows(rows_path)
     done = {r["key"] for r in rows}
@@ -389,8 +423,9 @@ def run_experiment(
             if "source" in plan.spec
             else plan.spec.get("game") or plan.spec.get("table_game")
         )
-        shape = f" ({len(plan.points())} settings x {plan.seeds} seeds)" if len(plan.points()) > 1 else ""
-        picture = plot_summary(rows, summary, folder / "summary.png", f"{what}: {len(rows)} runs{shape}")
+        shape = f" ({plural(len(plan.points()), 'setting')} x {plural(plan.seeds, 'seed')})"
+        shape = shape if len(plan.points()) > 1 else ""
+        picture = plot_summary(rows, summary, folder / "summary.png", f"{what}: {plural(len(rows), 'run')}{shape}")
         if picture is not None:
             files.append(picture)
     return Outcome(len(plan.jobs()), len(done), len(jobs), files, summary)
@@ -443,28 +478,33 @@ def _cell(value: Any) -> Any:
 def experiment_command(args: Any) -> int:
     """``pyramid experiment``: build the plan from the arguments, check it, run it, print the summary."""
     vary = dict(parse_vary(text) for text in args.vary)
-    if (args.scene is None) == (args.game is None):
-        raise ExperimentError("give a scene file, or --game with --players, not both")
+    if args.scene is None and args.game is None:
+        raise ExperimentError("nothing to run: give a scene file (e.g. scenes/die_throw.toml) or --game with --players")
+    if args.scene is not None and args.game is not None:
+        raise ExperimentError(f"give a scene file or --game, not both (got {args.scene} and --game {args.game})")
     if args.scene is not None:
         from pyramid.scene import load_scene
 
         base = load_scene(args.scene)
         for point in Plan({}, vary, 1).points():  # every sweep point must make a valid scene before anything runs
-            load_scene(args.scene, point)
+            load_scene(args.scene, point, origin="--vary")
         spec: dict[str, Any] = {"scene": dict(base.raw), "source": str(args.scene)}
         default_out = f"experiments/{base.name}"
     else:
         from pyramid.games import find_game
         from pyramid.tablegames import find_table_game
 
-        kinds = [k.strip() for k in args.players.split(",") if k.strip()]
-        if not kinds or "human" in kinds:
+        kinds = [k.strip() for k in args.players.split(",")]
+        if not all(kinds):
+            raise ExperimentError(f"--players {args.players!r} has an empty player name")
+        if "human" in kinds:
             raise ExperimentError("--players names the bots of every seat, e.g. greedy,random (no human)")
         options = dict(o.partition("=")[::2] for o in args.option)
         table_game = find_table_game(args.game)
         if table_game is not None:
             name = table_game.info.name  # type: ignore[attr-defined]
             spec = {"table_game": name, "players": kinds, "fast": args.fast, "options": options}
+            check_table_game(spec)
             default_out = f"experiments/{name}_{'_'.join(kinds)}"
         else:
             game = find_game(args.game)
@@ -473,9 +513,14 @@ def experiment_command(args: Any) -> int:
             default_out = f"experiments/game{game.info.number}_{'_'.join(kinds)}"
     if args.seeds < 1:
         raise ExperimentError(f"--seeds must be at least 1, got {args.seeds}")
+    if args.first_seed < 0:
+        raise ExperimentError(f"--first-seed must be 0 or more, got {args.first_seed}")
+    if args.workers is not None and args.workers < 1:
+        raise ExperimentError(f"--workers must be at least 1, got {args.workers}")
     plan = Plan(spec, vary, args.seeds, args.first_seed)
     out = Path(args.out or default_out)
-    print(f"{len(plan.jobs())} runs ({len(plan.points())} settings x {args.seeds} seeds) into {out}", file=sys.stderr)
+    shape = f"{plural(len(plan.points()), 'setting')} x {plural(args.seeds, 'seed')}"
+    print(f"{plural(len(plan.jobs()), 'run')} ({shape}) into {out}", file=sys.stderr)
     try:
         result = run_experiment(plan, out, args.workers, args.engine, args.address, not args.quiet, not args.no_plots)
     except KeyboardInterrupt:

@@ -55,7 +55,12 @@ def show_rules(name: str) -> int:
 
 def seat_kinds(players: str | None) -> list[str]:
     """The kinds of player named by ``--players`` (comma-separated), in seat order; [] when not given."""
-    return [k.strip() for k in players.split(",") if k.strip()] if players else []
+    if not players or not players.strip():
+        return []
+    kinds = [k.strip() for k in players.split(",")]
+    if not all(kinds):
+        raise ValueError(f"--players {players!r} has an empty player name (two commas, or one at an end)")
+    return kinds
 
 
 def game_options(pairs: list[str]) -> dict[str, str]:

@@ -196,8 +196,11 @@ class Scene:
     raw: Mapping[str, Any]  # the TOML as read (after overrides): experiments rebuild scenes from it
 
 
-def load_scene(path: str | Path, overrides: Mapping[str, Any] | None = None) -> Scene:
-    """Read and validate a scene file; ``overrides`` maps dotted keys (``throw.height``) to values."""
+def load_scene(path: str | Path, overrides: Mapping[str, Any] | None = None, origin: str | None = None) -> Scene:
+    """Read and validate a scene file; ``overrides`` maps dotted keys (``throw.height``) to values.
+
+    ``origin`` (e.g. ``--set``) is where the overrides came from: a mistake in one is blamed on it, not the file.
+    """
     path = Path(path)
     source = str(path)
     try:
@@ -210,44 +213,94 @@ def load_scene(path: str | Path, overrides: Mapping[str, Any] | None = None) -> 
         raise SceneError(source, "(file)", f"cannot be read: {err.strerror or err}") from None
     except tomllib.TOMLDecodeError as err:
         raise SceneError(source, "(syntax)", f"not valid TOML: {err}") from None
-    return scene_from_dict(raw, source, overrides)
+    return scene_from_dict(raw, source, overrides, origin)
 
 
-def scene_from_dict(raw: Mapping[str, Any], source: str, overrides: Mapping[str, Any] | None = None) -> Scene:
-    """Validate a scene given as the dict a TOML file reads to."""
-    data = apply_overrides(raw, overrides or {}, source)
-    return _Validator(source).scene(data)
+def scene_from_dict(
+    raw: Mapping[str, Any], source: str, overrides: Mapping[str, Any] | None = None, origin: str | None = None
+) -> Scene:
+    """Validate a scene given as the dict a TOML file reads to (``origin``: see ``load_scene``)."""
+    data, targets = _override(raw, overrides or {}, source, origin)
+    try:
+        return _Validator(source).scene(data)
+    except SceneError as err:
+        target = targets.get(err.key)
+        if origin is None or target is None:
+            raise
+        dotted, last, where = target
+        message = str(err).removeprefix(f"{source}: {err.key}: ")
+        if message.startswith("unknown key"):
+            message = f"unknown key {last} of {where}" + message.removeprefix("unknown key")
+        raise OverrideError(origin, dotted, message) from None
 
 
-def apply_overrides(raw: Mapping[str, Any], overrides: Mapping[str, Any], source: str) -> dict[str, Any]:
+class OverrideError(SceneError):
+    """An override (``--set``, ``--vary``) that does not fit the scene; the message names it, not the file."""
+
+    def __init__(self, origin: str, dotted: str, message: str) -> None:
+        ValueError.__init__(self, f"{origin} {dotted}: {message}")
+        self.source, self.key = origin, dotted
+
+
+SCENE_TABLES = ("scene", "physics", "start")  # the tables an override can reach by name, besides the timeline
+OVERRIDE_FORMS = 'TABLE.KEY (scene, physics, start), timeline.N.KEY or NAME.KEY (a timeline entry with name = "NAME")'
+
+
+def apply_overrides(
+    raw: Mapping[str, Any], overrides: Mapping[str, Any], source: str, origin: str | None = None
+) -> dict[str, Any]:
     """A deep copy of ``raw`` with dotted keys set: ``physics.edge``, ``timeline.2.height`` or ``NAME.height``.
 
-    NAME is the ``name`` of a timeline entry.
+    NAME is the ``name`` of a timeline entry. A key that leads nowhere raises SceneError, naming ``origin``
+    (e.g. ``--set``) when given, else the file ``source``.
     """
+    return _override(raw, overrides, source, origin)[0]
+
+
+def _override(
+    raw: Mapping[str, Any], overrides: Mapping[str, Any], source: str, origin: str | None
+) -> tuple[dict[str, Any], dict[str, tuple[str, str, str]]]:
+    """``apply_overrides``, and where each override landed: the validator's path -> (dotted key, key, where)."""
+
+    def fail(dotted: str, message: str) -> SceneError:
+        return SceneError(source, dotted, message) if origin is None else OverrideError(origin, dotted, message)
+
     data = copy.deepcopy(dict(raw))
+    timeline = data.get("timeline", [])
+    timeline = timeline if isinstance(timeline, list) else []  # a timeline of the wrong type: the validator says so
+    names = [e["name"] for e in timeline if isinstance(e, dict) and isinstance(e.get("name"), str)]
+    targets: dict[str, tuple[str, str, str]] = {}
     for dotted, value in overrides.items():
         parts = dotted.split(".")
-        if len(parts) < 2:
-            raise SceneError(source, dotted, "a swept key has a table and a key, e.g. physics.edge or throw.height")
+        if len(parts) < 2 or not all(parts):
+            raise fail(dotted, f"a key to set is {OVERRIDE_FORMS}; e.g. physics.edge or throw.height")
         node: Any = data
         head, *middle, last = parts
-        timeline = data.get("timeline", [])
-        named = [e for e in timeline if isinstance(e, dict) and e.get("name") == head]
-        if named:
-            node = named[0]
-        elif head == "timeline" and middle and middle[0].isdigit():
+        if head in names:
+            index = next(n for n, e in enumerate(timeline) if isinstance(e, dict) and e.get("name") == head)
+            node, path, where = timeline[index], f"timeline[{index}]", f"the timeline entry {head!r}"
+        elif head == "timeline":
+            if not middle or not middle[0].isdigit():
+                raise fail(dotted, f"timeline.N.KEY takes the entry's number N (from 0), e.g. timeline.0.{last}")
             index = int(middle.pop(0))
             if not isinstance(timeline, list) or index >= len(timeline):
-                raise SceneError(source, dotted, f"the timeline has {len(timeline)} entries")
-            node = timeline[index]
+                raise fail(dotted, f"the timeline has {len(timeline)} entries")
+            node, path, where = timeline[index], f"timeline[{index}]", f"timeline entry {index}"
+        elif head in SCENE_TABLES:
+            node, path, where = data.setdefault(head, {}), head, f"the table [{head}]"
         else:
-            node = data.setdefault(head, {})
+            known = [*SCENE_TABLES, "timeline", *names]
+            entries = f"timeline entries named: {', '.join(names)}" if names else "no timeline entry has a name"
+            raise fail(dotted, f"no table or timeline entry {head!r}{_suggest(head, known)} ({entries})")
         for part in middle:
             node = node.setdefault(part, {}) if isinstance(node, dict) else None
+            path = f"{path}.{part}"
+            where = f"the table [{path}]" if head in SCENE_TABLES else f"{where}, {part}"
         if not isinstance(node, dict):
-            raise SceneError(source, dotted, "does not lead to a table of the scene")
+            raise fail(dotted, "does not lead to a table of the scene")
         node[last] = value
-    return data
+        targets[f"{path}.{last}"] = (dotted, last, where)
+    return data, targets
 
 
 def _suggest(word: str, known: Sequence[str]) -> str:

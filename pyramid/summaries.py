@@ -20,14 +20,30 @@ ID_KEYS = ("die", "slot", "key", "point", "seed")  # columns that name things: n
 Z975 = 1.959964  # the standard normal's 97.5% quantile: two-sided 95% intervals
 
 
-def mean_interval(values: Sequence[float]) -> dict[str, float]:
-    """Mean and its 95% confidence interval (Student's t); 0/1 values get Wilson's interval for a proportion."""
+def plural(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless ``n`` is 1: "1 run", "3 runs", "0 settings"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def is_share(values: Sequence[Any]) -> bool:
+    """Whether a measure is a yes/no outcome (booleans): its mean is a share of runs."""
+    return len(values) > 0 and all(isinstance(v, bool | np.bool_) for v in values)
+
+
+def mean_interval(values: Sequence[float], share: bool | None = None) -> dict[str, float]:
+    """Mean and its 95% confidence interval: Student's t; Wilson's interval for a share of yes/no outcomes.
+
+    ``share`` None: a share when the values are booleans, or 0 and 1 with both present (a column that is
+    0 in every run may be a time or a count, not a share). A constant column that is not a share gets [v, v].
+    """
+    if share is None:
+        share = is_share(values) or (len(set(values)) == 2 and set(map(float, values)) == {0.0, 1.0})
     x = np.asarray(values, dtype=float)
     n = len(x)
     if n == 0:
         return {"n": 0, "mean": math.nan, "low": math.nan, "high": math.nan}
     mean = float(x.mean())
-    if set(np.unique(x)) <= {0.0, 1.0}:
+    if share:
         z = Z975
         centre = (mean + z * z / (2 * n)) / (1 + z * z / n)
         half = z / (1 + z * z / n) * math.sqrt(mean * (1 - mean) / n + z * z / (4 * n * n))
@@ -40,6 +56,8 @@ def mean_interval(values: Sequence[float]) -> dict[str, float]:
         }
     if n == 1:
         return {"n": 1, "mean": mean, "low": math.nan, "high": math.nan}
+    if np.all(x == x[0]):  # no spread: the interval is the value itself
+        return {"n": n, "mean": mean, "low": mean, "high": mean}
     half = float(stats.t.ppf(0.975, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
     return {"n": n, "mean": mean, "low": mean - half, "high": mean + half}
 
@@ -77,7 +95,7 @@ def summarise(rows: Sequence[dict[str, Any]], points: Sequence[dict[str, Any]]) 
             # None is a measure that has no value in that run (the top of a die that rolled away).
             known = [v for v in values if v is not None]
             if known and all(_numeric(v) for v in known):
-                interval = mean_interval([float(v) for v in known])
+                interval = mean_interval([float(v) for v in known], share=is_share(known))
                 entry["measures"][col] = {**interval, "missing": len(values) - len(known)}
         out["points"].append(entry)
     # Faces pooled over the sweep points; with one point that is the point itself. (The same seeds
@@ -100,12 +118,12 @@ def _face_summary(values: Sequence[Any]) -> dict[str, Any]:
 
 def summary_text(summary: dict[str, Any], limit: int = 12) -> str:
     """The summary as lines for the terminal: one block per sweep point."""
-    lines = [f"{summary['runs']} runs, {summary['errors']} with errors"]
+    lines = [f"{plural(summary['runs'], 'run')}, {summary['errors']} with errors"]
     for entry in summary["points"]:
         head = ", ".join(f"{k}={v}" for k, v in entry["params"].items()) or "all runs"
-        lines.append(f"{head}  ({entry['runs']} runs)")
+        lines.append(f"{head}  ({plural(entry['runs'], 'run')})")
         for col, m in list(entry["measures"].items())[:limit]:
-            missing = f"   ({m['missing']} runs without a value)" if m.get("missing") else ""
+            missing = f"   ({plural(m['missing'], 'run')} without a value)" if m.get("missing") else ""
             lines.append(f"  {col:<24} {m['mean']:10.4g}   95% CI [{m['low']:.4g}, {m['high']:.4g}]{missing}")
         for col, f in entry["faces"].items():
             lines.append(f"  {col:<24} faces 1-6 {f['counts']} none {f['none']}   chi2 {f['chi2']:.2f}, p {f['p']:.3f}")

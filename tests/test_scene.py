@@ -205,7 +205,7 @@ def test_pyramid_experiment_refuses_a_bad_file_or_sweep_and_writes_nothing(
     good = tmp_path / "good.toml"
     good.write_text("[scene]\nplate = false\n[[timeline]]\ndo = 'throw'\nname = 'throw'\n")
     assert cli.main(["experiment", str(good), "--vary", "throw.height=0.1,-0.5", "--out", str(out)]) == 2
-    assert "timeline[0].height: expected a number >= 0" in capsys.readouterr().err
+    assert "--vary throw.height: expected a number >= 0" in capsys.readouterr().err
     assert not out.exists()
 
 

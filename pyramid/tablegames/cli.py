@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from pyramid.rules import cast_option
 from pyramid.tablegames import TABLE_GAMES, find_table_game
 from pyramid.tablegames.base import HumanPlayer, Player, RandomPlayer, ValuePlayer, parse_options
 from pyramid.tablegames.decathlon import Decathlon
@@ -40,7 +41,9 @@ def show_rules(name: str) -> int:
 
 def make_players(spec: str, rng: np.random.Generator) -> list[Player]:
     """Players from a comma-separated list of kinds, e.g. ``optimal,random,human``."""
-    kinds = [k.strip().lower() for k in spec.split(",") if k.strip()] or ["optimal", "random"]
+    kinds = [k.strip().lower() for k in spec.split(",")] if spec.strip() else ["optimal", "random"]
+    if not all(kinds):
+        raise ValueError(f"--players {spec!r} has an empty player name (two commas, or one at an end)")
     players: list[Player] = []
     for n, kind in enumerate(kinds, start=1):
         name = f"{kind}{n}"
@@ -70,7 +73,7 @@ def make_table_game(
     """Set up a table game from its players, roller and KEY=VALUE options; ``say`` prints its turns."""
     if game_type is Decathlon:
         options = dict(options)
-        championship = options.pop("championship", "0").lower() in ("1", "true", "yes")
+        championship = cast_option("decathlon", "championship", options.pop("championship", False), False)
         if options:
             raise ValueError(f"unknown decathlon options: {', '.join(options)}")
         return Decathlon(players, roller, rng, championship=championship, say=say)

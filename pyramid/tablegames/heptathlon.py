@@ -160,8 +160,10 @@ class Heptathlon:
     ) -> Heptathlon:
         """A game from command-line options (``pairs=each|distinct``)."""
         pairs = options.pop("pairs", "each").lower()
-        if pairs not in ("each", "distinct") or options:
-            raise ValueError(f"unknown heptathlon options: {', '.join(options) or 'pairs=' + pairs}")
+        if pairs not in ("each", "distinct"):
+            raise ValueError(f"option pairs of heptathlon: expected each or distinct, got {pairs!r}")
+        if options:
+            raise ValueError(f"unknown heptathlon options: {', '.join(options)}")
         return cls(players, roller, rng, distinct_pairs=pairs == "distinct", say=say)
 
     def mark(self, i: int, skill: str) -> int:

@@ -49,6 +49,7 @@ from functools import partial
 
 import numpy as np
 
+from pyramid.rules import cast_option
 from pyramid.tablegames import knights_cards as kc
 from pyramid.tablegames.base import Decision, Player, TableGameInfo
 from pyramid.tablegames.knights_cards import Card, Result
@@ -148,10 +149,13 @@ class Knights:
         say: Callable[[str], None],
     ) -> Knights:
         """A game from command-line options (``die-cards=1,2,3,4,5,2,3,4``, ``max-rounds=200``)."""
-        die_cards = tuple(int(v) for v in options.pop("die-cards", ",".join(map(str, kc.DIE_CARDS))).split(","))
+        text = options.pop("die-cards", ",".join(map(str, kc.DIE_CARDS)))
+        die_cards = tuple(cast_option("knights", "die-cards", v, 1) for v in text.split(","))
         if len(die_cards) != len(kc.DIE_CARDS) or not all(1 <= v <= 5 for v in die_cards):
-            raise ValueError("die-cards takes 8 numbers from 1 to 5")
-        max_rounds = int(options.pop("max-rounds", str(MAX_ROUNDS)))
+            raise ValueError(f"option die-cards of knights: takes 8 numbers from 1 to 5, got {text!r}")
+        max_rounds = cast_option("knights", "max-rounds", options.pop("max-rounds", MAX_ROUNDS), MAX_ROUNDS)
+        if max_rounds < 1:
+            raise ValueError(f"option max-rounds of knights: takes 1 or more, got {max_rounds}")
         if options:
             raise ValueError(f"unknown knights options: {', '.join(options)}")
         return cls(players, roller, rng, die_cards=die_cards, max_rounds=max_rounds, say=say)

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from pyramid.rules import cast_option
+
 Card = str  # "+1" (a training unit), "U2", "U4" or "U6"
 TRAINING: Card = "+1"
 LEVELS: dict[Card, int] = {"U2": 2, "U4": 4, "U6": 6}  # an accident's probability of occurrence
@@ -51,8 +53,9 @@ def rules_from_options(options: dict[str, str]) -> HouseRules:
     for key, value in picked.items():
         if value not in choices[key]:
             raise ValueError(f"{key} takes {' or '.join(choices[key])}, not {value!r}")
-    pills = int(options.pop("pills-per-round", str(default.pills_per_round)))
-    max_rounds = int(options.pop("max-rounds", str(default.max_rounds)))
+    game = "sport-is-murder"
+    pills = cast_option(game, "pills-per-round", options.pop("pills-per-round", default.pills_per_round), 0)
+    max_rounds = cast_option(game, "max-rounds", options.pop("max-rounds", default.max_rounds), 0)
     if pills < 0 or max_rounds < 1:
         raise ValueError("pills-per-round must be 0 or more and max-rounds 1 or more")
     if options:
