@@ -182,6 +182,8 @@ def check_table_game(spec: dict[str, Any]) -> None:
     rng = np.random.default_rng(0)
     try:
         game_type = find_table_game(spec["table_game"])
+        if game_type is None:
+            raise LookupError(f"no table game called {spec['table_game']!r}")
         players = make_players(",".join(spec["players"]), rng)
         make_table_game(game_type, players, make_roller(True, rng), rng, dict(spec["options"]), say=lambda text: None)
     except (TypeError, ValueError, LookupError) as err:
