@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import sys
@@ -293,6 +294,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, LookupError) as err:
         print(f"pyramid {args.command}: {err}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (``pyramid games | head``): stop quietly, as other commands do.
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as err:
         print(f"pyramid {args.command}: {_os_message(err)}", file=sys.stderr)
         return 2

@@ -360,3 +360,15 @@ def test_an_empty_player_name_is_refused(players: str, capsys: pytest.CaptureFix
     with pytest.raises(ValueError, match="empty player name"):
         make_players(players, np.random.default_rng(0))
     assert seat_kinds("") == [] and seat_kinds(" greedy , random ") == ["greedy", "random"]
+
+
+def test_a_reader_that_goes_away_ends_a_listing_quietly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    class GoneReader(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr("sys.stdout", GoneReader())
+    assert cli.main(["games"]) == 0  # `pyramid games | head -1`: no message, no traceback
+    assert capsys.readouterr().err == ""
