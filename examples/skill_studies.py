@@ -18,20 +18,22 @@ from __future__ import annotations
 import argparse
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from pyramid.controllers import StackHand
 from pyramid.games import find_skill_game
-from pyramid.games.skill import SkillGame, TurnRecord
+from pyramid.games.skill import TurnRecord
 from pyramid.games.skill_more import Emag, VainGuineaFowl
 from pyramid.play import SkillMatch
 from pyramid.skill_cli import run_skill_game
 from pyramid.world import World
 
 
-def _games(number: int, kinds: list[str], seeds: int, options: dict[str, str]) -> list[SkillGame]:
+def _games(number: int, kinds: list[str], seeds: int, options: dict[str, str]) -> list[Any]:
+    """The finished games (typed loosely: each study reads its own game's attributes)."""
     out = []
     for seed in range(seeds):
         out.append(run_skill_game(find_skill_game(number), kinds, seed, options))
@@ -42,7 +44,7 @@ def _games(number: int, kinds: list[str], seeds: int, options: dict[str, str]) -
     return out
 
 
-def _summary(values: list[float]) -> str:
+def _summary(values: Sequence[float]) -> str:
     a = np.array(values, dtype=float)
     if not len(a):
         return "no values"
@@ -268,7 +270,7 @@ def fowl(seeds: int) -> None:
     for kind, core, n in (("fowl", "1", seeds), ("fowl", "10", seeds), ("fowl-random", "1", min(seeds, 2))):
         games = _games(17, [kind, kind], n, {"core": core})
         records = [r for g in games for r in g.records]
-        rolls = [k for g in games for k in g.rolls]
+        rolled = [k for g in games for k in g.rolls]
         done = [r.time for r in records if r.end.success]
         why = Counter(
             "fell off" if "fell off" in r.end.note else "time up" if "time is up" in r.end.note else "action cap"
@@ -277,7 +279,7 @@ def fowl(seeds: int) -> None:
         )
         print(
             f"  {kind}, {core}-die core: dressed {len(done)}/{len(records)}; time {_summary(done)} s; "
-            f"rolls per bird {_summary(rolls)}; actions per turn {_summary([r.actions for r in records])}; "
+            f"rolls per bird {_summary(rolled)}; actions per turn {_summary([r.actions for r in records])}; "
             f"failures {dict(why)}"
         )
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from pyramid import actions
+from pyramid.actions import PhysicalAction
 from pyramid.controllers import Controller
 from pyramid.perception import Readout
 
@@ -42,9 +43,9 @@ class WindowHand(Controller):
         self.viewer = viewer
         self.hands = hands
 
-    def act(self, game: Any, readout: Readout, elapsed: float) -> actions.PhysicalAction:
+    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
         """Wait, drawing (the world stands still), until the person acts."""
-        chosen: list[actions.PhysicalAction] = []
+        chosen: list[PhysicalAction] = []
         self.viewer.queue.clear()  # what the hands did while another player had the turn does not count
         self.hands.sink = chosen.append
         self.hands.game = game  # the dice of the player's hand or ladle come from the game
@@ -81,11 +82,11 @@ class Recorder(Controller):
         self.moves: list[Move] = []
 
     @property
-    def actions(self) -> list[actions.PhysicalAction]:
+    def actions(self) -> list[PhysicalAction]:
         """The recorded actions, in order."""
         return [m.action for m in self.moves]
 
-    def act(self, game: Any, readout: Readout, elapsed: float) -> actions.PhysicalAction:
+    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
         """The wrapped controller's action, recorded."""
         before = bool(getattr(game, "stopped", False))
         action = self.player.act(game, readout, elapsed)
@@ -93,7 +94,7 @@ class Recorder(Controller):
         return action
 
 
-def from_hand(game: Any, action: actions.PhysicalAction) -> actions.PhysicalAction:
+def from_hand(game: Any, action: actions.PhysicalAction) -> PhysicalAction:
     """``action`` with the dice it sets down taken from the game's hand again, as the player's hands took them.
 
     A recorded ``Attach`` (Mount(a)ing) or ``Pour`` (Trulla) names dice that the game handed out when it
@@ -120,7 +121,7 @@ class ReplayHand(Controller):
     def __init__(self, recorded: Sequence[Move]) -> None:
         self.recorded = list(recorded)
 
-    def act(self, game: Any, readout: Readout, elapsed: float) -> actions.PhysicalAction:
+    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
         """The next recorded action, its dice taken from the game's hand; the player stops where they stopped."""
         if not self.recorded:
             return actions.Wait(0.5)

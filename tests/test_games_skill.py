@@ -10,6 +10,7 @@ import pytest
 from pyramid import geometry as g
 from pyramid.actions import Attach, Lift, Pull, Throw, Tilt, Wait, perform
 from pyramid.controllers import (
+    Controller,
     FowlHand,
     MaliceHand,
     MikadoHand,
@@ -32,6 +33,7 @@ from pyramid.games.skill_more import (
 from pyramid.games.skill_mount import Mounting, lattice_cell
 from pyramid.games.skill_plate import CORNERS, Dune, Faraday
 from pyramid.games.skill_pyramid import SKELETON, DiceMikado
+from pyramid.games.skill_throwing import DishingUp
 from pyramid.perception import Status
 from pyramid.play import SkillMatch
 from pyramid.skill_cli import make_controller, play_skill, run_skill_game
@@ -174,9 +176,9 @@ def test_typed_actions_are_parsed_and_bad_ones_refused() -> None:
 
 
 def test_dishing_up_numbers_name_the_next_player() -> None:
-    game = find_skill_game(19)(3, rng=np.random.default_rng(0))
+    game = DishingUp(3, rng=np.random.default_rng(0))
     assert [game.owner_of(n) for n in range(1, 7)] == [0, 0, 1, 1, 2, 2]
-    game = find_skill_game(19)(5, rng=np.random.default_rng(0))
+    game = DishingUp(5, rng=np.random.default_rng(0))
     assert [game.owner_of(n) for n in range(1, 7)] == [0, 1, 2, 3, 4, None]
 
 
@@ -212,7 +214,7 @@ def test_malicious_pleasure_a_die_in_a_funnel_of_yours_earns_set_downs_that_touc
         end = game.judge(world.readout(require_rest=False), 1.0)
     readout = world.readout(require_rest=False)
     assert game.allowed == min(high) and len(game.group) == game.allowed
-    seated = {readout.dice[d].slot for d in game.group} - {None}
+    seated = {s for d in game.group if (s := readout.dice[d].slot) is not None}
     assert len(seated) >= 2  # the set-downs came to rest in funnels
     for slot in seated:
         assert slot == funnel or any(t in seated for t in touching(slot) if t is not None)
@@ -333,7 +335,7 @@ def test_deeper_pulls_make_balconies_that_hold_more_mounted_dice() -> None:
 
 
 def test_a_hand_may_lift_dice_out_only_in_the_games_that_take_dice_out() -> None:
-    class Lifter:
+    class Lifter(Controller):
         name = "lifter"
 
         def act(self, game, readout, elapsed):  # type: ignore[no-untyped-def]
@@ -436,6 +438,7 @@ def test_a_die_held_the_way_its_funnel_needs_lands_showing_the_birds_numbers() -
 @pytest.mark.slow
 def test_the_fowl_hand_dresses_a_one_die_core_and_the_world_shows_the_numbers() -> None:
     game = run_skill_game(VainGuineaFowl, ["fowl", "fowl"], 0, {"core": "1"})
+    assert isinstance(game, VainGuineaFowl)
     assert all(r.end.success for r in game.records) and max(game.scores()) < 60
     assert all(19 <= n < 40 for n in game.rolls)  # 19 coat dice, a few rolled again
     # A second world, played the same way, read back: every coat funnel holds a black die showing the numbers.
@@ -448,7 +451,8 @@ def test_the_fowl_hand_dresses_a_one_die_core_and_the_world_shows_the_numbers() 
     for s in game.coat:
         die = readout.slot_die[s]
         assert readout.dice[die].colour == "black"
-        assert all(readout.dice[die].up[a] == SIDE_NUMBERS[a] for a in range(3) if s[a] == game.apex[a])
+        up = readout.dice[die].up
+        assert up is not None and all(up[a] == SIDE_NUMBERS[a] for a in range(3) if s[a] == game.apex[a])
     match.world.close()
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from pyramid import geometry
 from pyramid.dice import DICE
+from pyramid.games.skill_mount import Mounting
 from pyramid.state import Cell, PyramidState
 
 pytest.importorskip("pyglet", reason="the window needs pyglet 2: pip install -e '.[view]'")
@@ -788,6 +789,7 @@ def test_in_mounting_u_pulls_a_sets_a_die_of_the_hand_beyond_a_face_and_e_ends_t
     pull, attach = performed[0][0], performed[1][0]
     assert pull.distance == pytest.approx(0.008) and pull.axis is None
     assert attach.die not in performed[0][1] and attach.die in performed[1][1], "the die came from the hand into play"
+    assert isinstance(game, Mounting)
     assert attach.cell not in game.slots, "set down in a cell beyond the pyramid's face, not inside it"
     assert kinds[2:] == ["Wait"] and "the player stopped" in game.records[0].end.note, "E ended the turn"
 

@@ -177,7 +177,9 @@ def parse_action(text: str) -> PhysicalAction:
     if verb == "flick":
         return Flick(int(nums[0]), nums[1], *(nums[2:]))
     if verb == "throw":
-        return Throw(int(nums[0]), (nums[1], nums[2]), *(nums[3:]))
+        if len(nums) > 3:  # the height given too
+            return Throw(int(nums[0]), (nums[1], nums[2]), nums[3])
+        return Throw(int(nums[0]), (nums[1], nums[2]))
     if verb == "lift":
         return Lift((int(nums[0]), int(nums[1]), int(nums[2])))
     if verb == "pull":
