@@ -137,6 +137,23 @@ class SkillGame(abc.ABC):
         return cast_option(self.info.title, key, self.options.get(key, default), default)
 
 
+class DiceInHand:
+    """For games whose player sets dice down from a hand, one at a time, and may say the turn is over."""
+
+    hand: list[DieId]
+    stopped: bool
+
+    def next_die(self) -> DieId:
+        """The next die from the player's hand; ValueError when the hand is empty."""
+        if not self.hand:
+            raise ValueError("the hand is empty")
+        return self.hand.pop(0)
+
+    def stop(self) -> None:
+        """The player declares the turn over (a word to the others: nothing moves)."""
+        self.stopped = True
+
+
 def stock(colour: Colour, count: int, taken: set[DieId]) -> list[DieId]:
     """``count`` dice of ``colour`` not in ``taken``, lowest numbers first; adds them to ``taken``."""
     out = [d.id for d in DICE if d.colour == colour and d.id not in taken][:count]

@@ -12,7 +12,7 @@ import numpy as np
 
 from pyramid import geometry
 from pyramid.dice import EDGE, Colour, DieId
-from pyramid.games.skill import SkillGame, TurnEnd, TurnRecord, stock
+from pyramid.games.skill import DiceInHand, SkillGame, TurnEnd, TurnRecord, stock
 from pyramid.games.skill_throwing import on_plate
 from pyramid.geometry import Slot, UpFaces
 from pyramid.perception import DieReading, Readout, Status
@@ -329,7 +329,7 @@ def die_top(reading: DieReading) -> float:
     return reading.position[2] + EDGE / 2 * float(np.cos(tilt) + np.sin(tilt))
 
 
-class Emag(SkillGame):
+class Emag(DiceInHand, SkillGame):
     """Emag: "the Game principle reversed": stack dice as high as you can (a house rule; the rules are lost).
 
     Setup: an empty plate and a hand of ``dice`` red dice (default 20) per turn.
@@ -369,16 +369,6 @@ class Emag(SkillGame):
     def prepare(self, world: World) -> None:
         self.hand = stock("red", self.option("dice", 20), set(world.dice))
         self.stopped = False
-
-    def next_die(self) -> DieId:
-        """The next die from the player's hand; ValueError when the hand is empty."""
-        if not self.hand:
-            raise ValueError("the hand is empty")
-        return self.hand.pop(0)
-
-    def stop(self) -> None:
-        """The player declares the turn over."""
-        self.stopped = True
 
     def height(self, readout: Readout) -> float:
         """The highest point of any die over the plate above the table, metres (0 with none)."""

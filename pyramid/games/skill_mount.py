@@ -13,7 +13,7 @@ import numpy as np
 
 from pyramid import geometry
 from pyramid.dice import DICE, EDGE, DieId
-from pyramid.games.skill import SkillGame, TurnEnd, TurnRecord
+from pyramid.games.skill import DiceInHand, SkillGame, TurnEnd, TurnRecord
 from pyramid.games.skill_pyramid import coloured, pyramid_slots
 from pyramid.geometry import Slot
 from pyramid.perception import ALIGN_TOLERANCE, DieReading, Readout, Status
@@ -47,7 +47,7 @@ def on_table(reading: DieReading) -> bool:
     return not reading.on_plate and reading.position[2] < (geometry.SLAB_TOP + 0.45) * EDGE
 
 
-class Mounting(SkillGame):
+class Mounting(DiceInHand, SkillGame):
     """Mount(a)ing: pull dice a little out of the pyramid and "mount" as many dice as you can on the balconies.
 
     Setup: the full pyramid of 165 dice (option ``layers``: a smaller one on the middle funnels, red,
@@ -100,16 +100,6 @@ class Mounting(SkillGame):
         self.stopped = False
 
     # -- what the players use ------------------------------------------------------------------
-
-    def next_die(self) -> DieId:
-        """The next die from the player's hand; ValueError when the hand is empty."""
-        if not self.hand:
-            raise ValueError("the hand is empty")
-        return self.hand.pop(0)
-
-    def stop(self) -> None:
-        """The player declares the turn over (a word to the others: nothing moves)."""
-        self.stopped = True
 
     def mounted_dice(self, readout: Readout) -> dict[DieId, Cell]:
         """The dice of the hand mounted on the pyramid, with their cells, read from the world."""
