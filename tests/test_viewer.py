@@ -757,29 +757,26 @@ def test_in_trulla_l_pours_the_persons_own_dice_from_the_ladle(display: str, mon
     assert game.records[0].actions == 1, "one pour is the person's turn"
 
 
+def _keys_at_an_outer_face(keys: list[str]):  # type: ignore[no-untyped-def]
+    """A press for ``_skill_game_by_keys``: the mouse on a visible outer face of the pyramid, the next key
+    of ``keys`` (then W, wait). An outer face is an uncovered upper face: the cell beyond it holds no die."""
+
+    def press(viewer, hands) -> None:  # type: ignore[no-untyped-def]
+        faces = sorted(geometry.exposed_faces(viewer.world.readout(require_rest=False).pyramid))
+        _, _, x, y = _visible_face(viewer, viewer.world, faces)
+        wid = str(viewer._window)
+        _xdotool(viewer, "mousemove", "--window", wid, str(x), str(y), "key", keys.pop(0) if keys else "w")
+
+    return press
+
+
 def test_in_mounting_u_pulls_a_sets_a_die_of_the_hand_beyond_a_face_and_e_ends_the_turn(
     display: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from pyramid.games import find_skill_game
     from pyramid.window_skill import play_skill_in_window
 
-    keys = ["u", "a", "e"]
-
-    def press(viewer, hands) -> None:  # type: ignore[no-untyped-def]
-        readout = viewer.world.readout(require_rest=False)
-        pyramid = set(readout.pyramid)
-        # The faces on the pyramid's outside: the cell beyond them holds no die.
-        faces = [
-            (s, a)
-            for s in sorted(pyramid)
-            for a in range(3)
-            if tuple(c - (n == a) for n, c in enumerate(s)) not in pyramid
-        ]
-        _, _, x, y = _visible_face(viewer, viewer.world, faces)
-        wid = str(viewer._window)
-        _xdotool(viewer, "mousemove", "--window", wid, str(x), str(y), "key", keys.pop(0) if keys else "w")
-
-    performed = _skill_game_by_keys(monkeypatch, press)
+    performed = _skill_game_by_keys(monkeypatch, _keys_at_an_outer_face(["u", "a", "e"]))
     game = play_skill_in_window(
         find_skill_game(8), ["human"], seed=2, options={"layers": "3", "dice": "2"}, replays=0, speed=20.0
     )
@@ -858,23 +855,7 @@ def test_enter_replays_a_persons_mounting_turn_with_the_die_from_the_fresh_hand_
     from pyramid.play import SkillMatch
     from pyramid.window_skill import play_skill_in_window
 
-    keys = ["u", "a", "e"]
-
-    def press(viewer, hands) -> None:  # type: ignore[no-untyped-def]
-        readout = viewer.world.readout(require_rest=False)
-        pyramid = set(readout.pyramid)
-        faces = [
-            (s, a)
-            for s in sorted(pyramid)
-            for a in range(3)
-            if tuple(c - (n == a) for n, c in enumerate(s)) not in pyramid
-        ]
-        _, _, x, y = _visible_face(viewer, viewer.world, faces)
-        _xdotool(
-            viewer, "mousemove", "--window", str(viewer._window), str(x), str(y), "key", keys.pop(0) if keys else "w"
-        )
-
-    performed = _skill_game_by_keys(monkeypatch, press)
+    performed = _skill_game_by_keys(monkeypatch, _keys_at_an_outer_face(["u", "a", "e"]))
     games: list = []
     original_run = SkillMatch.run
 
