@@ -102,9 +102,8 @@ def find_game(name: str | int) -> type[Game]:
         names = {str(info.number), _key(info.title), *(_key(a) for a in info.aliases)}
         if key in names or (key.startswith("the ") and key[4:] in names) or f"the {key}" in names:
             return game
-    everything = [(g.info.number, g.info.title) for g in GAMES] + [(g.info.number, g.info.title) for g in SKILL_GAMES]
-    titles = sorted(everything)
-    known = ", ".join(f"{number} {title}" for number, title in titles)
+    infos = sorted([g.info for g in GAMES] + [g.info for g in SKILL_GAMES], key=lambda info: info.number)
+    known = ", ".join(f"{info.number} {info.title}" for info in infos)
     tables = "decathlon, heptathlon, knights, sport-is-murder (dice rolled on the table)"
     missing = next((n for n, t in NOT_YET.items() if key in (str(n), _key(t))), None)
     if missing is not None:
