@@ -9,6 +9,7 @@ here: what happened is read back from the world afterwards.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
@@ -354,6 +355,7 @@ def _lifting(a: Tilt, lift: float) -> float:
     return a.lift_time if lift > 0 or a.preset else 0.0
 
 
+@functools.cache  # a tilt's lift is fixed for the whole tilt; its pose is asked for twice a step
 def tilt_lift(a: Tilt, edge: float) -> float:
     """How high (metres) the hands lift the plate for a tilt about ``a.pivot``: none of it may go below the table."""
     if a.pivot is None:

@@ -103,12 +103,8 @@ def tilted_plate_pose(
     """
     d = np.array([downhill[0], downhill[1], 0.0])
     d /= np.linalg.norm(d)
-    pivot = d * support_distance(d, edge)
-    # Turning about z x d by a positive angle raises the side opposite to d.
-    axis = np.cross([0.0, 0.0, 1.0], d)
-    rot = geometry.quat_to_matrix(axis_angle_quat(axis, angle))[0]
-    position = pivot - rot @ pivot + np.array([0.0, 0.0, lift]) + np.asarray(offset, dtype=float)
-    return np.concatenate([position, axis_angle_quat(axis, angle)])
+    # The turning line is the plate's edge furthest along d, which stays on the table.
+    return turned_plate_pose(d, angle, d * support_distance(d, edge), lift, offset)
 
 
 def rise_profile(u: float, accelerate: float) -> float:

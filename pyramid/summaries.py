@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 FACE_KEYS = ("top", "start_top")  # columns ending so hold a face 1..6: counted, with a chi-square test
 ID_KEYS = ("die", "slot", "key", "point", "seed")  # columns that name things: not summarised
@@ -58,6 +57,8 @@ def mean_interval(values: Sequence[float], share: bool | None = None) -> dict[st
         return {"n": 1, "mean": mean, "low": math.nan, "high": math.nan}
     if np.all(x == x[0]):  # no spread: the interval is the value itself
         return {"n": n, "mean": mean, "low": mean, "high": mean}
+    from scipy import stats  # here, not at import: most commands never need it (it takes a second to load)
+
     half = float(stats.t.ppf(0.975, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
     return {"n": n, "mean": mean, "low": mean - half, "high": mean + half}
 
@@ -70,6 +71,8 @@ def chi_square_uniform(counts: Sequence[int]) -> dict[str, float]:
     if expected <= 0:
         return {"chi2": math.nan, "df": df, "p": math.nan}
     statistic = float(((c - expected) ** 2 / expected).sum())
+    from scipy import stats
+
     return {"chi2": statistic, "df": df, "p": float(stats.chi2.sf(statistic, df))}
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from pyramid import geometry
+from pyramid import geometry, hands
 from pyramid.actions import Attach, Blow, Flick, Lift, PhysicalAction, Pour, Pull, Shake, Throw, Tilt, Wait
 from pyramid.controllers.base import EDGE, Controller, reachable, weakened
 from pyramid.controllers.plate import azimuth_to
@@ -302,17 +303,11 @@ def held_release(
     """
     miss = rng.normal(0.0, tremor_mm / 1000, size=2)
     axis = rng.normal(size=3)
-    wobble = quat_about(axis, float(rng.normal(0.0, tremor_deg)))
+    wobble = hands.axis_angle_quat(axis / np.linalg.norm(axis), math.radians(float(rng.normal(0.0, tremor_deg))))
     quat = geometry.matrix_to_quat(geometry.quat_to_matrix(wobble)[0] @ rotation)
     orientation = (float(quat[0]), float(quat[1]), float(quat[2]), float(quat[3]))
     x, y, z = float(point[0] + miss[0]), float(point[1] + miss[1]), float(point[2])
     return Throw(die, (x, y), height=z, distance=0.0, spin=0.0, scatter=0.0, orientation=orientation)
-
-
-def quat_about(axis: np.ndarray, degrees: float) -> np.ndarray:
-    """The unit quaternion (4,) (x, y, z, w) of a turn by ``degrees`` about ``axis`` (3,)."""
-    half = np.radians(degrees) / 2
-    return np.append(np.sin(half) * axis / np.linalg.norm(axis), np.cos(half))
 
 
 class StackHand(Controller):
@@ -374,7 +369,7 @@ class StackHand(Controller):
         corner = geometry.slab_corners()[0]
         # Flat, the die's diagonal along the corner's bisector: a quarter turn's half about the vertical.
         rotation = geometry.quat_to_matrix(
-            quat_about(np.array([0.0, 0.0, 1.0]), 45.0 + np.degrees(np.arctan2(corner[1], corner[0])))
+            hands.axis_angle_quat(np.array([0.0, 0.0, 1.0]), math.radians(45.0) + math.atan2(corner[1], corner[0]))
         )[0]
         if not readout.dice:
             return spot + np.array([0.0, 0.0, self.DROP]), rotation

@@ -11,12 +11,9 @@ import numpy as np
 from pyramid import geometry, hands
 from pyramid.actions import Blow, PhysicalAction, Shake, Tilt, Wait
 from pyramid.controllers.base import EDGE, Controller
-from pyramid.games.skill_plate import ramp_funnels
+from pyramid.games.skill_plate import nearest_funnel, ramp_funnels, steps
 from pyramid.geometry import Slot
 from pyramid.perception import Readout
-
-EXITS = tuple(math.degrees(math.atan2(float(v[1]), float(v[0]))) for v in (geometry.CUBE_TO_PLATE @ np.eye(3)).T)
-
 
 # Azimuths (degrees, plate at rest) of the six steps from a funnel to its neighbours: a tilt-and-shake
 # moves a seated die along these (measured: tilting towards a corner, between two steps, moves nothing).
@@ -26,48 +23,14 @@ STEPS = tuple(
 )
 
 
-def nearest_exit(azimuth: float) -> float:
-    """The funnel exit azimuth (degrees) closest to ``azimuth``."""
-    return min(EXITS, key=lambda e: abs((e - azimuth + 180) % 360 - 180))
-
-
-def nearest_step(azimuth: float) -> float:
-    """The azimuth (degrees) of the step to a neighbouring funnel closest to ``azimuth``."""
-    return min(STEPS, key=lambda e: abs((e - azimuth + 180) % 360 - 180))
-
-
-def safe_step(azimuth: float, readout: Readout) -> float:
-    """The step azimuth closest to ``azimuth`` that moves no seated base die over the plate's edge.
-
-    A step that would take a die in an edge funnel to a coordinate below 0 would shake it off the plate.
-    """
-    seated = [r.slot for r in readout.dice.values() if r.slot is not None and geometry.layer(r.slot) == 8]
-    order = sorted(range(len(STEPS)), key=lambda n: abs((STEPS[n] - azimuth + 180) % 360 - 180))
-    for n in order:
-        step = geometry.NEIGHBOUR_STEPS[n]
-        if all(min(a + b for a, b in zip(s, step, strict=True)) >= 0 for s in seated):
-            return STEPS[n]
-    return STEPS[order[0]]
-
-
 def azimuth_to(start: np.ndarray, goal: np.ndarray) -> float:
     """Azimuth (degrees) from ``start`` to ``goal`` (world points, metres)."""
     return math.degrees(math.atan2(goal[1] - start[1], goal[0] - start[0]))
 
 
-BASE: tuple[Slot, ...] = geometry.layer_slots(geometry.BASE_LAYER)
-BASE_XY = np.array([geometry.slot_centre(s)[:2] * EDGE for s in BASE])
-
-
-def base_funnel(position: tuple[float, float, float] | np.ndarray) -> Slot:
-    """The base funnel whose centre lies nearest (horizontally) to a point on the plate at rest."""
-    xy = np.asarray(position, dtype=float)[:2]
-    return BASE[int(np.argmin(np.linalg.norm(BASE_XY - xy, axis=1)))]
-
-
-def funnel_steps(a: Slot, b: Slot) -> int:
-    """Funnel-to-funnel steps between two base funnels."""
-    return max(abs(x - y) for x, y in zip(a, b, strict=True))
+# The base funnels, and the funnel and step count helpers, are the plate games' own.
+base_funnel = nearest_funnel
+funnel_steps = steps
 
 
 # Azimuths (degrees) a stroke may send a die: every 15 degrees. Along a step it lands in that

@@ -157,12 +157,9 @@ class SmallPyramidGame(TimedPlateGame):
         return bool(four_pyramids(set(settled_slots(readout, self.dice).values())))
 
     def goals(self, readout: Readout) -> dict[DieId, np.ndarray]:
-        return self.pyramid_goals(readout)
-
-    def pyramid_goals(self, readout: Readout) -> dict[DieId, np.ndarray]:
         """Goals for the small pyramid the dice fill soonest (kept unless another is two steps cheaper)."""
         funnels = {d: nearest_funnel(readout.dice[d].position) for d in self.dice if d in readout.dice}
-        self.apex = cheapest_pyramid(funnels, getattr(self, "apex", None))
+        self.apex = cheapest_pyramid(funnels, self.apex)
         seated = settled_slots(readout, self.dice)
         roles = pyramid_roles(funnels, self.apex)
         return {d: funnel_point(slot) for d, slot in roles.items() if seated.get(d) != slot}
@@ -187,7 +184,6 @@ class Coulomb(SmallPyramidGame):
     options_help: ClassVar[dict[str, str]] = {"rounds": "turns per player (default 1)"}
     default_player: ClassVar[str] = "tilt"
     start = (*CORNERS, CENTRE[0])
-    goal_text = "a 4-die pyramid stands"
 
 
 def nearest_funnel(position: tuple[float, float, float] | np.ndarray) -> Slot:
@@ -261,4 +257,3 @@ class Dune(SmallPyramidGame):
     options_help: ClassVar[dict[str, str]] = {"rounds": "turns per player (default 1)"}
     default_player: ClassVar[str] = "blow"
     start = ((5, 2, 1), (1, 5, 2), (2, 1, 5), (3, 3, 2))
-    goal_text = "a 4-die pyramid stands"
