@@ -225,8 +225,12 @@ def game_name(text: str) -> str:
 
 def player_list(text: str) -> str:
     """An argparse type for ``--players``: comma-separated names, none of them empty."""
-    if text.strip() and any(not name.strip() for name in text.split(",")):
-        raise argparse.ArgumentTypeError(f"{text!r} has an empty player name (two commas, or one at an end)")
+    from pyramid.games_cli import seat_kinds
+
+    try:
+        seat_kinds(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
     return text
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from pyramid.games_cli import seat_kinds
 from pyramid.rules import cast_option
 from pyramid.tablegames import TABLE_GAMES, find_table_game
 from pyramid.tablegames.base import HumanPlayer, Player, RandomPlayer, ValuePlayer, parse_options
@@ -41,9 +42,7 @@ def show_rules(name: str) -> int:
 
 def make_players(spec: str, rng: np.random.Generator) -> list[Player]:
     """Players from a comma-separated list of kinds, e.g. ``optimal,random,human``."""
-    kinds = [k.strip().lower() for k in spec.split(",")] if spec.strip() else ["optimal", "random"]
-    if not all(kinds):
-        raise ValueError(f"--players {spec!r} has an empty player name (two commas, or one at an end)")
+    kinds = [k.lower() for k in seat_kinds(spec)] or ["optimal", "random"]
     players: list[Player] = []
     for n, kind in enumerate(kinds, start=1):
         name = f"{kind}{n}"
