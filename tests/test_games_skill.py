@@ -299,8 +299,8 @@ class _Goals:
         self.dice = dice
         self._goals = goals
 
-    def goals(self, readout: object) -> dict[int, np.ndarray]:
-        return {d: g.slot_centre(s) * 0.016 for d, s in self._goals.items()}
+    def goal_slots(self, readout: object) -> dict[int, tuple[int, int, int]]:
+        return dict(self._goals)
 
 
 @pytest.mark.parametrize("hand", ["tilt", "blow"])

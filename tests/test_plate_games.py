@@ -142,8 +142,8 @@ def test_the_tilt_hand_puts_the_line_between_the_die_it_moves_and_the_others() -
     class Game:
         dice = [0, 1, 2]
 
-        def goals(self, readout: object) -> dict[int, np.ndarray]:
-            return {0: _centre((8, 0, 0))}
+        def goal_slots(self, readout: object) -> dict[int, tuple[int, int, int]]:
+            return {0: (8, 0, 0)}
 
     world = World()
     for die, slot in enumerate(((3, 3, 2), B, C)):

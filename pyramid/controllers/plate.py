@@ -11,7 +11,7 @@ import numpy as np
 from pyramid import geometry, hands
 from pyramid.actions import Blow, PhysicalAction, Shake, Tilt, Wait
 from pyramid.controllers.base import EDGE, Controller
-from pyramid.games.skill_plate import nearest_funnel, ramp_funnels, steps
+from pyramid.games.skill_plate import funnel_point, nearest_funnel, ramp_funnels, steps
 from pyramid.geometry import Slot
 from pyramid.perception import Readout
 
@@ -329,18 +329,18 @@ class TiltHand(Controller):
         funnels = {d: base_funnel(readout.dice[d].position) for d in dice}
         seated = {d: s for d in dice if (s := readout.dice[d].slot) is not None}
         self._learn(funnels, seated)
-        wanted: dict[int, np.ndarray] = game.goals(readout)
-        if not wanted:
+        wanted_slots: dict[int, Slot] = game.goal_slots(readout)
+        if not wanted_slots:
             return Wait(0.2)
+        wanted = {d: funnel_point(cell) for d, cell in wanted_slots.items()}
         # A goal above the base (the top of a small pyramid) is climbed onto from next to its supports.
         goals: dict[int, Slot] = {}
         tops: dict[int, Slot] = {}
-        for d, p in wanted.items():
-            cell = next((s for s in geometry.SLOTS if np.allclose(geometry.slot_centre(s) * EDGE, p, atol=1e-6)), None)
-            if cell is not None and geometry.layer(cell) < geometry.BASE_LAYER:
+        for d, cell in wanted_slots.items():
+            if geometry.layer(cell) < geometry.BASE_LAYER:
                 tops[d] = cell
                 cell = min(ramp_funnels(cell) or geometry.supports(cell), key=lambda s: funnel_steps(s, funnels[d]))
-            goals[d] = cell if cell is not None else base_funnel(p)
+            goals[d] = cell
         points = {d: np.array(readout.dice[d].position) for d in dice}
         self._slack = 1.0
         options = self._options(funnels, goals, tops, wanted, points, set(loose))
@@ -474,16 +474,17 @@ class BlowHand(Controller):
         funnels = {d: base_funnel(readout.dice[d].position) for d in dice}
         seated = {d: s for d in dice if (s := readout.dice[d].slot) is not None}
         self._learn(funnels, seated)
-        wanted: dict[int, np.ndarray] = game.goals(readout)
-        if not wanted:
+        wanted_slots: dict[int, Slot] = game.goal_slots(readout)
+        if not wanted_slots:
             return Wait(0.2)
+        wanted = {d: funnel_point(cell) for d, cell in wanted_slots.items()}
         points = {d: np.array(readout.dice[d].position) for d in dice}
         occupied = set(funnels.values())
         options: list[tuple[int, int, float, Slot, bool]] = []  # distance, die, azimuth, aim, climbing
-        for die, p in wanted.items():
+        for die, top in wanted_slots.items():
             here = funnels[die]
-            top = next((s for s in geometry.SLOTS if np.allclose(geometry.slot_centre(s) * EDGE, p, atol=1e-6)), None)
-            if top is not None and geometry.layer(top) < geometry.BASE_LAYER:
+            p = wanted[die]
+            if geometry.layer(top) < geometry.BASE_LAYER:
                 supports = geometry.supports(top)
                 if all(s in occupied for s in supports) and min(funnel_steps(here, s) for s in supports) <= 1:
                     if self.climbs < self.tries:
@@ -491,7 +492,7 @@ class BlowHand(Controller):
                     continue
                 goal = min(supports, key=lambda s: funnel_steps(s, here))
             else:
-                goal = base_funnel(p)
+                goal = top
             for n, step in enumerate(geometry.NEIGHBOUR_STEPS):
                 there = (here[0] + step[0], here[1] + step[1], here[2] + step[2])
                 if min(there) < 0 or there in occupied or funnel_steps(there, goal) >= funnel_steps(here, goal):

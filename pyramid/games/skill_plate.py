@@ -87,8 +87,12 @@ class TimedPlateGame(SkillGame):
         """Whether the dice are where the game wants them."""
 
     @abc.abstractmethod
+    def goal_slots(self, readout: Readout) -> dict[DieId, Slot]:
+        """The slot each die not yet in place should go to (a base funnel, or the top of a small pyramid)."""
+
     def goals(self, readout: Readout) -> dict[DieId, np.ndarray]:
         """Where each die not yet in place should go (world points, metres)."""
+        return {d: funnel_point(slot) for d, slot in self.goal_slots(readout).items()}
 
     goal_size: ClassVar[int] = 4
 
@@ -124,7 +128,7 @@ class Faraday(TimedPlateGame):
     def done(self, readout: Readout) -> bool:
         return set(settled_slots(readout, self.dice).values()) >= set(CORNERS)
 
-    def goals(self, readout: Readout) -> dict[DieId, np.ndarray]:
+    def goal_slots(self, readout: Readout) -> dict[DieId, Slot]:
         seated = settled_slots(readout, self.dice)
         free = [c for c in CORNERS if c not in seated.values()]
         movers = [d for d in self.dice if seated.get(d) not in CORNERS]
@@ -139,7 +143,7 @@ class Faraday(TimedPlateGame):
             key = (max(ways), sum(ways))
             if best is None or key < best:
                 best, pairing = key, dict(zip(movers, corners, strict=False))
-        return {d: funnel_point(c) for d, c in pairing.items()}
+        return pairing
 
 
 class SmallPyramidGame(TimedPlateGame):
@@ -156,13 +160,13 @@ class SmallPyramidGame(TimedPlateGame):
     def done(self, readout: Readout) -> bool:
         return bool(four_pyramids(set(settled_slots(readout, self.dice).values())))
 
-    def goals(self, readout: Readout) -> dict[DieId, np.ndarray]:
+    def goal_slots(self, readout: Readout) -> dict[DieId, Slot]:
         """Goals for the small pyramid the dice fill soonest (kept unless another is two steps cheaper)."""
         funnels = {d: nearest_funnel(readout.dice[d].position) for d in self.dice if d in readout.dice}
         self.apex = cheapest_pyramid(funnels, self.apex)
         seated = settled_slots(readout, self.dice)
         roles = pyramid_roles(funnels, self.apex)
-        return {d: funnel_point(slot) for d, slot in roles.items() if seated.get(d) != slot}
+        return {d: slot for d, slot in roles.items() if seated.get(d) != slot}
 
 
 class Coulomb(SmallPyramidGame):
