@@ -13,8 +13,8 @@ import numpy as np
 
 from pyramid import geometry
 from pyramid.perception import Status
+from pyramid.physics.world import World
 from pyramid.state import random_pattern
-from pyramid.world import World
 
 
 def main() -> None:

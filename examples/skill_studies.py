@@ -23,13 +23,13 @@ from typing import Any
 
 import numpy as np
 
-from pyramid.controllers import StackHand
+from pyramid.agents import StackHand
+from pyramid.cli.skill import run_skill_game
 from pyramid.games import find_skill_game
-from pyramid.games.skill import TurnRecord
-from pyramid.games.skill_more import Emag, VainGuineaFowl
+from pyramid.physics.world import World
 from pyramid.play import SkillMatch
-from pyramid.skill_cli import run_skill_game
-from pyramid.world import World
+from pyramid.skillgames.base import TurnRecord
+from pyramid.skillgames.more import Emag, VainGuineaFowl
 
 
 def _games(number: int, kinds: list[str], seeds: int, options: dict[str, str]) -> list[Any]:
@@ -87,8 +87,8 @@ def _point(slot: tuple[int, int, int]) -> np.ndarray:
 
 def _climb(action: object, start: tuple[int, int, int]) -> str:
     """One try at putting a die from ``start`` onto TRIO: 'top', 'trio moved', 'off the plate', 'stayed' or 'moved'."""
-    from pyramid import actions
-    from pyramid.world import World
+    from pyramid.physics import actions
+    from pyramid.physics.world import World
 
     world = World()
     world.place(0, start)
@@ -110,7 +110,7 @@ def _climb(action: object, start: tuple[int, int, int]) -> str:
 
 def climb_by_stroke() -> None:
     """Coulomb's last die: two-handed strokes that throw it straight at the top of three dice."""
-    from pyramid.controllers.plate import TiltHand, azimuth_to
+    from pyramid.agents.plate_hands import TiltHand, azimuth_to
 
     hand = TiltHand(np.random.default_rng(0))
     outcomes: Counter[str] = Counter()
@@ -126,9 +126,9 @@ def climb_by_puff() -> None:
     """Dune's last die: 0.1 s puffs straight at the top of three dice, from level with the die's centre or below."""
     import math
 
-    from pyramid.actions import Blow
-    from pyramid.controllers.plate import azimuth_to
-    from pyramid.hands import unit
+    from pyramid.agents.plate_hands import azimuth_to
+    from pyramid.physics.actions import Blow
+    from pyramid.physics.hands import unit
 
     outcomes: Counter[str] = Counter()
     for start in CLIMB_STARTS:

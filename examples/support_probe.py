@@ -22,9 +22,9 @@ from dataclasses import replace
 import numpy as np
 
 from pyramid import geometry
-from pyramid.bullet import pb
+from pyramid.physics.bullet import pb
+from pyramid.physics.world import Physics, World
 from pyramid.state import Cell, PyramidState
-from pyramid.world import Physics, World
 
 APEXES = ((6, 0, 0), (2, 2, 2), (3, 0, 2), (1, 2, 2))
 CONE = {"on": True}

@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pyramid import geometry
-from pyramid.players import Player
+from pyramid.agents.players import Player
 from pyramid.rules import Action, Game, Outcome, Place, Remove, RemoveColumn, exact_result
 from pyramid.state import Cell, PyramidState
 
 if TYPE_CHECKING:
-    from pyramid.controllers import Controller
-    from pyramid.games.skill import SkillGame, TurnRecord
-    from pyramid.world import World
+    from pyramid.agents import Controller
+    from pyramid.physics.world import World
+    from pyramid.skillgames.base import SkillGame, TurnRecord
 
 DROP = 0.002  # metres: a placed die is released this far above its funnel
 
@@ -111,7 +111,7 @@ class SkillMatch:
     """A skill game played physically: each turn the player's controller acts until the game judges the turn over.
 
     The loop of a turn: read the world -> the game judges (going on, done, failed) -> the controller
-    chooses a physical action (``pyramid.actions``) -> the world performs it and the dice settle (the
+    chooses a physical action (``pyramid.physics.actions``) -> the world performs it and the dice settle (the
     settling counts as the turn's time) -> read again. Turns stop at the game's ``time_limit`` of
     simulated seconds. ``make_world`` builds a fresh world for each turn, or one for the whole game
     when the game's dice stay on the plate between turns (``shared_world``).
@@ -150,8 +150,8 @@ class SkillMatch:
 
     def play_turn(self) -> TurnRecord:
         """One player's turn, from the set-up to the game's verdict."""
-        from pyramid.actions import Lift, perform
-        from pyramid.games.skill import TurnEnd
+        from pyramid.physics.actions import Lift, perform
+        from pyramid.skillgames.base import TurnEnd
 
         game = self.game
         if self.world is None or not game.shared_world:

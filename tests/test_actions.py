@@ -7,12 +7,12 @@ import math
 import numpy as np
 import pytest
 
-from pyramid import actions as A
 from pyramid import geometry as g
-from pyramid import hands
 from pyramid.perception import Status
+from pyramid.physics import actions as A
+from pyramid.physics import hands
+from pyramid.physics.world import World
 from pyramid.state import Cell, PyramidState
-from pyramid.world import World
 
 EDGE = 0.016
 

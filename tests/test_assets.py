@@ -10,8 +10,8 @@ import pytest
 from PIL import Image
 
 from pyramid import geometry as g
-from pyramid.assets import die_mesh, plate_mesh, write_assets
 from pyramid.dice import EDGE
+from pyramid.physics.assets import die_mesh, plate_mesh, write_assets
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 

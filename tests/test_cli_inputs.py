@@ -13,16 +13,16 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pyramid import cli
-from pyramid.experiments import ExperimentError, parse_setting, parse_vary
-from pyramid.games_cli import seat_kinds
-from pyramid.scene import SceneError, scene_from_dict
-from pyramid.summaries import mean_interval, plural, summarise, summary_text
-from pyramid.tablegames.cli import make_players, make_table_game
+from pyramid.cli import app as cli
+from pyramid.cli.games import seat_kinds
+from pyramid.cli.tables import make_players, make_table_game
+from pyramid.lab.experiments import ExperimentError, parse_setting, parse_vary
+from pyramid.lab.scene import SceneError, scene_from_dict
+from pyramid.lab.summaries import mean_interval, plural, summarise, summary_text
+from pyramid.physics.roller import FastRoller
 from pyramid.tablegames.decathlon import Decathlon
 from pyramid.tablegames.heptathlon import Heptathlon
 from pyramid.tablegames.knights import Knights
-from pyramid.tablegames.roller import FastRoller
 from pyramid.tablegames.sport import SportIsMurder
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,7 +75,7 @@ def blocked(tmp_path: Path) -> Path:
 def test_demo_picture_that_cannot_be_written_is_refused_before_the_simulation(
     blocked: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr("pyramid.demo.run_demo", _never("the demo"))
+    monkeypatch.setattr("pyramid.lab.demo.run_demo", _never("the demo"))
     assert cli.main(["demo", "--throws", "0", "--picture", str(blocked / "x.png")]) == 2
     err = capsys.readouterr().err.strip()
     assert (
@@ -87,7 +87,7 @@ def test_demo_picture_that_cannot_be_written_is_refused_before_the_simulation(
 def test_play_picture_into_a_folder_is_refused_before_the_match(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr("pyramid.games_cli.play", _never("the match"))
+    monkeypatch.setattr("pyramid.cli.games.play", _never("the match"))
     assert cli.main(["play", "10", "--picture", str(tmp_path)]) == 2
     assert f"--picture {tmp_path}: cannot write there: {tmp_path} is a folder" in capsys.readouterr().err
 
@@ -95,9 +95,9 @@ def test_play_picture_into_a_folder_is_refused_before_the_match(
 @pytest.mark.parametrize(
     "argv, stopped",
     [
-        (["run", str(DIE_THROW), "--out"], "pyramid.runner.run_scene"),
+        (["run", str(DIE_THROW), "--out"], "pyramid.lab.runner.run_scene"),
         (["experiment", "--game", "10", "--players", "greedy,random,random", "--fast", "--seeds", "1", "--out"], None),
-        (["assets", "--out"], "pyramid.assets.write_assets"),
+        (["assets", "--out"], "pyramid.physics.assets.write_assets"),
     ],
     ids=["run", "experiment", "assets"],
 )
@@ -110,7 +110,7 @@ def test_output_folders_that_cannot_be_made_are_refused_with_the_path_and_reason
 ) -> None:
     if stopped:
         monkeypatch.setattr(stopped, _never(stopped))
-    monkeypatch.setattr("pyramid.experiments.run_job", _never("an experiment's run"))
+    monkeypatch.setattr("pyramid.lab.experiments.run_job", _never("an experiment's run"))
     assert cli.main([*argv, str(blocked)]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err
@@ -134,7 +134,7 @@ def test_an_os_error_anywhere_ends_in_one_line_naming_the_path(
     def denied() -> None:
         raise PermissionError(13, "Permission denied", "/somewhere/locked")
 
-    monkeypatch.setattr("pyramid.games_cli.list_games", denied)
+    monkeypatch.setattr("pyramid.cli.games.list_games", denied)
     assert cli.main(["games"]) == 2
     assert capsys.readouterr().err.strip() == "pyramid games: /somewhere/locked: Permission denied"
 
@@ -151,7 +151,7 @@ def test_demo_throws_outside_the_spare_dice_are_refused_by_the_parser(
 
 
 def test_demo_throws_at_the_limits_are_accepted_and_the_api_checks_too() -> None:
-    from pyramid.demo import SPARE_DICE, run_demo
+    from pyramid.lab.demo import SPARE_DICE, run_demo
 
     assert SPARE_DICE == 116  # 281 dice in the set, 165 in the full pyramid
     for throws in ("0", "116"):
@@ -234,7 +234,7 @@ def test_bad_table_game_options_name_the_game_and_the_option(game: type, options
 def test_an_experiment_with_a_bad_table_game_option_stops_before_running(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr("pyramid.experiments.run_job", _never("an experiment's run"))
+    monkeypatch.setattr("pyramid.lab.experiments.run_job", _never("an experiment's run"))
     argv = ["experiment", "--game", "decathlon", "--players", "optimal", "--fast", "--option", "championship=maybe"]
     assert cli.main([*argv, "--out", str(tmp_path / "exp")]) == 2
     assert "championship of decathlon" in capsys.readouterr().err and not (tmp_path / "exp").exists()
@@ -325,7 +325,7 @@ def test_the_experiment_announces_its_size_in_singular(tmp_path: Path, capsys: p
 def test_set_mistakes_are_blamed_on_set_not_the_file(
     setting: str, expected: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr("pyramid.runner.run_scene", _never("the scene"))
+    monkeypatch.setattr("pyramid.lab.runner.run_scene", _never("the scene"))
     assert cli.main(["run", str(DIE_THROW), "--set", setting]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"pyramid run: {expected}"), err

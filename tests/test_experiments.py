@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from pyramid import cli
-from pyramid.experiments import ExperimentError, Plan, Progress, parse_vary, read_rows, run_experiment
-from pyramid.scene import load_scene
-from pyramid.summaries import chi_square_uniform, mean_interval
+from pyramid.cli import app as cli
+from pyramid.lab.experiments import ExperimentError, Plan, Progress, parse_vary, read_rows, run_experiment
+from pyramid.lab.scene import load_scene
+from pyramid.lab.summaries import chi_square_uniform, mean_interval
 
 ROOT = Path(__file__).parent.parent
 DIE_THROW = ROOT / "scenes" / "die_throw.toml"
@@ -115,7 +115,7 @@ def test_a_torn_last_line_is_dropped_and_the_rest_kept_byte_for_byte_on_resume(t
 def test_an_experiment_interrupted_with_ctrl_c_resumes_to_the_rows_of_an_uninterrupted_run(tmp_path: Path) -> None:
     plan = _plan(30, heights=(0.02,))
     out = tmp_path / "stopped"
-    command = [sys.executable, "-m", "pyramid.cli", "experiment", str(DIE_THROW), "--vary", "throw.height=0.02"]
+    command = [sys.executable, "-m", "pyramid.cli.app", "experiment", str(DIE_THROW), "--vary", "throw.height=0.02"]
     command += ["--seeds", "30", "--workers", "2", "--out", str(out), "--no-plots"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     rows_file = out / "rows.jsonl"
@@ -206,16 +206,16 @@ def test_experiment_help_teaches_with_examples(capsys: pytest.CaptureFixture[str
 def test_a_failing_run_is_a_row_with_its_error_not_the_end_of_the_experiment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import pyramid.runner
+    import pyramid.lab.runner
 
-    real = pyramid.runner.run_scene
+    real = pyramid.lab.runner.run_scene
 
     def fails_for_seed_1(scene: Any, seed: int | None = None, **kwargs: Any) -> dict[str, Any]:
         if seed == 1:
             raise RuntimeError("the world broke")
         return real(scene, seed, **kwargs)
 
-    monkeypatch.setattr(pyramid.runner, "run_scene", fails_for_seed_1)
+    monkeypatch.setattr(pyramid.lab.runner, "run_scene", fails_for_seed_1)
     result = run_experiment(_plan(3, heights=(0.01,)), tmp_path / "exp", workers=1, progress=False, plots=False)
     rows = _rows(tmp_path / "exp")
     assert [r["error"] for r in rows] == [None, "RuntimeError: the world broke", None]

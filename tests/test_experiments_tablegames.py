@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pyramid.experiments import Plan, read_rows, run_experiment
+from pyramid.lab.experiments import Plan, read_rows, run_experiment
 
 
 def test_decathlon_games_in_bulk_are_rows_reproducible_from_their_seeds(tmp_path: Path) -> None:

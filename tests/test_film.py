@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageSequence
 
-from pyramid.film import BulletRenderer, Film, write_film
+from pyramid.ui.film import BulletRenderer, Film, write_film
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,7 +53,7 @@ def test_bad_film_requests_are_refused(tmp_path: Path) -> None:
 
 
 def test_a_falling_die_leaves_a_frame_per_step_of_film(tmp_path: Path) -> None:
-    from pyramid.world import World
+    from pyramid.physics.world import World
 
     world = World(plate=False)
     try:
@@ -77,7 +77,7 @@ def test_run_writes_pictures_and_a_film_headless(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     out = tmp_path / "runs"
     result = subprocess.run(
-        [sys.executable, "-m", "pyramid.cli", "run", str(ROOT / "scenes/die_throw.toml"), "--seed", "2"]
+        [sys.executable, "-m", "pyramid.cli.app", "run", str(ROOT / "scenes/die_throw.toml"), "--seed", "2"]
         + ["--out", str(out), "--picture", "--video", "gif", "--quiet"],
         capture_output=True,
         text=True,

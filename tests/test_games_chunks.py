@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from pyramid.agents.players import GreedyPlayer, RandomPlayer
 from pyramid.games.chunks import BreakOff, Build, QuadrulaRasa, TabulaRasa, box_placements, grid_connected
 from pyramid.play import Match
-from pyramid.players import GreedyPlayer, RandomPlayer
 from pyramid.rules import Place, Termination
 from pyramid.state import PyramidState
 

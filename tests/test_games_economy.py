@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pyramid.agents.players import GreedyPlayer, Player, RandomPlayer
 from pyramid.games.economy import Acquire, GreenAmoeba, Ruins, UpAndDown, acquire_transfers, amoeba_connected
 from pyramid.play import Match
-from pyramid.players import GreedyPlayer, Player, RandomPlayer
 from pyramid.rules import Place, Remove, Termination
 from pyramid.state import PyramidState
 
@@ -161,7 +161,7 @@ def test_greedy_beats_random(cls: type, seeds: int, at_least: float) -> None:
 
 
 def test_amoeba_steps_in_the_physical_world() -> None:
-    from pyramid.world import World
+    from pyramid.physics.world import World
 
     world = World()
     game = GreenAmoeba(3, rng=np.random.default_rng(2))

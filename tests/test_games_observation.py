@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pyramid.agents.players import GreedyPlayer, Player, RandomPlayer
 from pyramid.games.observation import (
     HILL_APEXES,
     THREE_DICE,
@@ -17,7 +18,6 @@ from pyramid.games.observation import (
     hill_features,
 )
 from pyramid.play import Match
-from pyramid.players import GreedyPlayer, Player, RandomPlayer
 from pyramid.rules import Place, Remove, Termination
 from pyramid.state import PyramidState
 

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from pyramid import geometry
+from pyramid.agents.players import GreedyPlayer, Player, RandomPlayer
 from pyramid.games.races import GreedyGrabber, Lookout, Reflexes, SpottedCow
 from pyramid.play import Match
-from pyramid.players import GreedyPlayer, Player, RandomPlayer
 from pyramid.rules import Game, Pass, Place, Remove, Termination
 from pyramid.state import Cell, PyramidState
 

@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 
 from pyramid import geometry as g
-from pyramid.actions import Attach, Lift, Pull, Throw, Tilt, Wait, perform
-from pyramid.controllers import (
+from pyramid.agents import (
     Controller,
     FowlHand,
     MaliceHand,
@@ -20,8 +19,13 @@ from pyramid.controllers import (
     reachable,
     weakened,
 )
+from pyramid.cli.skill import make_controller, play_skill, run_skill_game
 from pyramid.games import SKILL_GAMES, find_skill_game, is_skill_game
-from pyramid.games.skill_more import (
+from pyramid.perception import Status
+from pyramid.physics.actions import Attach, Lift, Pull, Throw, Tilt, Wait, perform
+from pyramid.physics.world import World
+from pyramid.play import SkillMatch
+from pyramid.skillgames.more import (
     ROLL_DROP,
     SIDE_NUMBERS,
     Emag,
@@ -30,15 +34,11 @@ from pyramid.games.skill_more import (
     touching,
     tower_spot,
 )
-from pyramid.games.skill_mount import Mounting, lattice_cell
-from pyramid.games.skill_plate import CORNERS, Dune, Faraday
-from pyramid.games.skill_pyramid import SKELETON, DiceMikado
-from pyramid.games.skill_throwing import DishingUp
-from pyramid.perception import Status
-from pyramid.play import SkillMatch
-from pyramid.skill_cli import make_controller, play_skill, run_skill_game
+from pyramid.skillgames.mount import Mounting, lattice_cell
+from pyramid.skillgames.plate import CORNERS, Dune, Faraday
+from pyramid.skillgames.standing import SKELETON, DiceMikado
+from pyramid.skillgames.throwing import DishingUp
 from pyramid.state import Cell, PyramidState
-from pyramid.world import World
 
 
 def test_every_skill_game_has_a_rules_card_and_a_programmed_player() -> None:

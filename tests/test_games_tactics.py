@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from pyramid import geometry
+from pyramid.agents.players import GreedyPlayer, Player, RandomPlayer
 from pyramid.games.tactics import (
     CuiBono,
     DoRa,
@@ -17,7 +18,6 @@ from pyramid.games.tactics import (
     is_column,
 )
 from pyramid.play import Match
-from pyramid.players import GreedyPlayer, Player, RandomPlayer
 from pyramid.rules import Game, Pass, Place, Remove, Termination
 from pyramid.state import Cell, PyramidState
 
@@ -337,7 +337,7 @@ def test_golden_centre_is_pure_chance_greedy_and_random_play_the_same_game() -> 
 
 @pytest.mark.parametrize("game_cls", [CuiBono, Squeezing, GoldenCentre])
 def test_house_rules_are_shown_by_the_rules_command(game_cls: type[Game]) -> None:
-    from pyramid.games_cli import rules_text
+    from pyramid.cli.games import rules_text
 
     text = rules_text(game_cls)
     assert "HOUSE RULE" in text and game_cls.house_rules in text

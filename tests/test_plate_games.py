@@ -7,11 +7,14 @@ import math
 import numpy as np
 import pytest
 
-from pyramid import actions as A
 from pyramid import geometry as g
-from pyramid import hands
-from pyramid.controllers.plate import TiltHand, base_funnel, funnel_steps
-from pyramid.games.skill_plate import (
+from pyramid.agents.plate_hands import TiltHand, base_funnel, funnel_steps
+from pyramid.cli.skill import run_skill_game
+from pyramid.lab.scene import SceneError, scene_from_dict
+from pyramid.physics import actions as A
+from pyramid.physics import hands
+from pyramid.physics.world import World
+from pyramid.skillgames.plate import (
     CORNERS,
     Faraday,
     cheapest_pyramid,
@@ -20,9 +23,6 @@ from pyramid.games.skill_plate import (
     ramp_funnels,
     steps,
 )
-from pyramid.scene import SceneError, scene_from_dict
-from pyramid.skill_cli import run_skill_game
-from pyramid.world import World
 
 EDGE = 0.016
 B, C = (0, 8, 0), (0, 0, 8)

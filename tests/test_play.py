@@ -8,10 +8,10 @@ import re
 import numpy as np
 import pytest
 
+from pyramid.agents.players import GreedyPlayer, HumanPlayer, RandomPlayer
+from pyramid.cli.games import list_games, play, show_rules
 from pyramid.games import GAMES, find_game
-from pyramid.games_cli import list_games, play, show_rules
 from pyramid.play import Match
-from pyramid.players import GreedyPlayer, HumanPlayer, RandomPlayer
 
 
 @pytest.mark.parametrize("game_cls", GAMES, ids=lambda g: f"{g.info.number}")
@@ -54,7 +54,7 @@ def test_cli_passes_options() -> None:
 
 
 def test_physical_match_reads_the_world() -> None:
-    from pyramid.world import World
+    from pyramid.physics.world import World
 
     world = World()
     game = find_game(27)(3, rng=np.random.default_rng(0))

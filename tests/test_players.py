@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pyramid.agents.players import GreedyPlayer, HumanPlayer, Player, RandomPlayer, make_player
 from pyramid.games import find_game
 from pyramid.play import Match
-from pyramid.players import GreedyPlayer, HumanPlayer, Player, RandomPlayer, make_player
 
 
 def greedy_share(number: int, seeds: int) -> float:

@@ -10,13 +10,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pyramid import actions, cli, geometry
+from pyramid import geometry
+from pyramid.cli import app as cli
 from pyramid.dice import DICE
+from pyramid.lab.runner import build_start, run_scene, summary_text, throw_die
+from pyramid.lab.scene import load_scene, scene_from_dict
 from pyramid.perception import Status
-from pyramid.runner import build_start, run_scene, summary_text, throw_die
-from pyramid.scene import load_scene, scene_from_dict
+from pyramid.physics import actions
+from pyramid.physics.world import World
 from pyramid.state import PyramidState
-from pyramid.world import World
 
 SCENES = Path(__file__).parent.parent / "scenes"
 CHEAP = ["full_pyramid", "die_throw", "long_dice", "blow", "building", "ridge", "small_pyramids", "table_row"]

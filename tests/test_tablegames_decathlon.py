@@ -9,12 +9,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
+from pyramid.cli.tables import list_table_games, play, show_rules
+from pyramid.physics.roller import FastRoller, RollRecord
 from pyramid.tablegames import decathlon_dp as dp
 from pyramid.tablegames import find_table_game
 from pyramid.tablegames.base import Decision, HumanPlayer, RandomPlayer, ValuePlayer
-from pyramid.tablegames.cli import list_table_games, play, show_rules
 from pyramid.tablegames.decathlon import DISCIPLINES, Decathlon, Entry
-from pyramid.tablegames.roller import FastRoller, RollRecord
 
 
 @dataclass

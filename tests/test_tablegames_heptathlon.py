@@ -9,12 +9,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
+from pyramid.cli.tables import play, show_rules
+from pyramid.physics.roller import FastRoller, RollRecord
 from pyramid.tablegames import find_table_game
 from pyramid.tablegames import heptathlon_dp as dp
 from pyramid.tablegames.base import Decision, HumanPlayer, RandomPlayer, ValuePlayer
-from pyramid.tablegames.cli import play, show_rules
 from pyramid.tablegames.heptathlon import EVENTS, SKILLS, Heptathlon, roll_skills
-from pyramid.tablegames.roller import FastRoller, RollRecord
 
 
 @dataclass

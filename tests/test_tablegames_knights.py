@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
+from pyramid.cli.tables import play, show_rules
+from pyramid.physics.roller import FastRoller, RollRecord
 from pyramid.tablegames import find_table_game
 from pyramid.tablegames import knights_cards as kc
 from pyramid.tablegames.base import Decision, HumanPlayer, Player, RandomPlayer, ValuePlayer
-from pyramid.tablegames.cli import play, show_rules
 from pyramid.tablegames.knights import Knights
-from pyramid.tablegames.roller import FastRoller, RollRecord
 
 
 @dataclass

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy.stats import chi2_contingency, chisquare
 
-from pyramid.tablegames.roller import FastRoller, PhysicalRoller
-from pyramid.world import World
+from pyramid.physics.roller import FastRoller, PhysicalRoller
+from pyramid.physics.world import World
 
 
 def test_fast_roller_is_seeded_and_recorded() -> None:

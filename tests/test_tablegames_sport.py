@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
+from pyramid.cli.tables import list_table_games, play, show_rules
+from pyramid.physics.roller import FastRoller, RollRecord
 from pyramid.tablegames import find_table_game
 from pyramid.tablegames import sport_cards as sc
 from pyramid.tablegames.base import Decision, HumanPlayer, Player, RandomPlayer, ValuePlayer
-from pyramid.tablegames.cli import list_table_games, play, show_rules
-from pyramid.tablegames.roller import FastRoller, RollRecord
 from pyramid.tablegames.sport import SportIsMurder
 from pyramid.tablegames.sport_cards import Athlete, HouseRules
 

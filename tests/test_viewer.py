@@ -15,7 +15,7 @@ import pytest
 
 from pyramid import geometry
 from pyramid.dice import DICE
-from pyramid.games.skill_mount import Mounting
+from pyramid.skillgames.mount import Mounting
 from pyramid.state import Cell, PyramidState
 
 pytest.importorskip("pyglet", reason="the window needs pyglet 2: pip install -e '.[view]'")
@@ -55,7 +55,7 @@ def _xdotool(viewer, *args: str) -> None:  # type: ignore[no-untyped-def]
 
 
 def _open(world, display: str):  # type: ignore[no-untyped-def]
-    from pyramid.window_player import open_view
+    from pyramid.ui.player import open_view
 
     viewer, hands = open_view(world, "test", np.random.default_rng(0))
     viewer.set_size(800, 600)
@@ -86,7 +86,7 @@ def _colour_class(rgb: np.ndarray) -> str:
 
 def small_pyramid_world(layers: int = 3):  # type: ignore[no-untyped-def]
     """A settled world with a ``layers``-layer pyramid in the plate's corner (8, 0, 0), by layer colour."""
-    from pyramid.world import World
+    from pyramid.physics.world import World
 
     colours = ("red", "green", "black")
     top = 8 - (layers - 1)
@@ -101,7 +101,7 @@ def small_pyramid_world(layers: int = 3):  # type: ignore[no-untyped-def]
 
 
 def test_window_draws_the_dice_in_their_colours_on_the_plate(display: str) -> None:
-    from pyramid.viewer import watching
+    from pyramid.ui.viewer import watching
 
     world, apex = small_pyramid_world(3)
     viewer, _ = _open(world, display)
@@ -132,7 +132,7 @@ def test_window_draws_the_dice_in_their_colours_on_the_plate(display: str) -> No
 
 
 def test_a_click_lifts_the_top_die_out(display: str) -> None:
-    from pyramid.viewer import watching
+    from pyramid.ui.viewer import watching
 
     world, apex = small_pyramid_world(3)
     viewer, _ = _open(world, display)
@@ -152,8 +152,8 @@ def test_a_click_lifts_the_top_die_out(display: str) -> None:
 
 
 def test_a_drag_flicks_a_die_across_the_table(display: str) -> None:
-    from pyramid.viewer import watching
-    from pyramid.world import World
+    from pyramid.physics.world import World
+    from pyramid.ui.viewer import watching
 
     world = World(plate=False)
     world.throw(0, (0.0, 0.0, world.physics.edge / 2 + 1e-4))
@@ -179,7 +179,7 @@ def test_a_drag_flicks_a_die_across_the_table(display: str) -> None:
 
 
 def test_an_arrow_key_tilts_the_plate_and_a_funnel_click_places_a_die(display: str) -> None:
-    from pyramid.viewer import watching
+    from pyramid.ui.viewer import watching
 
     world, apex = small_pyramid_world(2)
     viewer, hands = _open(world, display)
@@ -228,10 +228,10 @@ def _tilt(pose: np.ndarray) -> float:
 
 
 def test_a_game_played_to_its_end_in_the_window_and_replayed(display: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pyramid import window_player
     from pyramid.games import find_game
-    from pyramid.viewer import Viewer
-    from pyramid.window_player import Hands, play_in_window
+    from pyramid.ui import player as window_player
+    from pyramid.ui.player import Hands, play_in_window
+    from pyramid.ui.viewer import Viewer
 
     game_type = find_game(14)  # The Clever Mole: 10 rounds for two children, exact (no physics)
     hands_made: list[Hands] = []
@@ -330,7 +330,7 @@ def test_the_wheel_zooms_a_drag_turns_shift_drag_pans_and_r_resets_the_view(disp
 
 
 def _die_on_table():  # type: ignore[no-untyped-def]
-    from pyramid.world import World
+    from pyramid.physics.world import World
 
     world = World(plate=False)
     world.throw(0, (0.0, 0.0, world.physics.edge / 2 + 1e-4))
@@ -339,7 +339,7 @@ def _die_on_table():  # type: ignore[no-untyped-def]
 
 
 def test_holding_b_blows_the_die_under_the_mouse_away_from_the_camera(display: str) -> None:
-    from pyramid.viewer import watching
+    from pyramid.ui.viewer import watching
 
     world = _die_on_table()
     viewer, _ = _open(world, display)
@@ -367,7 +367,7 @@ def test_holding_b_blows_the_die_under_the_mouse_away_from_the_camera(display: s
 
 
 def test_s_shakes_the_plate_and_ctrl_drag_tilts_it_the_way_of_the_drag(display: str) -> None:
-    from pyramid.viewer import watching
+    from pyramid.ui.viewer import watching
 
     world, _ = small_pyramid_world(2)
     viewer, _ = _open(world, display)
@@ -405,8 +405,8 @@ def test_s_shakes_the_plate_and_ctrl_drag_tilts_it_the_way_of_the_drag(display: 
 
 
 def test_t_throws_a_die_of_the_chosen_colour_where_the_mouse_points(display: str) -> None:
-    from pyramid.viewer import watching
-    from pyramid.window_player import table_point
+    from pyramid.ui.player import table_point
+    from pyramid.ui.viewer import watching
 
     world = _die_on_table()
     viewer, hands = _open(world, display)
@@ -439,7 +439,7 @@ def test_t_throws_a_die_of_the_chosen_colour_where_the_mouse_points(display: str
 
 
 def test_p_places_a_die_of_the_chosen_colour_and_faces_in_the_funnel_under_the_mouse(display: str) -> None:
-    from pyramid.viewer import watching
+    from pyramid.ui.viewer import watching
 
     world, _ = small_pyramid_world(2)
     viewer, hands = _open(world, display)
@@ -467,9 +467,9 @@ def test_p_places_a_die_of_the_chosen_colour_and_faces_in_the_funnel_under_the_m
 def test_a_skill_game_played_by_hand_in_the_window_and_replayed(display: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from pyramid.games import find_skill_game
     from pyramid.play import SkillMatch
-    from pyramid.viewer import Viewer
-    from pyramid.window_player import Hands
-    from pyramid.window_skill import play_skill_in_window
+    from pyramid.ui.player import Hands
+    from pyramid.ui.skill import play_skill_in_window
+    from pyramid.ui.viewer import Viewer
 
     hands_made: list[Hands] = []
     outcomes: list[tuple[float, ...]] = []
@@ -525,8 +525,8 @@ def test_a_person_plays_a_match_by_clicking_funnels(
 ) -> None:
     from pyramid.games import find_game
     from pyramid.rules import Game, Place
-    from pyramid.viewer import Viewer
-    from pyramid.window_player import Hands, play_in_window
+    from pyramid.ui.player import Hands, play_in_window
+    from pyramid.ui.viewer import Viewer
 
     hands_made: list[Hands] = []
     clicked: list[geometry.Slot] = []
@@ -574,7 +574,7 @@ def test_a_person_plays_a_match_by_clicking_funnels(
 def _visible_face(viewer, world, faces) -> tuple:  # type: ignore[no-untyped-def]
     """The first (slot, axis, window x, y) among ``faces`` (slot, axis) whose face along +axis shows at its centre
     from the camera (the face along +i of the die in (i, j, k) faces the cell (i - 1, j, k))."""
-    from pyramid.window_player import ray_hit
+    from pyramid.ui.player import ray_hit
 
     edge = world.physics.edge
     readout = world.readout()
@@ -591,7 +591,7 @@ def _visible_face(viewer, world, faces) -> tuple:  # type: ignore[no-untyped-def
 
 
 def test_u_pulls_the_die_under_the_mouse_out_and_it_stays_in_play(display: str) -> None:
-    from pyramid.viewer import watching
+    from pyramid.ui.viewer import watching
 
     world, _ = small_pyramid_world(4)
     viewer, hands = _open(world, display)
@@ -617,7 +617,7 @@ def test_u_pulls_the_die_under_the_mouse_out_and_it_stays_in_play(display: str) 
 
 
 def test_face_cell_names_the_cell_beyond_each_face_of_a_die_on_a_tilted_plate() -> None:
-    from pyramid.window_player import face_cell
+    from pyramid.ui.player import face_cell
 
     edge = 0.016
     angle = math.radians(10)
@@ -639,8 +639,8 @@ def test_face_cell_names_the_cell_beyond_each_face_of_a_die_on_a_tilted_plate() 
 
 
 def test_a_attaches_a_die_in_the_cell_beyond_the_face_under_the_mouse(display: str) -> None:
-    from pyramid.viewer import watching
-    from pyramid.world import World
+    from pyramid.physics.world import World
+    from pyramid.ui.viewer import watching
 
     # A three-layer pyramid without its top die: the three faces below face the empty cell (6, 0, 0).
     apex = (6, 0, 0)
@@ -674,8 +674,8 @@ def test_a_attaches_a_die_in_the_cell_beyond_the_face_under_the_mouse(display: s
 
 
 def test_l_pours_dice_of_the_chosen_colour_from_a_ladle_onto_the_plate(display: str) -> None:
-    from pyramid.viewer import watching
-    from pyramid.world import World
+    from pyramid.physics.world import World
+    from pyramid.ui.viewer import watching
 
     world = World()
     world.settle(raise_on_timeout=False)
@@ -703,9 +703,9 @@ def test_l_pours_dice_of_the_chosen_colour_from_a_ladle_onto_the_plate(display: 
 def _skill_game_by_keys(monkeypatch: pytest.MonkeyPatch, press) -> list:  # type: ignore[no-untyped-def]
     """Hook a skill game's window: ``press(viewer, hands)`` is called once each time the person's hands are
     asked for an action; returns the list that collects (action, dice in play after it) as performed."""
-    from pyramid import actions
-    from pyramid.viewer import Viewer
-    from pyramid.window_player import Hands
+    from pyramid.physics import actions
+    from pyramid.ui.player import Hands
+    from pyramid.ui.viewer import Viewer
 
     hands_made: list[Hands] = []
     pending: list[bool] = []
@@ -737,9 +737,9 @@ def _skill_game_by_keys(monkeypatch: pytest.MonkeyPatch, press) -> list:  # type
 
 
 def test_in_trulla_l_pours_the_persons_own_dice_from_the_ladle(display: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pyramid import actions
     from pyramid.games import find_skill_game
-    from pyramid.window_skill import play_skill_in_window
+    from pyramid.physics import actions
+    from pyramid.ui.skill import play_skill_in_window
 
     def press(viewer, hands) -> None:  # type: ignore[no-untyped-def]
         x, y = _screen_point(viewer, np.array([0.0, 0.0, 0.003]))
@@ -774,7 +774,7 @@ def test_in_mounting_u_pulls_a_sets_a_die_of_the_hand_beyond_a_face_and_e_ends_t
     display: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from pyramid.games import find_skill_game
-    from pyramid.window_skill import play_skill_in_window
+    from pyramid.ui.skill import play_skill_in_window
 
     performed = _skill_game_by_keys(monkeypatch, _keys_at_an_outer_face(["u", "a", "e"]))
     game = play_skill_in_window(
@@ -794,11 +794,11 @@ def test_in_mounting_u_pulls_a_sets_a_die_of_the_hand_beyond_a_face_and_e_ends_t
 def _record_and_replay(number: int, kinds: list[str], options: dict[str, str], seed: int = 4):  # type: ignore[no-untyped-def]
     """Play a skill game with programmed seats, recording their moves, then replay the moves in fresh worlds
     as the window's Enter does; returns (game, last world) for the match and for the replay."""
+    from pyramid.cli.skill import make_controller
     from pyramid.games import find_skill_game
+    from pyramid.physics.world import World
     from pyramid.play import SkillMatch
-    from pyramid.skill_cli import make_controller
-    from pyramid.window_skill import Recorder, ReplayHand
-    from pyramid.world import World
+    from pyramid.ui.skill import Recorder, ReplayHand
 
     def play(seats):  # type: ignore[no-untyped-def]
         game = find_skill_game(number)(len(kinds), rng=np.random.default_rng([seed, 1]), **options)
@@ -815,7 +815,7 @@ def _record_and_replay(number: int, kinds: list[str], options: dict[str, str], s
 
 
 def test_a_replay_of_mounting_sets_down_the_dice_of_the_fresh_hand_and_stops_where_the_player_stopped() -> None:
-    from pyramid.games.skill_mount import Mounting
+    from pyramid.skillgames.mount import Mounting
 
     # Four layers, a hand of two: the hand pulls dice out and mounts both, then the hand is empty.
     (played, world), (replayed, replay_world) = _record_and_replay(8, ["mount"], {"layers": "4", "dice": "2"})
@@ -850,10 +850,10 @@ def test_a_replay_of_trulla_pours_the_dice_of_the_fresh_hands_until_they_are_emp
 def test_enter_replays_a_persons_mounting_turn_with_the_die_from_the_fresh_hand_and_the_stop(
     display: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pyramid import actions
     from pyramid.games import find_skill_game
+    from pyramid.physics import actions
     from pyramid.play import SkillMatch
-    from pyramid.window_skill import play_skill_in_window
+    from pyramid.ui.skill import play_skill_in_window
 
     performed = _skill_game_by_keys(monkeypatch, _keys_at_an_outer_face(["u", "a", "e"]))
     games: list = []
@@ -882,7 +882,7 @@ def test_enter_replays_a_programmed_stacker_from_its_seed_and_its_hand_empties_a
 ) -> None:
     from pyramid.games import find_skill_game
     from pyramid.play import SkillMatch
-    from pyramid.window_skill import play_skill_in_window
+    from pyramid.ui.skill import play_skill_in_window
 
     games: list = []
     original_run = SkillMatch.run

@@ -7,8 +7,8 @@ import pytest
 
 from pyramid import geometry as g
 from pyramid.perception import Status
+from pyramid.physics.world import NotAtRestError, Physics, World
 from pyramid.state import Cell, PyramidState, random_pattern
-from pyramid.world import NotAtRestError, Physics, World
 
 EDGE_TOLERANCE = 0.02
 
@@ -249,6 +249,6 @@ def test_the_world_prints_nothing_of_its_own() -> None:
     import subprocess
     import sys
 
-    script = "from pyramid.world import World; w = World(plate=False); w.throw(0, (0, 0, 0.05)); w.settle()"
+    script = "from pyramid.physics.world import World; w = World(plate=False); w.throw(0, (0, 0, 0.05)); w.settle()"
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout == "" and done.stderr == ""  # no "argv[0]=" or "pybullet build time" from PyBullet's C code

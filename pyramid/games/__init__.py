@@ -10,14 +10,14 @@ from pyramid.games.demolition import Asparagus, Doubles, ElDado, Favourite
 from pyramid.games.economy import Acquire, GreenAmoeba, Ruins, UpAndDown
 from pyramid.games.observation import CleverMole, StoringScores
 from pyramid.games.races import GreedyGrabber, Lookout, SpottedCow
-from pyramid.games.skill import SkillGame
-from pyramid.games.skill_more import Emag, MaliciousPleasure, VainGuineaFowl
-from pyramid.games.skill_mount import Mounting
-from pyramid.games.skill_plate import Coulomb, Dune, Faraday
-from pyramid.games.skill_pyramid import CaptainFlint, DiceMikado
-from pyramid.games.skill_throwing import DishingUp, Flickers, HideAway, Trulla
 from pyramid.games.tactics import CuiBono, DoRa, GoldenCentre, Squeezing, Triops
 from pyramid.rules import Game
+from pyramid.skillgames.base import SkillGame
+from pyramid.skillgames.more import Emag, MaliciousPleasure, VainGuineaFowl
+from pyramid.skillgames.mount import Mounting
+from pyramid.skillgames.plate import Coulomb, Dune, Faraday
+from pyramid.skillgames.standing import CaptainFlint, DiceMikado
+from pyramid.skillgames.throwing import DishingUp, Flickers, HideAway, Trulla
 
 GAMES: tuple[type[Game], ...] = (
     MostSimpleGame,

@@ -51,9 +51,9 @@ from functools import partial
 
 import numpy as np
 
+from pyramid.physics.roller import Roller
 from pyramid.tablegames import heptathlon_dp as dp
 from pyramid.tablegames.base import Decision, Player, TableGameInfo
-from pyramid.tablegames.roller import Roller
 
 INFO = TableGameInfo(
     name="heptathlon",

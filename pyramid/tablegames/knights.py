@@ -49,11 +49,11 @@ from functools import partial
 
 import numpy as np
 
+from pyramid.physics.roller import Roller
 from pyramid.rules import cast_option
 from pyramid.tablegames import knights_cards as kc
 from pyramid.tablegames.base import Decision, Player, TableGameInfo
 from pyramid.tablegames.knights_cards import Card, Result
-from pyramid.tablegames.roller import Roller
 
 INFO = TableGameInfo(
     name="knights",

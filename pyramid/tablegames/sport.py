@@ -61,9 +61,9 @@ from functools import partial
 
 import numpy as np
 
+from pyramid.physics.roller import Roller, RollError
 from pyramid.tablegames import sport_cards as sc
 from pyramid.tablegames.base import Decision, Player, TableGameInfo
-from pyramid.tablegames.roller import Roller, RollError
 from pyramid.tablegames.sport_cards import TRAINING, Athlete, Card, HouseRules
 
 INFO = TableGameInfo(

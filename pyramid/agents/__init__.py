@@ -1,0 +1,46 @@
+"""Who acts in the skill games: programmed controllers that really perform physical actions, and a person.
+
+A controller sees the game and a read-out of the world and returns one ``pyramid.physics.actions`` action;
+``pyramid.play.SkillMatch`` performs it. Controllers never touch the world, and draw every random
+choice from the Generator they were given.
+
+``base`` holds the interface, ``plate`` the hands that move the plate or the air (tilt, blow, Captain
+Flint), ``hands`` the others (Mikado, flick, throw, ladle, fowl, stacker, mount, a person).
+"""
+
+from pyramid.agents.controller import EDGE, Controller, reachable, weakened
+from pyramid.agents.dice_hands import (
+    FlickHand,
+    FowlHand,
+    HumanHand,
+    LadleHand,
+    MaliceHand,
+    MikadoHand,
+    MountHand,
+    StackHand,
+    ThrowHand,
+    parse_action,
+    set_down,
+)
+from pyramid.agents.plate_hands import BlowHand, FlintHand, TiltHand
+
+__all__ = [
+    "EDGE",
+    "BlowHand",
+    "Controller",
+    "FlickHand",
+    "FlintHand",
+    "FowlHand",
+    "HumanHand",
+    "LadleHand",
+    "MaliceHand",
+    "MikadoHand",
+    "MountHand",
+    "StackHand",
+    "ThrowHand",
+    "TiltHand",
+    "parse_action",
+    "reachable",
+    "set_down",
+    "weakened",
+]

@@ -1,0 +1,44 @@
+"""Who acts in the skill games: programmed controllers that really perform physical actions, and a person.
+
+A controller sees the game and a read-out of the world and returns one ``pyramid.physics.actions`` action;
+``pyramid.play.SkillMatch`` performs it. Controllers never touch the world, and draw every random
+choice from the Generator they were given.
+"""
+
+from __future__ import annotations
+
+import abc
+from typing import Any
+
+from pyramid import geometry
+from pyramid.geometry import Slot
+from pyramid.perception import Readout
+from pyramid.physics.actions import PhysicalAction
+from pyramid.state import PyramidState
+
+EDGE = 0.016
+
+
+class Controller(abc.ABC):
+    """Chooses the next physical action of a skill game's turn."""
+
+    name: str = "controller"
+
+    @abc.abstractmethod
+    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+        """The next action, given the game, the world's read-out and the turn's simulated seconds so far."""
+
+
+# --- the pyramid: lifting dice out (Dice Mikado) ---------------------------------------------------
+
+
+def reachable(state: PyramidState, keep: Slot | None = None) -> list[Slot]:
+    """Slots whose die shows at least one uncovered face (a hand can grip it), except ``keep``."""
+    faces = {s for s, _ in geometry.exposed_faces(state)}
+    return [s for s in geometry.SLOTS if s in faces and s != keep]
+
+
+def weakened(state: PyramidState, slot: Slot) -> int:
+    """How many dice would keep fewer than two of their three supports if ``slot`` were emptied."""
+    after = set(state) - {slot}
+    return sum(1 for s in geometry.resting_on(slot) if s in after and sum(t in after for t in geometry.supports(s)) < 2)

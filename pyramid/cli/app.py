@@ -1,0 +1,413 @@
+"""The ``pyramid`` command: one subcommand per job, each a thin layer over the Python API."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+EPILOG = """examples:
+  pyramid demo --seed 7 --picture pyramid.png   build a full pyramid physically, throw dice, read it back
+  pyramid games                                 list every game
+  pyramid rules 10                              the rules card of game 10
+  pyramid play 10 --players greedy,random,random --seed 1
+  pyramid play decathlon --players optimal --seed 3
+  pyramid assets --out assets                   write the meshes and URDF files
+  pyramid bench                                 speed and accuracy figures of the physics
+  pyramid view                                  a window: the full pyramid and every die, hands on
+  pyramid play 14 --players human,greedy --view  play in a window, hot-seat
+  pyramid run scenes/full_pyramid.toml --picture --video gif   pictures and a film, no screen needed
+  pyramid run scenes/full_pyramid.toml          run one scene headless: summary, JSON report
+  pyramid experiment scenes/die_throw.toml --vary throw.height=0.01,0.05,0.2 --seeds 100
+                                                many seeded runs in parallel: rows, summary, plot
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pyramid",
+        description="Reinhold Wittig's dice pyramid (Das Spiel, 1979) and its games, in 3-D physics.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser("demo", help="build a pyramid physically, throw dice at it, print the read-out, save a picture")
+    p.add_argument("--seed", type=seed_value, default=0, help="seed of every random choice (default 0)")
+    p.add_argument("--picture", default="pyramid.png", help="PNG file to write (default pyramid.png)")
+    p.add_argument("--throws", type=_throws, default=3, help="dice thrown onto the plate after building (default 3)")
+    p.add_argument("--gui", action="store_true", help="show PyBullet's own window while it runs")
+    p.set_defaults(run=_demo)
+
+    p = sub.add_parser("assets", help="write the plate and die meshes (OBJ, STL) and URDF files")
+    p.add_argument("--out", default="assets", help="folder to write to (default assets)")
+    p.set_defaults(run=_assets)
+
+    p = sub.add_parser("bench", help="print speed and accuracy figures of the physics (not a test)")
+    p.add_argument("--seconds", type=float, default=10.0, help="simulated seconds of the awake pyramid")
+    p.add_argument("--no-mujoco", action="store_true", help="skip the MuJoCo comparison")
+    p.set_defaults(run=_bench)
+
+    p = sub.add_parser("games", help="list every game: number, title, category, players")
+    p.set_defaults(run=_games)
+
+    p = sub.add_parser("rules", help="print a game's rules card and its house rules")
+    p.add_argument("game", type=game_name, help="number or name of the game")
+    p.set_defaults(run=_rules)
+
+    p = sub.add_parser("play", help="play a game with bots and people; physical by default")
+    p.add_argument("game", type=game_name, help="number or name of the game (see `pyramid games`)")
+    p.add_argument("--players", type=player_list, default="", help="comma-separated players, e.g. greedy,random,human")
+    p.add_argument("--seed", type=seed_value, default=0, help="seed of every random choice (default 0)")
+    p.add_argument("--fast", action="store_true", help="exact placement and drawn dice, no physics")
+    p.add_argument("--picture", default=None, help="write a picture of the final position to this PNG")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option; repeatable")
+    p.add_argument("--view", action="store_true", help="play in a window (needs the view extra); human seats click")
+    p.add_argument("--delay", type=float, default=0.4, help="with --view: seconds to watch each bot move")
+    p.set_defaults(run=_play)
+
+    p = sub.add_parser("view", help="a window on a scene or a full pyramid: watch it live, lift, flick, blow, tilt")
+    p.add_argument("scene", nargs="?", default=None, help="scene file (TOML); default: a full pyramid and 116 spares")
+    p.add_argument("--seed", type=seed_value, default=0, help="seed of every random choice (default 0)")
+    p.add_argument("--seconds", type=float, default=None, help="close after this much simulated time")
+    p.set_defaults(run=_view)
+    _add_run_parser(sub)
+    _add_experiment_parser(sub)
+    return parser
+
+
+RUN_EPILOG = """examples:
+  pyramid run scenes/full_pyramid.toml                 build it, settle, print the read-out and the score
+  pyramid run scenes/*.toml --quiet                    every scene, one report each under runs/
+  pyramid run scenes/throw_at_pyramid.toml --seed 3 --pictures    PNGs after the start and every action
+  pyramid run scenes/die_throw.toml --set throw.height=0.02       change a setting without editing the file
+
+A scene file (TOML) says where the dice start ([start]: a full or partial pyramid, the text
+notation, small pyramids, dice on the table, colours, faces), the physics ([physics]: materials,
+time step, the dice's edge and proportions), what happens ([[timeline]]: place, remove, throw,
+flick, blow, tilt, shake, wait) and what is measured (scene.measure: readout, score, moved, fallen,
+time_to_rest, thrown). The files in scenes/ are commented examples. A file with a mistake is
+refused before anything runs, with the file, the key and what was expected; nothing is written.
+"""
+
+EXPERIMENT_EPILOG = """examples:
+  pyramid experiment scenes/die_throw.toml --seeds 600                        600 throws, faces chi-square tested
+  pyramid experiment scenes/die_throw.toml --vary throw.height=0.005:0.2:6 --seeds 200 --workers 2
+  pyramid experiment scenes/throw_at_pyramid.toml --vary physics.friction_die=0.5,0.8 --seeds 20
+  pyramid experiment --game 10 --players greedy,random,random --seeds 50 --fast
+  pyramid experiment scenes/die_throw.toml --seeds 100 --engine dask                 a local Dask cluster
+  pyramid experiment scenes/die_throw.toml --seeds 100 --engine dask --address tcp://host:8786
+
+Each run is seeded (seeds FIRST..FIRST+N-1, the same seeds at every sweep point), so a row can be
+reproduced alone. Rows go to OUT/rows.jsonl as runs finish; after Ctrl-C, the same command resumes and
+runs only what is missing. At the end: OUT/rows.csv, OUT/summary.json (means with 95% confidence
+intervals, face counts with a chi-square test) and OUT/summary.png (needs the plots extra).
+A swept KEY is TABLE.KEY (physics.edge, start.layers), timeline.N.KEY, or NAME.KEY for a timeline
+entry with name = "NAME". Every sweep point is checked before anything runs.
+Runs go to local processes by default; --engine dask (pip install 'pyramid[dask]') sends the same
+runs to Dask, which gives the same rows for the same seeds; without --address it starts a local
+cluster, with it uses a running scheduler (dask scheduler, then dask worker ADDRESS on each machine).
+"""
+
+
+def _add_run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "run",
+        help="run scene files headless: a summary on the terminal and a JSON report",
+        description="Run scene files headless; print a summary and write a JSON report per scene.",
+        epilog=RUN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("scene", nargs="+", help="scene files (TOML), e.g. scenes/full_pyramid.toml")
+    p.add_argument(
+        "--seed", type=seed_value, default=None, help="seed of every random choice (default: the scene's seed)"
+    )
+    p.add_argument("--out", default="runs", help="folder for the reports and pictures (default runs)")
+    p.add_argument("--pictures", action="store_true", help="also write a PNG after the start and after every action")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a setting; repeatable")
+    p.add_argument("--quiet", action="store_true", help="print only where the reports went")
+    p.add_argument("--picture", action="store_true", help="PNGs: the start, each die placed, taken or thrown, the end")
+    p.add_argument("--video", choices=("gif", "png", "mp4"), default=None, help="film the run: OUT/SCENE_seedN.gif")
+    p.add_argument("--renderer", choices=("auto", "opengl", "software"), default="auto", help="for --picture/--video")
+    p.set_defaults(run=_run)
+    return p
+
+
+def _add_experiment_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "experiment",
+        help="many seeded runs of a scene (over a sweep) or of a game, in parallel; rows, summary, plot",
+        description="Many seeded runs of a scene over a sweep of its settings, or of a game with its players.",
+        epilog=EXPERIMENT_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("scene", nargs="?", default=None, help="scene file (TOML); or use --game")
+    p.add_argument(
+        "--vary",
+        action="append",
+        default=[],
+        metavar="KEY=V1,V2|START:STOP:COUNT",
+        help="a setting to sweep; repeatable (all combinations are run)",
+    )
+    p.add_argument("--seeds", type=positive_count, default=10, help="runs per sweep point (default 10)")
+    p.add_argument("--first-seed", type=seed_value, default=0, help="first seed (default 0)")
+    p.add_argument(
+        "--game", type=game_name, default=None, help="a game's number or name instead of a scene (see `pyramid games`)"
+    )
+    p.add_argument(
+        "--players",
+        type=player_list,
+        default="greedy,random",
+        help="bots of every seat for --game (default greedy,random)",
+    )
+    p.add_argument("--fast", action="store_true", help="with --game: exact placement, no physics")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option; repeatable")
+    p.add_argument("--out", default=None, help="folder of the experiment (default experiments/NAME)")
+    p.add_argument(
+        "--workers", type=positive_count, default=None, help="parallel processes (default: the number of cores)"
+    )
+    p.add_argument(
+        "--engine",
+        choices=("local", "dask"),
+        default="local",
+        help="local processes (default), or Dask (the dask extra): a local cluster or --address",
+    )
+    p.add_argument("--address", default=None, help="with --engine dask: a running scheduler, e.g. tcp://host:8786")
+    p.add_argument("--no-plots", action="store_true", help="skip summary.png")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=_experiment)
+    return p
+
+
+# -- argument types: each refuses a bad value at parse time, naming the option ------------------------
+
+
+def _whole(text: str, low: int, high: int | None = None, what: str = "") -> int:
+    what = what or (f"a whole number {low} or more" if high is None else f"a whole number from {low} to {high}")
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+    if value < low or (high is not None and value > high):
+        raise argparse.ArgumentTypeError(f"expected {what}, got {value}")
+    return value
+
+
+def seed_value(text: str) -> int:
+    """An argparse type for a seed: a whole number 0 or more (argparse names the option in the error)."""
+    return _whole(text, 0)
+
+
+def positive_count(text: str) -> int:
+    """An argparse type for a count (of seeds, of workers): a whole number 1 or more."""
+    return _whole(text, 1)
+
+
+def _throws(text: str) -> int:
+    from pyramid.lab.demo import SPARE_DICE
+
+    return _whole(text, 0, SPARE_DICE, f"0 to {SPARE_DICE}, the dice left to throw after building the pyramid")
+
+
+def game_name(text: str) -> str:
+    """An argparse type for a game's number or name: a negative number is refused, not read as a name."""
+    if re.fullmatch(r"\s*-\s*\d+\s*", text):
+        raise argparse.ArgumentTypeError(f"a game's number is 1 or more, got {text.strip()} (see `pyramid games`)")
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give a game's number or name (see `pyramid games`)")
+    return text
+
+
+def player_list(text: str) -> str:
+    """An argparse type for ``--players``: comma-separated names, none of them empty."""
+    from pyramid.cli.games import seat_kinds
+
+    try:
+        seat_kinds(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return text
+
+
+# -- output paths: checked before anything is simulated ----------------------------------------------
+
+
+def _folder_problem(folder: Path) -> str | None:
+    """Create ``folder`` (and its parents) and try a file in it: None if that works, else why not."""
+    for part in (folder, *folder.parents):
+        if part.exists() and not part.is_dir():
+            return f"{part} is a file, not a folder"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as err:
+        return err.strerror or str(err)
+    return None
+
+
+def check_output_folder(path: str | os.PathLike[str], option: str) -> None:
+    """Create the folder ``path`` and try a file in it; ValueError naming ``option``, the path and why not."""
+    problem = _folder_problem(Path(path))
+    if problem:
+        raise ValueError(f"{option} {path}: cannot write there: {problem}")
+
+
+def check_output_file(path: str | os.PathLike[str], option: str) -> None:
+    """Make sure the file ``path`` can be written (its folder is created); ValueError naming ``option`` if not."""
+    file = Path(path)
+    problem = f"{file} is a folder; give a file name" if file.is_dir() else _folder_problem(file.parent)
+    if problem is None:
+        existed = file.exists()
+        try:
+            with file.open("ab"):
+                pass
+        except OSError as err:
+            problem = err.strerror or str(err)
+        else:
+            if not existed:
+                file.unlink()
+    if problem:
+        raise ValueError(f"{option} {path}: cannot write there: {problem}")
+
+
+def _os_message(err: OSError) -> str:
+    """An OSError as one line: the path and the reason, without the errno."""
+    names = " -> ".join(str(n) for n in (err.filename, err.filename2) if n is not None)
+    reason = err.strerror or str(err)
+    return f"{names}: {reason}" if names else reason
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``pyramid`` command."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except EOFError:
+        print(flush=True)  # end the line of the question that was never answered
+        print(f"pyramid {args.command}: input ended: the match stops", file=sys.stderr)
+        return 1
+    except (ValueError, LookupError) as err:
+        print(f"pyramid {args.command}: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # The reader went away (``pyramid games | head``): stop quietly, as other commands do.
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except OSError as err:
+        print(f"pyramid {args.command}: {_os_message(err)}", file=sys.stderr)
+        return 2
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from pyramid.lab.demo import run_demo
+
+    if args.picture:
+        check_output_file(args.picture, "--picture")
+    return run_demo(seed=args.seed, picture=args.picture, throws=args.throws, gui=args.gui)
+
+
+def _assets(args: argparse.Namespace) -> int:
+    from pyramid.physics.assets import write_assets
+
+    check_output_folder(args.out, "--out")
+    for path in write_assets(args.out):
+        print(path)
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from pyramid.lab.bench import run_bench
+
+    return run_bench(seconds=args.seconds, mujoco=not args.no_mujoco)
+
+
+def _is_table_game(name: str) -> bool:
+    from pyramid.tablegames import find_table_game
+
+    return find_table_game(name) is not None
+
+
+def _games(args: argparse.Namespace) -> int:
+    from pyramid.cli.games import list_games
+    from pyramid.cli.tables import list_table_games
+
+    list_games()
+    print()
+    list_table_games()
+    return 0
+
+
+def _rules(args: argparse.Namespace) -> int:
+    if _is_table_game(args.game):
+        from pyramid.cli.tables import show_rules as table_rules
+
+        return table_rules(args.game)
+    from pyramid.cli.games import show_rules
+
+    return show_rules(args.game)
+
+
+def _view(args: argparse.Namespace) -> int:
+    from pyramid.ui.film import require_display
+
+    require_display()
+    from pyramid.ui.player import view_command
+
+    return view_command(args)
+
+
+def _play(args: argparse.Namespace) -> int:
+    if args.picture and not args.fast:
+        check_output_file(args.picture, "--picture")
+    if getattr(args, "view", False):
+        from pyramid.ui.film import require_display
+
+        require_display()
+        from pyramid.ui.player import play_command
+
+        return play_command(args)
+    if _is_table_game(args.game):
+        from pyramid.cli.tables import play as table_play
+
+        return table_play(args)
+    from pyramid.cli.games import play
+
+    return play(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from pyramid.lab.experiments import parse_setting
+    from pyramid.lab.scene import load_scene
+
+    # Every file with every --set checked (errors blame --set, not the file), and the folder, before anything runs.
+    overrides = dict(parse_setting(text) for text in args.set)
+    for path in args.scene:
+        load_scene(path, overrides, origin="--set")
+    check_output_folder(args.out, "--out")
+    if args.picture or args.video:
+        from pyramid.ui.film import film_command
+
+        return film_command(args)
+    from pyramid.lab.runner import run_command
+
+    return run_command(args)
+
+
+def _experiment(args: argparse.Namespace) -> int:
+    from pyramid.lab.experiments import experiment_command
+
+    return experiment_command(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

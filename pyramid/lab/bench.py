@@ -1,0 +1,236 @@
+"""Speed and accuracy figures of the physics, printed as a table (``pyramid bench``). Not a test.
+
+Every figure of one run comes from the same machine in the same minute, so ratios between rows are
+meaningful even where absolute times are noisy.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from pyramid import geometry
+from pyramid.dice import EDGE, die_mass
+from pyramid.perception import read_poses
+from pyramid.physics.world import Physics, World
+from pyramid.state import Cell, PyramidState
+
+
+@dataclass
+class Figure:
+    """One measured row."""
+
+    what: str
+    realtime: float | None = None  # simulated seconds per wall second
+    sag_mean: float | None = None  # die edges
+    sag_max: float | None = None  # die edges
+    wall: float | None = None  # seconds
+    note: str = ""
+
+
+def _full_state() -> PyramidState:
+    return PyramidState({s: Cell("black" if n < 90 else "red", (1, 2, 3)) for n, s in enumerate(geometry.SLOTS)})
+
+
+def awake_pyramid(physics: Physics, seconds: float, label: str) -> Figure:
+    """Real-time factor and sag of the full pyramid, awake, left alone for ``seconds``."""
+    world = World(physics)
+    world.build(_full_state())
+    _, before = world.poses()
+    t = time.perf_counter()
+    world.step(seconds)
+    wall = time.perf_counter() - t
+    _, after = world.poses()
+    sag = np.linalg.norm(after[:, :3] - before[:, :3], axis=1) / physics.edge
+    world.close()
+    return Figure(label, seconds / wall, float(sag.mean()), float(sag.max()), wall)
+
+
+def idle_pyramid(physics: Physics, seconds: float, skip_when_asleep: bool, label: str) -> Figure:
+    """Cost of a settled, sleeping pyramid; with ``skip_when_asleep`` False, Bullet still steps it."""
+    world = World(physics)
+    world.build(_full_state())
+    world.settle(timeout=10.0, raise_on_timeout=False)
+    world.sleep()
+    _, before = world.poses()
+    t = time.perf_counter()
+    if skip_when_asleep:
+        world.step(seconds)
+    else:
+        for _ in range(round(seconds / physics.time_step)):
+            world.client.stepSimulation()
+    wall = max(time.perf_counter() - t, 1e-9)
+    _, after = world.poses()
+    sag = np.linalg.norm(after[:, :3] - before[:, :3], axis=1) / physics.edge
+    world.close()
+    return Figure(label, seconds / wall, float(sag.mean()), float(sag.max()), wall)
+
+
+def thrown_dice(physics: Physics, n: int = 20, seed: int = 0) -> Figure:
+    """Wall time for ``n`` dice thrown onto the empty plate to come to rest."""
+    world = World(physics)
+    rng = np.random.default_rng(seed)
+    t = time.perf_counter()
+    for die in range(n):
+        world.random_throw(die, rng, height=0.10, target=tuple(rng.uniform(-0.03, 0.03, 2)), speed=0.2)
+    report = world.settle(timeout=20.0, raise_on_timeout=False)
+    wall = time.perf_counter() - t
+    world.close()
+    note = f"at rest after {report.time:.2f} s simulated" if report.at_rest else "TIMEOUT"
+    return Figure(f"{n} dice thrown onto the plate, until at rest", report.time / wall, wall=wall, note=note)
+
+
+def gentle_drop(physics: Physics) -> Figure:
+    """Drops of 1 cm onto the table in each of the six orientations: how many keep their bottom face."""
+    kept = 0
+    for top in range(1, 7):
+        world = World(physics, plate=False)
+        normal = np.array(geometry.FACE_NORMALS[top], dtype=float)
+        axis = np.cross(normal, [0.0, 0.0, 1.0])
+        axis = axis / np.linalg.norm(axis) if np.linalg.norm(axis) > 1e-9 else np.array([1.0, 0.0, 0.0])
+        angle = np.arccos(normal[2])
+        quat = np.concatenate([axis * np.sin(angle / 2), [np.cos(angle / 2)]])
+        world.throw(0, (0.0, 0.0, physics.edge / 2 + 0.01), orientation=quat)
+        world.settle()
+        kept += world.readout().dice[0].top == top
+        world.close()
+    return Figure("gentle 1 cm drops that keep their face", note=f"{kept} of 6")
+
+
+def readout_time(repeats: int = 20) -> Figure:
+    """Wall time of one read-out of 281 dice (165 seated, 116 lying on the table)."""
+    rng = np.random.default_rng(0)
+    seated = [
+        np.concatenate([geometry.slot_centre(s) * EDGE, geometry.matrix_to_quat(geometry.seated_rotation((1, 2, 3)))])
+        for s in geometry.SLOTS
+    ]
+    loose = [
+        np.concatenate([[rng.uniform(0.2, 0.4), rng.uniform(-0.1, 0.1), EDGE / 2], [0, 0, 0, 1.0]]) for _ in range(116)
+    ]
+    poses = np.array(seated + loose)
+    dice = list(range(281))
+    t = time.perf_counter()
+    for _ in range(repeats):
+        read_poses(dice, poses)
+    wall = (time.perf_counter() - t) / repeats
+    return Figure("read-out of 281 dice", wall=wall)
+
+
+def mujoco_pyramid(seconds: float, sleep: bool, solver: str = "Newton", timestep: float = 0.005) -> Figure:
+    """The identical full pyramid in MuJoCo: awake (sleep disabled) or with MuJoCo's own sleeping."""
+    import mujoco
+
+    model = mujoco.MjModel.from_xml_string(mujoco_scene(sleep, timestep, solver=solver))
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    if sleep:
+        # Let MuJoCo put the settled pyramid to sleep before measuring the idle cost.
+        for _ in range(round(3.0 / timestep)):
+            mujoco.mj_step(model, data)
+    before = data.xpos[1:].copy()
+    t = time.perf_counter()
+    for _ in range(round(seconds / timestep)):
+        mujoco.mj_step(model, data)
+    wall = time.perf_counter() - t
+    sag = np.linalg.norm(data.xpos[1:] - before, axis=1) / EDGE
+    label = f"MuJoCo {solver}, " + ("sleeping pyramid (idle)" if sleep else "awake pyramid")
+    return Figure(label, seconds / wall, float(sag.mean()), float(sag.max()), wall)
+
+
+def mujoco_scene(sleep: bool, timestep: float = 0.005, edge: float = EDGE, solver: str = "Newton") -> str:
+    """MJCF of the same table, plate and 165 dice at their slots (friction of a die pair: 0.66).
+
+    Contacts tuned as a user would tune them for 16 mm dice: stiff (time constant 2 steps) with a
+    0.1 mm transition width. ``solver``: MuJoCo's default Newton, or CG with 20 iterations, which
+    runs this pyramid 3x faster awake but keeps it from ever falling asleep.
+    """
+    iterations = ' iterations="20"' if solver == "CG" else ""
+    a = edge
+    quat_xyzw = geometry.matrix_to_quat(geometry.CUBE_TO_PLATE)
+    quat = " ".join(f"{q:.9f}" for q in (quat_xyzw[3], *quat_xyzw[:3]))
+    die_quat_xyzw = geometry.matrix_to_quat(geometry.seated_rotation((1, 2, 3)))
+    die_quat = " ".join(f"{q:.9f}" for q in (die_quat_xyzw[3], *die_quat_xyzw[:3]))
+    vertices, _ = geometry.slab_prism()
+    slab = " ".join(f"{v:.7f}" for v in (vertices * a).ravel())
+    cubes = "\n".join(
+        f'    <geom type="box" size="{a / 2} {a / 2} {a / 2}" pos="{x:.7f} {y:.7f} {z:.7f}" quat="{quat}"/>'
+        for x, y, z in geometry.PLATE_CUBE_CENTRES * a
+    )
+    dice = "\n".join(
+        f'    <body pos="{x:.7f} {y:.7f} {z:.7f}" quat="{die_quat}"><freejoint/>'
+        f'<geom type="box" size="{a / 2} {a / 2} {a / 2}" mass="{die_mass(a)}"/></body>'
+        for x, y, z in geometry.slot_centres() * a
+    )
+    flag = '<flag sleep="enable"/>' if sleep else ""
+    return f"""<mujoco>
+  <option timestep="{timestep}" solver="{solver}"{iterations}>{flag}</option>
+  <default><geom friction="0.66 0.005 0.0001" condim="3" solref="0.01 1" solimp="0.95 0.99 0.0001"/></default>
+  <asset><mesh name="slab" vertex="{slab}"/></asset>
+  <worldbody>
+    <geom type="plane" size="1 1 0.01"/>
+    <geom type="mesh" mesh="slab"/>
+{cubes}
+{dice}
+  </worldbody>
+</mujoco>"""
+
+
+def _row(f: Figure) -> str:
+    def fmt(v: float | None, spec: str, width: int) -> str:
+        if v is None:
+            return "-".rjust(width)
+        if v > 1e5:
+            return "no cost".rjust(width)
+        return format(v, f">{width}{spec}")
+
+    return (
+        f"{f.what:<52}{fmt(f.realtime, '.2f', 10)}{fmt(f.sag_mean, '.4f', 11)}{fmt(f.sag_max, '.4f', 10)}"
+        f"{fmt(f.wall, '.3f', 10)}  {f.note}"
+    )
+
+
+def run_bench(seconds: float = 10.0, mujoco: bool = True, progress: Callable[[str], None] = print) -> int:
+    """Measure and print every figure; returns a process exit code."""
+    ours = Physics()
+    figures: list[Figure] = []
+    steps: list[tuple[str, Callable[[], Figure]]] = [
+        ("awake pyramid, ours", lambda: awake_pyramid(ours, seconds, "PyBullet tuned (ours), awake pyramid")),
+        (
+            "awake pyramid, PyBullet defaults",
+            lambda: awake_pyramid(Physics.pybullet_defaults(), seconds, "PyBullet defaults, awake pyramid"),
+        ),
+        ("idle pyramid", lambda: idle_pyramid(ours, seconds, True, "ours, sleeping pyramid (idle)")),
+        (
+            "idle pyramid, Bullet stepping",
+            lambda: idle_pyramid(ours, seconds, False, "ours, sleeping, Bullet still steps"),
+        ),
+        ("thrown dice", lambda: thrown_dice(ours)),
+        ("gentle drop", lambda: gentle_drop(ours)),
+        ("read-out", readout_time),
+    ]
+    if mujoco:
+        try:
+            import mujoco as _  # noqa: F401
+
+            steps.append(("MuJoCo Newton awake", lambda: mujoco_pyramid(seconds, sleep=False)))
+            steps.append(("MuJoCo CG awake", lambda: mujoco_pyramid(seconds, sleep=False, solver="CG")))
+            steps.append(("MuJoCo Newton asleep", lambda: mujoco_pyramid(seconds, sleep=True)))
+        except ImportError:
+            progress("MuJoCo is not installed (pip install -e '.[bench]'): skipping the comparison")
+    for n, (name, step) in enumerate(steps, 1):
+        progress(f"[{n}/{len(steps)}] {name} ...")
+        figures.append(step())
+    print()
+    print(f"{'':<52}{'x realtime':>10}{'sag mean':>11}{'sag max':>10}{'wall s':>10}")
+    for f in figures:
+        print(_row(f))
+    by = {f.what: f for f in figures}
+    ref = by["PyBullet tuned (ours), awake pyramid"]
+    print()
+    for f in figures:
+        if f.realtime is not None and f.realtime < 1e5 and ref.realtime and f is not ref and "pyramid" in f.what:
+            print(f"{f.what}: {f.realtime / ref.realtime:.2f} x the speed of ours awake")
+    return 0

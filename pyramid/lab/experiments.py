@@ -1,0 +1,540 @@
+"""Experiments: many seeded runs of a scene (over a sweep of its settings) or of a game, in parallel.
+
+Sits on top of the flow: each run is ``runner.run_scene`` or a ``play.Match``, rebuilt in a worker
+from plain data and a seed, so the same seed gives the same row in any process, on any engine. Rows
+go to JSON lines as they finish (an interrupted experiment resumes from them), then to a CSV table,
+a summary with 95% confidence intervals and a plot (``summaries``).
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import os
+import signal
+import sys
+import time
+import tomllib
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pyramid.lab.summaries import plot_summary, plural, summarise, summary_text
+
+ENGINES = ("local", "dask")
+
+
+class ExperimentError(ValueError):
+    """An experiment that cannot start or resume; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """One run: which sweep point, which seed, and everything a worker needs to rebuild it."""
+
+    key: str
+    point: int
+    seed: int
+    params: dict[str, Any]
+    spec: dict[str, Any]  # {"scene": raw TOML dict, "source": path} or {"game": name, "players": [...], ...}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What an experiment runs: a scene and its sweep, or a game and its players; and the seeds."""
+
+    spec: dict[str, Any]
+    vary: dict[str, list[Any]]
+    seeds: int
+    first_seed: int = 0
+
+    def points(self) -> list[dict[str, Any]]:
+        """Every combination of the swept values (one empty point without a sweep)."""
+        keys = list(self.vary)
+        return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*self.vary.values())]
+
+    def jobs(self) -> list[Job]:
+        """All runs: every point with every seed."""
+        return [
+            Job(f"{p}:{s}", p, s, params, self.spec)
+            for p, params in enumerate(self.points())
+            for s in range(self.first_seed, self.first_seed + self.seeds)
+        ]
+
+
+def parse_vary(text: str) -> tuple[str, list[Any]]:
+    """``KEY=V1,V2,...`` or ``KEY=START:STOP:COUNT`` (COUNT evenly spaced numbers) -> (key, values)."""
+    key, sep, values = text.partition("=")
+    if not sep or not key.strip() or not values.strip():
+        raise ExperimentError(f"--vary takes KEY=V1,V2 or KEY=START:STOP:COUNT, got {text!r}")
+    parts = values.split(":")
+    if len(parts) == 3:
+        start, stop, count = (_literal(p, text) for p in parts)
+        if not _is_number(start) or not _is_number(stop) or not isinstance(count, int) or isinstance(count, bool):
+            raise ExperimentError(f"--vary {text!r}: START:STOP:COUNT takes two numbers and a whole count")
+        if count < 1:
+            raise ExperimentError(f"--vary {text!r}: the COUNT of START:STOP:COUNT must be at least 1, got {count}")
+        return key.strip(), [round(float(v), 10) for v in np.linspace(start, stop, count)]
+    return key.strip(), [_literal(v, text) for v in values.split(",")]
+
+
+def parse_setting(text: str, option: str = "--set") -> tuple[str, Any]:
+    """``KEY=VALUE`` (one value) -> (key, value); ExperimentError naming ``option`` when it is not that."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip() or not value.strip():
+        raise ExperimentError(f"{option} takes KEY=VALUE, e.g. throw.height=0.02, got {text!r}")
+    return key.strip(), _literal(value, text, option)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _literal(text: str, whole: str, option: str = "--vary") -> Any:
+    try:
+        return tomllib.loads(f"v = {text.strip()}")["v"]
+    except tomllib.TOMLDecodeError:
+        if text.strip().replace("_", "").replace("-", "").isalnum():
+            return text.strip()  # a bare word, e.g. a colour
+        raise ExperimentError(f"{option} {whole!r}: cannot read the value {text!r}") from None
+
+
+# -- one run, in any process ------------------------------------------------------------------
+
+
+def run_job(job: Job) -> dict[str, Any]:
+    """Run one job and return its row: key, point, seed, params, flat measures, error (None if fine)."""
+    row: dict[str, Any] = {"key": job.key, "point": job.point, "seed": job.seed, "params": job.params}
+    try:
+        if "scene" in job.spec:
+            measures = _run_scene_job(job)
+        elif "table_game" in job.spec:
+            measures = _run_table_game_job(job)
+        else:
+            measures = _run_game_job(job)
+        row["measures"], row["error"] = flatten(measures), None
+    except Exception as err:  # one failing run is recorded, not fatal to the experiment
+        row["measures"], row["error"] = {}, f"{type(err).__name__}: {err}"
+    return row
+
+
+def _run_scene_job(job: Job) -> dict[str, Any]:
+    from pyramid.lab.runner import run_scene
+    from pyramid.lab.scene import scene_from_dict
+
+    scene = scene_from_dict(job.spec["scene"], job.spec["source"], job.params)
+    return run_scene(scene, seed=job.seed)["measures"]
+
+
+def _run_game_job(job: Job) -> dict[str, Any]:
+    from pyramid.agents.players import make_player
+    from pyramid.games import find_game
+    from pyramid.play import Match
+
+    spec = job.spec
+    game_cls = find_game(spec["game"])
+    options = {**spec.get("options", {}), **{k: str(v) for k, v in job.params.items()}}
+    kinds = spec["players"]
+    game = game_cls(len(kinds), rng=np.random.default_rng([job.seed, 1]), **options)
+    players = [make_player(k, np.random.default_rng([job.seed, 2, n])) for n, k in enumerate(kinds)]
+    world = None
+    if not spec.get("fast", False):
+        from pyramid.physics.world import World
+
+        world = World()
+    try:
+        outcome = Match(game, players, world=world, rng=np.random.default_rng(job.seed)).run()
+    finally:
+        if world is not None:
+            world.close()
+    return {
+        "score": list(outcome.scores),
+        "win": [seat in outcome.winners for seat in range(len(kinds))],
+        "termination": outcome.termination.name.lower(),
+        "turns": len(game.history) if hasattr(game, "history") else None,
+    }
+
+
+def check_game(spec: dict[str, Any]) -> None:
+    """Raise ExperimentError before anything runs if the game cannot be set up with these players and options."""
+    from pyramid.agents.players import make_player
+    from pyramid.games import find_game
+
+    try:
+        game_cls = find_game(spec["game"])
+        game_cls(len(spec["players"]), rng=np.random.default_rng(0), **spec.get("options", {}))
+        for kind in spec["players"]:
+            make_player(kind, np.random.default_rng(0))
+    except (TypeError, ValueError, LookupError) as err:
+        raise ExperimentError(f"--game {spec['game']} with --players {','.join(spec['players'])}: {err}") from None
+
+
+def check_table_game(spec: dict[str, Any]) -> None:
+    """Raise ExperimentError before anything runs if the table game cannot be set up with these players and options."""
+    from pyramid.cli.tables import make_players, make_roller, make_table_game
+    from pyramid.tablegames import find_table_game
+
+    rng = np.random.default_rng(0)
+    try:
+        game_type = find_table_game(spec["table_game"])
+        if game_type is None:
+            raise LookupError(f"no table game called {spec['table_game']!r}")
+        players = make_players(",".join(spec["players"]), rng)
+        make_table_game(game_type, players, make_roller(True, rng), rng, dict(spec["options"]), say=lambda text: None)
+    except (TypeError, ValueError, LookupError) as err:
+        seats = ",".join(spec["players"])
+        raise ExperimentError(f"--game {spec['table_game']} with --players {seats}: {err}") from None
+
+
+def _run_table_game_job(job: Job) -> dict[str, Any]:
+    """One game of a table dice game (Decathlon, ...): physical rolls unless the spec says fast."""
+    from pyramid.cli.tables import make_players, make_roller, make_table_game
+    from pyramid.tablegames import find_table_game
+
+    spec = job.spec
+    game_type = find_table_game(spec["table_game"])
+    assert game_type is not None, spec["table_game"]
+    rng = np.random.default_rng(job.seed)
+    players = make_players(",".join(spec["players"]), rng)
+    roller = make_roller(spec.get("fast", False), rng)
+    options = {**spec.get("options", {}), **{k: str(v) for k, v in job.params.items()}}
+    game = make_table_game(game_type, players, roller, rng, options, say=lambda text: None)
+    scores = game.play()
+    winners = set(game.winners())
+    return {
+        "score": [int(x) for x in scores],
+        "win": [seat in winners for seat in range(len(players))],
+        "rolls": len(roller.records),
+        "rerolls": sum(r.rerolls for r in roller.records),
+    }
+
+
+def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
+    """Nested dicts and lists -> one level with dotted keys (``thrown.0.top``)."""
+    if isinstance(data, dict):
+        items: Iterable[tuple[Any, Any]] = data.items()
+    elif isinstance(data, list):
+        items = enumerate(data)
+    else:
+        return {prefix: data}
+    out: dict[str, Any] = {}
+    for k, v in items:
+        out.update(flatten(v, f"{prefix}.{k}" if prefix else str(k)))
+    return out
+
+
+# -- running many -----------------------------------------------------------------------------
+
+
+class Progress:
+    """A progress bar on stderr: redrawn in place on a terminal, a line every 10% otherwise."""
+
+    def __init__(self, total: int, done: int = 0, width: int = 30, stream: Any = None) -> None:
+        self.total, self.done, self.width = total, done, width
+        self.stream = stream or sys.stderr
+        self.start, self.first = time.perf_counter(), done
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.last_draw, self.last_tenth = 0.0, -1
+
+    def update(self, n: int = 1) -> None:
+        """Count ``n`` more finished runs."""
+        self.done += n
+        now = time.perf_counter()
+        tenth = 10 * self.done // max(self.total, 1)
+        if (self.tty and now - self.last_draw > 0.1) or (not self.tty and tenth != self.last_tenth):
+            self.draw()
+            self.last_draw, self.last_tenth = now, tenth
+
+    def draw(self) -> None:
+        """Write the bar once."""
+        fraction = self.done / max(self.total, 1)
+        bar = "#" * round(self.width * fraction)
+        elapsed = time.perf_counter() - self.start
+        rate = (self.done - self.first) / elapsed if elapsed > 0 else 0.0
+        left = f", ~{(self.total - self.done) / rate:.0f} s left" if rate > 0 else ""
+        text = f"[{bar:<{self.width}}] {self.done}/{self.total} runs {100 * fraction:3.0f}%  {elapsed:.0f} s{left}"
+        self.stream.write(("\r" + text) if self.tty else text + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        """Draw the final state (unless just drawn) and end the line."""
+        if self.tty or self.last_tenth != 10 * self.done // max(self.total, 1):
+            self.draw()
+        if self.tty:
+            self.stream.write("\n")
+
+
+def _start_worker() -> None:
+    """Set up a worker process: the parent handles Ctrl-C; PyBullet's banners do not reach the terminal."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops handing out jobs
+    _quiet_stdout()
+
+
+def _quiet_stdout() -> None:
+    """Send this worker process's file descriptor 1 to /dev/null: PyBullet's C code prints there for every world."""
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(quiet, 1)
+    os.close(quiet)
+
+
+def run_local(jobs: Sequence[Job], workers: int, on_row: Callable[[dict[str, Any]], None]) -> None:
+    """Run ``jobs`` in ``workers`` processes of this machine (in this process when workers is 1)."""
+    if workers <= 1:
+        for job in jobs:
+            on_row(run_job(job))
+        return
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
+    pending: set[Future[dict[str, Any]]] = set()
+    queue = iter(jobs)
+    try:
+        # Keep at most two jobs per worker in flight: an interruption then loses little.
+        for job in itertools.islice(queue, 2 * workers):
+            pending.add(pool.submit(run_job, job))
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                on_row(future.result())
+                nxt = next(queue, None)
+                if nxt is not None:
+                    pending.add(pool.submit(run_job, nxt))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def require_dask() -> None:
+    """Raise ExperimentError, saying how to install it, if Dask's distributed scheduler is missing."""
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        raise ExperimentError("the dask engine needs its extra: pip install 'pyramid[dask]'") from None
+
+
+def run_dask(jobs: Sequence[Job], workers: int, address: str | None, on_row: Callable[[dict[str, Any]], None]) -> None:
+    """Run ``jobs`` on a Dask cluster: the scheduler at ``address``, or a local cluster of ``workers`` processes."""
+    require_dask()
+    import logging
+
+    from dask.distributed import Client, LocalCluster, as_completed
+
+    cluster = None
+    if address is None:
+        cluster = LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR
+        )
+    client = Client(address or cluster)
+    if cluster is not None:
+        client.run(_quiet_stdout)  # the local workers' PyBullet banners would cover the progress bar
+    try:
+        futures = client.map(run_job, list(jobs), pure=False)
+        try:
+            for future in as_completed(futures):
+                on_row(future.result())
+        finally:
+            client.cancel(futures)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+# -- the experiment folder --------------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    """What an experiment call did: runs done before and now, and the files written."""
+
+    total: int
+    resumed: int
+    ran: int
+    files: list[Path]
+    summary: dict[str, Any]
+
+
+def run_experiment(
+    plan: Plan,
+    out: str | Path,
+    workers: int | None = None,
+    engine: str = "local",
+    address: str | None = None,
+    progress: bool = True,
+    plots: bool = True,
+) -> Outcome:
+    """Run ``plan`` into the folder ``out``, skipping runs already written there; then table, summary, plots.
+
+    The folder holds ``experiment.json`` (the plan), ``rows.jsonl`` (one row per run, written as each
+    finishes), ``rows.csv``, ``summary.json`` and ``summary.png``. Ctrl-C keeps every row written.
+    """
+    if engine not in ENGINES:
+        raise ExperimentError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+    if engine == "dask":
+        require_dask()  # before anything is written
+    workers = workers or os.cpu_count() or 1
+    folder = Path(out)
+    manifest = folder / "experiment.json"
+    plan_data = asdict(plan)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if manifest.exists():
+            if _comparable(json.loads(manifest.read_text())) != _comparable(json.loads(json.dumps(plan_data))):
+                raise ExperimentError(
+                    f"{folder} holds a different experiment (its experiment.json differs): choose another --out, "
+                    "or delete that folder to start again"
+                )
+        else:
+            manifest.write_text(json.dumps(plan_data, indent=1) + "\n")
+        with (folder / "rows.jsonl").open("a", encoding="utf-8"):
+            pass
+    except OSError as err:  # before any run: the folder cannot hold the experiment
+        raise ExperimentError(f"cannot write the experiment to {folder}: {err.strerror or err}") from None
+    rows_path = folder / "rows.jsonl"
+    rows = read_rows(rows_path)
+    done = {r["key"] for r in rows}
+    jobs = [j for j in plan.jobs() if j.key not in done]
+    bar = Progress(len(plan.jobs()), len(done)) if progress else None
+    with rows_path.open("a", encoding="utf-8") as sink:
+
+        def keep(row: dict[str, Any]) -> None:
+            sink.write(json.dumps(row, sort_keys=True) + "\n")
+            sink.flush()
+            os.fsync(sink.fileno())
+            rows.append(row)
+            if bar is not None:
+                bar.update()
+
+        try:
+            if engine == "dask":
+                run_dask(jobs, workers, address, keep)
+            else:
+                run_local(jobs, workers, keep)
+        finally:
+            if bar is not None:
+                bar.close()
+    files = [manifest, rows_path, write_csv(rows, folder / "rows.csv")]
+    summary = summarise(rows, plan.points())
+    (folder / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    files.append(folder / "summary.json")
+    if plots:
+        what = (
+            Path(plan.spec["source"]).name
+            if "source" in plan.spec
+            else plan.spec.get("game") or plan.spec.get("table_game")
+        )
+        shape = f" ({plural(len(plan.points()), 'setting')} x {plural(plan.seeds, 'seed')})"
+        shape = shape if len(plan.points()) > 1 else ""
+        picture = plot_summary(rows, summary, folder / "summary.png", f"{what}: {plural(len(rows), 'run')}{shape}")
+        if picture is not None:
+            files.append(picture)
+    return Outcome(len(plan.jobs()), len(done), len(jobs), files, summary)
+
+
+def _comparable(plan_data: dict[str, Any]) -> dict[str, Any]:
+    """A plan as compared on resume: what runs, not the path the scene file was named by."""
+    spec = {k: v for k, v in plan_data.get("spec", {}).items() if k != "source"}
+    return {**plan_data, "spec": spec}
+
+
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    """The complete rows of a JSON-lines file; a last line cut short by an interruption is dropped from the file."""
+    if not path.exists():
+        return []
+    text = path.read_text(encoding="utf-8")
+    rows, good = [], 0
+    for line in text.splitlines(keepends=True):
+        try:
+            if not line.endswith("\n"):
+                raise ValueError("cut short")
+            rows.append(json.loads(line))
+        except ValueError:
+            break
+        good += len(line.encode("utf-8"))
+    if good < len(text.encode("utf-8")):
+        with path.open("r+b") as f:
+            f.truncate(good)
+    return rows
+
+
+def write_csv(rows: Sequence[dict[str, Any]], path: Path) -> Path:
+    """The rows as a table sorted by sweep point and seed: params and measures as columns."""
+    ordered = sorted(rows, key=lambda r: (r["point"], r["seed"]))
+    params = sorted({k for r in rows for k in r["params"]})
+    measures = sorted({k for r in rows for k in r["measures"]})
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["key", "point", "seed", *params, *measures, "error"])
+        for r in ordered:
+            values = [r["params"].get(k, "") for k in params] + [_cell(r["measures"].get(k)) for k in measures]
+            writer.writerow([r["key"], r["point"], r["seed"], *values, r["error"] or ""])
+    return path
+
+
+def _cell(value: Any) -> Any:
+    return "" if value is None else int(value) if isinstance(value, bool) else value
+
+
+def experiment_command(args: Any) -> int:
+    """``pyramid experiment``: build the plan from the arguments, check it, run it, print the summary."""
+    vary = dict(parse_vary(text) for text in args.vary)
+    if args.scene is None and args.game is None:
+        raise ExperimentError("nothing to run: give a scene file (e.g. scenes/die_throw.toml) or --game with --players")
+    if args.scene is not None and args.game is not None:
+        raise ExperimentError(f"give a scene file or --game, not both (got {args.scene} and --game {args.game})")
+    if args.scene is not None:
+        from pyramid.lab.scene import load_scene
+
+        base = load_scene(args.scene)
+        for point in Plan({}, vary, 1).points():  # every sweep point must make a valid scene before anything runs
+            load_scene(args.scene, point, origin="--vary")
+        spec: dict[str, Any] = {"scene": dict(base.raw), "source": str(args.scene)}
+        default_out = f"experiments/{base.name}"
+    else:
+        from pyramid.games import find_game
+        from pyramid.tablegames import find_table_game
+
+        kinds = [k.strip() for k in args.players.split(",")]
+        if not all(kinds):
+            raise ExperimentError(f"--players {args.players!r} has an empty player name")
+        if "human" in kinds:
+            raise ExperimentError("--players names the bots of every seat, e.g. greedy,random (no human)")
+        options = dict(o.partition("=")[::2] for o in args.option)
+        table_game = find_table_game(args.game)
+        if table_game is not None:
+            name = table_game.info.name  # type: ignore[attr-defined]
+            spec = {"table_game": name, "players": kinds, "fast": args.fast, "options": options}
+            check_table_game(spec)
+            default_out = f"experiments/{name}_{'_'.join(kinds)}"
+        else:
+            game = find_game(args.game)
+            spec = {"game": str(game.info.number), "players": kinds, "fast": args.fast, "options": options}
+            check_game(spec)
+            default_out = f"experiments/game{game.info.number}_{'_'.join(kinds)}"
+    if args.seeds < 1:
+        raise ExperimentError(f"--seeds must be at least 1, got {args.seeds}")
+    if args.first_seed < 0:
+        raise ExperimentError(f"--first-seed must be 0 or more, got {args.first_seed}")
+    if args.workers is not None and args.workers < 1:
+        raise ExperimentError(f"--workers must be at least 1, got {args.workers}")
+    plan = Plan(spec, vary, args.seeds, args.first_seed)
+    out = Path(args.out or default_out)
+    shape = f"{plural(len(plan.points()), 'setting')} x {plural(args.seeds, 'seed')}"
+    print(f"{plural(len(plan.jobs()), 'run')} ({shape}) into {out}", file=sys.stderr)
+    try:
+        result = run_experiment(plan, out, args.workers, args.engine, args.address, not args.quiet, not args.no_plots)
+    except KeyboardInterrupt:
+        kept = len(read_rows(out / "rows.jsonl"))
+        print(
+            f"interrupted: {kept} rows kept in {out / 'rows.jsonl'}; run the same command again to resume",
+            file=sys.stderr,
+        )
+        return 130
+    if result.resumed:
+        print(f"resumed: {result.resumed} runs were already done, {result.ran} run now", file=sys.stderr)
+    print(summary_text(result.summary))
+    for path in result.files:
+        print(f"wrote {path}")
+    return 0

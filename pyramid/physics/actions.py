@@ -1,0 +1,508 @@
+"""What a player's hands and breath do to the dice: blow, tilt, shake, flick, throw, lift, pull, attach, press, pour.
+
+Each action is small frozen data with SI units; ``perform(world, action, rng)`` carries it out in the
+world, step by step, using the models of ``pyramid.physics.hands``. The rules layer's ``Place`` and ``Remove``
+(``pyramid.rules``) stay what the construction games use; ``Lift`` is the skill games' hand on a die.
+Every random draw (a hand's scatter, a gust) comes from the Generator passed in. Nothing is judged
+here: what happened is read back from the world afterwards.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeAlias
+
+import numpy as np
+
+from pyramid import geometry
+from pyramid.dice import DieId
+from pyramid.geometry import Slot
+from pyramid.physics import hands
+
+if TYPE_CHECKING:
+    from pyramid.physics.world import World
+
+Point: TypeAlias = tuple[float, float, float]
+HOME = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0])  # the plate lying on the table
+
+
+@dataclass(frozen=True)
+class Blow:
+    """Blow a stream of air from ``origin`` (m) towards ``azimuth``/``elevation`` (degrees) for ``duration`` s.
+
+    ``speed`` is the air speed at the mouth (m/s; a gentle puff 5, a strong blow 20 to 30) and
+    ``nozzle`` the mouth's diameter (m). The jet spreads and slows with distance (``hands.jet_speed``);
+    each die feels drag from the flow that reaches it. The breath's strength wavers by ``gust`` (a
+    relative standard deviation, drawn once per blow).
+    """
+
+    origin: Point
+    azimuth: float
+    elevation: float = -15.0
+    speed: float = 20.0
+    duration: float = 0.4
+    nozzle: float = 0.015
+    gust: float = 0.05
+
+    def __str__(self) -> str:
+        x, y, z = (100 * c for c in self.origin)
+        where = f"({x:.1f}, {y:.1f}, {z:.1f}) cm"
+        return f"blow {self.speed:g} m/s for {self.duration:g} s from {where} at {self.azimuth:.0f} deg"
+
+
+@dataclass(frozen=True)
+class Tilt:
+    """Raise the plate's uphill side so that it slopes down towards ``direction`` (azimuth, degrees) by ``angle``.
+
+    The hand needs ``ramp`` s to reach the angle, holds it ``hold`` s, and lowers it in ``ramp`` s;
+    the low edge stays on the table. While held it may jiggle the plate to and fro along the slope by
+    ``shake`` m at ``frequency`` Hz (peak acceleration shake * (2 pi f)^2: about 2 g lifts a seated die
+    over its funnel's rim), and press ``press`` N on the topmost die
+    along the plate's normal (a finger on the apex, as Captain Flint does).
+
+    Held in two hands, the plate can turn about any horizontal line instead of its low edge: with
+    ``pivot`` (a point (x, y, z), metres, in the frame of the plate lying on the table) the plate
+    turns about the horizontal line through that point square to ``direction``, the side towards
+    ``direction`` going down. A die on that line only turns with the plate; one ``d`` m from it
+    moves ``d`` times the angle. So that no part of the plate goes through the table, the hands
+    first lift it (in ``lift_time`` s, smoothly) by just what the full angle needs (nothing when the
+    line lies on the table under the plate's edge), turn it, and set it down again after.
+    ``accelerate`` shapes the turn: 0 is the smooth rise of the one-handed tilt (peak angular
+    acceleration 6 A / T^2 at both ends, for angle A radians and ramp T s); a share s between 0
+    and 1 turns at a constant angular acceleration 2 A / (s T^2) for the first s T s and slows at
+    a constant 2 A / ((1 - s) T^2) after: a small s is a jerk at the start (the plate's lowered
+    side drops away from its dice, its raised side only presses them), a large s a sudden stop at
+    the top (the raised side's dice fly on, the lowered side's are pressed down). ``fall`` is the
+    time the hand takes to turn the plate back (0: ``ramp``), smoothly. ``preset`` (degrees, with a
+    pivot) is where the hands turn the plate first, slowly, while lifting it: a jolt from a preset
+    steeper than ``angle`` raises the lowered side and stops it short, so that dice there fly on,
+    away from the line, while the dice across the line are pressed down; a negative preset first
+    turns the plate the other way, for a longer swing.
+    """
+
+    direction: float
+    angle: float = 15.0
+    ramp: float = 0.3
+    hold: float = 0.5
+    shake: float = 0.0
+    frequency: float = 10.0
+    press: float = 0.0
+    pivot: tuple[float, float, float] | None = None
+    accelerate: float = 0.0
+    fall: float = 0.0
+    lift_time: float = 0.2
+    preset: float = 0.0
+
+    def __str__(self) -> str:
+        extra = f", shaking {1000 * self.shake:g} mm at {self.frequency:g} Hz" if self.shake else ""
+        extra += f", pressing {self.press:g} N on the top" if self.press else ""
+        if self.pivot is not None:
+            x, y, z = (100 * c for c in self.pivot)
+            extra += f", about a line through ({x:.1f}, {y:.1f}, {z:.1f}) cm"
+        if self.preset:
+            extra += f", from {self.preset:g} deg"
+        if self.accelerate:
+            extra += f", {'jerked off' if self.accelerate < 0.5 else 'stopped short'} in a {self.ramp:.3g} s turn"
+        return f"tilt {self.angle:g} deg towards {self.direction:.0f} deg for {self.hold:g} s{extra}"
+
+
+@dataclass(frozen=True)
+class Shake:
+    """Shake the level plate to and fro along ``azimuth`` (degrees) by ``amplitude`` m at ``frequency`` Hz.
+
+    ``vertical`` m adds an up-and-down shake (the plate only ever rises off the table). The shake
+    fades in and out over a quarter of ``duration``.
+    """
+
+    amplitude: float = 0.003
+    frequency: float = 8.0
+    duration: float = 0.5
+    azimuth: float = 0.0
+    vertical: float = 0.0
+
+    def __str__(self) -> str:
+        return f"shake {1000 * self.amplitude:g} mm at {self.frequency:g} Hz for {self.duration:g} s"
+
+
+@dataclass(frozen=True)
+class Flick:
+    """Flick ``die`` with a finger: an impulse of ``impulse`` N s towards ``azimuth``/``elevation`` (degrees).
+
+    The finger strikes the die's back face ``height`` edges above its centre (positive: topspin).
+    A light flick is about 0.002 N s (a 4.8 g die leaves at 0.4 m/s), a hard one 0.01 N s.
+    """
+
+    die: DieId
+    azimuth: float
+    impulse: float = 0.004
+    elevation: float = 0.0
+    height: float = 0.0
+
+    def __str__(self) -> str:
+        return f"flick die {self.die} with {1000 * self.impulse:g} mN s towards {self.azimuth:.0f} deg"
+
+
+@dataclass(frozen=True)
+class Throw:
+    """Release ``die`` ``height`` m above the table, ``distance`` m short of ``target`` (x, y) along ``azimuth``.
+
+    The horizontal speed is what makes a die dropped with no vertical speed land on the target; the
+    hand's ``scatter`` is the relative standard deviation of that speed and (in radians) of the
+    heading. ``spin`` (rad/s) is about a random axis; the die leaves the hand in a random orientation,
+    or held the way ``orientation`` (a quaternion x, y, z, w, world frame) says: a player setting a
+    die down chooses how to hold it.
+    """
+
+    die: DieId
+    target: tuple[float, float]
+    height: float = 0.15
+    distance: float = 0.15
+    azimuth: float = 0.0
+    spin: float = 10.0
+    scatter: float = 0.05
+    orientation: tuple[float, float, float, float] | None = None
+
+    def __str__(self) -> str:
+        x, y = (100 * c for c in self.target)
+        return f"throw die {self.die} from {100 * self.height:g} cm at ({x:.1f}, {y:.1f}) cm"
+
+
+@dataclass(frozen=True)
+class Lift:
+    """Lift the die in ``slot`` out of the pyramid with one hand (``World.pull``): it may drag its neighbours."""
+
+    slot: Slot
+    speed: float = 0.08
+    grip: float = 2.0  # newtons: the most the fingers pull with
+
+    def __str__(self) -> str:
+        return f"lift {self.slot}"
+
+
+@dataclass(frozen=True)
+class Pull:
+    """Pull the die in ``slot`` ``distance`` m out of the pyramid with one hand and let go: it stays in play.
+
+    The fingers grip the die by its uncovered faces and drag it at ``speed`` m/s, with at most ``grip``
+    newtons, along the normal of its uncovered face ``axis`` (0, 1, 2: the face along +i, +j, +k),
+    or, with ``axis`` None, along the sum of its uncovered faces' normals (``World.way_out``). Then the
+    hand opens: friction on the faces it slid along holds the die where it is, or it slides back, and
+    the dice resting on it are dragged with it as far as friction takes them. Half an edge (8 mm) out
+    makes a "balcony" (Mount(a)ing): two neighbours pulled out form a funnel outside the pyramid.
+    """
+
+    slot: Slot
+    distance: float = 0.006
+    axis: int | None = None
+    speed: float = 0.03
+    grip: float = 2.0
+
+    def __str__(self) -> str:
+        along = "" if self.axis is None else f" along +{'ijk'[self.axis]}"
+        return f"pull {self.slot} {1000 * self.distance:g} mm out{along}"
+
+
+@dataclass(frozen=True)
+class Attach:
+    """Set ``die`` down by hand corner-down into ``cell`` of the pyramid's lattice, even outside the pyramid.
+
+    ``cell`` (i, j, k) are lattice coordinates extended beyond the pyramid: negative coordinates lie
+    outside the full pyramid's faces (a "balcony" of Mount(a)ing). The hand holds the die in the
+    pyramid's orientation showing ``up`` (faces along +i, +j, +k), ``drop`` m above the cell's seat,
+    misses it sideways by a seeded normal error of ``scatter`` m, and lets go without push or spin.
+    """
+
+    die: DieId
+    cell: tuple[int, int, int]
+    up: tuple[int, int, int] = (1, 2, 3)
+    drop: float = 0.001
+    scatter: float = 0.0003
+
+    def __str__(self) -> str:
+        return f"attach die {self.die} at {self.cell}"
+
+
+@dataclass(frozen=True)
+class Pour:
+    """Pour ``dice`` from a ladle held ``height`` m above ``target`` (x, y), tipped towards ``azimuth``.
+
+    The dice leave the bowl (radius ``bowl`` m) one after another, ``interval`` s apart, at ``speed`` m/s.
+    """
+
+    dice: tuple[DieId, ...]
+    target: tuple[float, float]
+    height: float = 0.08
+    azimuth: float = 0.0
+    speed: float = 0.1
+    interval: float = 0.04
+    bowl: float = 0.03
+
+    def __str__(self) -> str:
+        x, y = (100 * c for c in self.target)
+        return f"pour {len(self.dice)} dice from {100 * self.height:g} cm onto ({x:.1f}, {y:.1f}) cm"
+
+
+@dataclass(frozen=True)
+class Wait:
+    """Keep the hands still for ``seconds``."""
+
+    seconds: float = 0.5
+
+    def __str__(self) -> str:
+        return f"wait {self.seconds:g} s"
+
+
+PhysicalAction: TypeAlias = Blow | Tilt | Shake | Flick | Throw | Lift | Pull | Attach | Pour | Wait
+
+
+def perform(world: World, action: PhysicalAction, rng: np.random.Generator) -> None:
+    """Carry out ``action`` in ``world``, stepping it for as long as the hand acts; read the result back after."""
+    if isinstance(action, Blow):
+        _blow(world, action, rng)
+    elif isinstance(action, Tilt):
+        _move_plate(world, action, rng)
+    elif isinstance(action, Shake):
+        _move_plate(world, action, rng)
+    elif isinstance(action, Flick):
+        _flick(world, action)
+    elif isinstance(action, Throw):
+        _throw(world, action, rng)
+    elif isinstance(action, Lift):
+        _lift(world, action)
+    elif isinstance(action, Pull):
+        _pull(world, action)
+    elif isinstance(action, Attach):
+        _attach(world, action, rng)
+    elif isinstance(action, Pour):
+        _pour(world, action, rng)
+    elif isinstance(action, Wait):
+        world.step(action.seconds)
+    else:
+        raise TypeError(f"not a physical action: {action!r}")
+
+
+def _steps(world: World, seconds: float) -> int:
+    return max(1, round(seconds / world.physics.time_step))
+
+
+def _blow(world: World, a: Blow, rng: np.random.Generator) -> None:
+    if a.speed < 0 or a.duration < 0 or a.nozzle <= 0:
+        raise ValueError(f"a blow needs speed >= 0, duration >= 0 and nozzle > 0: {a!r}")
+    direction = hands.unit(a.azimuth, a.elevation)
+    speed = a.speed * max(0.0, 1 + a.gust * float(rng.normal()))
+    dt = world.physics.time_step
+    for _ in range(_steps(world, a.duration)):
+        dice, poses = world.poses()
+        if dice:
+            forces = hands.jet_forces(poses[:, :3], a.origin, direction, speed, a.nozzle, world.physics.edge)
+            for die, force in zip(dice, forces, strict=True):
+                if force @ force > 0:
+                    world.apply_force(die, force)
+        world.step(dt)
+
+
+def plate_pose_at(action: Tilt | Shake, t: float, edge: float) -> np.ndarray:
+    """The plate's pose (7,) ``t`` seconds into a tilt or shake."""
+    if isinstance(action, Tilt):
+        a = action
+        downhill = hands.unit(a.direction)
+        angle, up, held = _tilt_state(a, t, edge)
+        # The shake runs while the angle is held, faded in and out over a quarter period.
+        quarter = 4 * a.frequency
+        fade = min(hands.smooth_step(held * quarter), hands.smooth_step((a.hold - held) * quarter))
+        offset = a.shake * fade * math.sin(2 * math.pi * a.frequency * held) * downhill
+        if a.pivot is None:
+            return hands.tilted_plate_pose(downhill, angle, edge, offset=offset)
+        return hands.turned_plate_pose(downhill, angle, np.asarray(a.pivot, dtype=float), lift=up, offset=offset)
+    quarter = action.duration / 4
+    fade = min(hands.smooth_step(t / quarter), hands.smooth_step((action.duration - t) / quarter)) if quarter else 0.0
+    phase = 2 * math.pi * action.frequency * t
+    offset = fade * action.amplitude * math.sin(phase) * hands.unit(action.azimuth)
+    offset[2] = fade * action.vertical * (1 - math.cos(phase)) / 2
+    return np.concatenate([offset, HOME[3:]])
+
+
+def _tilt_state(a: Tilt, t: float, edge: float) -> tuple[float, float, float]:
+    """Angle (radians), lift (metres) and time since the angle was reached (s), ``t`` seconds into a tilt.
+
+    The phases: lift and turn to ``preset`` (``lift_time``, only with a lift or a preset), the turn
+    to ``angle`` (``ramp``), the hold, the turn back to level (``fall``), setting down (``lift_time``).
+    """
+    lift = tilt_lift(a, edge)
+    lifting = _lifting(a, lift)
+    total = tilt_duration(a, edge)
+    fall = a.fall or a.ramp
+    preset, target = math.radians(a.preset), math.radians(a.angle)
+    t_turn = t - lifting
+    if t_turn < 0:
+        angle = preset * hands.smooth_step(t / lifting)
+    elif t_turn < a.ramp:
+        angle = preset + (target - preset) * hands.rise_profile(t_turn / a.ramp, a.accelerate)
+    else:
+        back = total - lifting - t
+        angle = target * (hands.smooth_step(back / fall) if fall > 0 else float(back >= 0))
+    up = 0.0
+    if a.pivot is not None and lifting:
+        up = lift * min(hands.smooth_step(t / lifting), hands.smooth_step((total - t) / lifting))
+        # While the preset is turned in, the hands lift at least what the angle of the moment needs.
+        lowest = hands.lowest_point(hands.unit(a.direction), angle, np.asarray(a.pivot, dtype=float), edge)
+        up = max(up, -lowest)
+    return angle, up, t_turn - a.ramp
+
+
+def _lifting(a: Tilt, lift: float) -> float:
+    return a.lift_time if lift > 0 or a.preset else 0.0
+
+
+@functools.cache  # a tilt's lift is fixed for the whole tilt; its pose is asked for twice a step
+def tilt_lift(a: Tilt, edge: float) -> float:
+    """How high (metres) the hands lift the plate for a tilt about ``a.pivot``: none of it may go below the table."""
+    if a.pivot is None:
+        return 0.0
+    pivot = np.asarray(a.pivot, dtype=float)
+    down = hands.unit(a.direction)
+    lowest = min(hands.lowest_point(down, math.radians(x), pivot, edge) for x in (a.angle, a.preset))
+    return max(0.0, -lowest) + (0.001 if lowest < -1e-6 else 0.0)
+
+
+def tilt_duration(a: Tilt, edge: float) -> float:
+    """Seconds a tilt takes, from the first lift to the plate lying on the table again."""
+    return 2 * _lifting(a, tilt_lift(a, edge)) + a.ramp + a.hold + (a.fall or a.ramp)
+
+
+def _move_plate(world: World, a: Tilt | Shake, rng: np.random.Generator) -> None:
+    if isinstance(a, Tilt):
+        if not 0 <= a.angle <= 80 or a.ramp < 0 or a.hold < 0 or a.shake < 0 or a.press < 0:
+            raise ValueError(f"a tilt needs 0 <= angle <= 80 deg and non-negative times, shake and press: {a!r}")
+        if not 0 <= a.accelerate < 1 or a.fall < 0 or a.lift_time <= 0:
+            raise ValueError(f"a tilt needs 0 <= accelerate < 1, fall >= 0 s and lift_time > 0 s: {a!r}")
+        if a.pivot is not None and (len(a.pivot) != 3 or not all(math.isfinite(c) for c in a.pivot)):
+            raise ValueError(f"a tilt's pivot is a point (x, y, z) in metres, got {a.pivot!r}")
+        if a.preset and (a.pivot is None or not -80 <= a.preset <= 80):
+            raise ValueError(f"a tilt's preset is -80 to 80 deg, and needs a pivot (held in two hands): {a!r}")
+        total = tilt_duration(a, world.physics.edge)
+    else:
+        if a.amplitude < 0 or a.vertical < 0 or a.duration < 0 or a.frequency <= 0:
+            raise ValueError(f"a shake needs non-negative amplitudes and duration and a positive frequency: {a!r}")
+        total = a.duration
+    edge, dt = world.physics.edge, world.physics.time_step
+    top: DieId | None = None
+    if isinstance(a, Tilt) and a.press > 0:
+        dice, poses = world.poses()
+        top = dice[int(np.argmax(poses[:, 2]))] if dice else None
+    for n in range(_steps(world, total)):
+        now, then = plate_pose_at(a, n * dt, edge), plate_pose_at(a, (n + 1) * dt, edge)
+        linear, angular = hands.pose_velocity(now, then, dt)
+        world.move_plate(now, linear, angular)
+        if top is not None and isinstance(a, Tilt):
+            normal = geometry.quat_to_matrix(now[3:])[0][:, 2]
+            world.apply_force(top, -a.press * normal)
+        world.step(dt)
+    world.move_plate(HOME)
+
+
+def _flick(world: World, a: Flick) -> None:
+    if a.impulse < 0:
+        raise ValueError(f"a flick's impulse must be >= 0 N s, got {a.impulse}")
+    dice, poses = world.poses()
+    if a.die not in dice:
+        raise ValueError(f"die {a.die} is not in play")
+    centre = poses[dice.index(a.die), :3]
+    direction = hands.unit(a.azimuth, a.elevation)
+    edge = world.physics.edge
+    # The finger meets the face turned away from the flick, ``height`` edges above the centre.
+    point = centre - direction * edge / 2 + np.array([0.0, 0.0, a.height * edge])
+    world.kick(a.die, a.impulse * direction, point)
+
+
+def throw_release(
+    world: World, a: Throw, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Where the hand lets the die go: position (3,), velocity (3,), spin (3,) and orientation (4,)."""
+    if a.height <= 0 or a.distance < 0 or a.scatter < 0:
+        raise ValueError(f"a throw needs height > 0, distance >= 0 and scatter >= 0: {a!r}")
+    heading = math.radians(a.azimuth) + a.scatter * float(rng.normal())
+    direction = np.array([math.cos(heading), math.sin(heading), 0.0])
+    fall = math.sqrt(2 * a.height / world.physics.gravity)
+    speed = a.distance / fall * max(0.0, 1 + a.scatter * float(rng.normal()))
+    start = np.array([a.target[0], a.target[1], a.height]) - a.distance * np.array(
+        [math.cos(math.radians(a.azimuth)), math.sin(math.radians(a.azimuth)), 0.0]
+    )
+    axis = rng.normal(size=3)
+    spin = a.spin * axis / np.linalg.norm(axis)
+    quat = rng.normal(size=4)  # drawn even when the hand chooses, so that the random stream stays the same
+    if a.orientation is not None:
+        quat = np.asarray(a.orientation, dtype=float)
+        if quat.shape != (4,) or not np.linalg.norm(quat) > 0:
+            raise ValueError(f"a throw's orientation is a quaternion (x, y, z, w), not {a.orientation!r}")
+    return start, speed * direction, spin, quat / np.linalg.norm(quat)
+
+
+def _throw(world: World, a: Throw, rng: np.random.Generator) -> None:
+    position, velocity, spin, orientation = throw_release(world, a, rng)
+    world.throw(a.die, position, velocity, spin, orientation)
+
+
+def _lift(world: World, a: Lift) -> None:
+    readout = world.readout(require_rest=False)
+    die = readout.slot_die.get(a.slot)
+    if die is None:
+        raise ValueError(f"no die is seated in {a.slot}")
+    world.pull(die, world.way_out(die), speed=a.speed, force=a.grip)
+    world.remove(die, pull=False)
+
+
+def _pull(world: World, a: Pull) -> None:
+    if a.distance < 0 or a.speed <= 0 or a.grip <= 0:
+        raise ValueError(f"a pull needs distance >= 0 m, speed > 0 m/s and grip > 0 N: {a!r}")
+    if a.axis is not None and a.axis not in (0, 1, 2):
+        raise ValueError(f"a pull's axis is 0, 1 or 2 (the face along +i, +j or +k), got {a.axis}")
+    readout = world.readout(require_rest=False)
+    die = readout.slot_die.get(a.slot)
+    if die is None:
+        raise ValueError(f"no die is seated in {a.slot}")
+    if a.axis is None:
+        direction = world.way_out(die)
+    else:
+        above = list(a.slot)
+        above[a.axis] -= 1
+        if tuple(above) in readout.pyramid:
+            raise ValueError(f"the face along +{'ijk'[a.axis]} of {a.slot} is covered by the die in {tuple(above)}")
+        plate_rot = geometry.quat_to_matrix(world.plate_pose[3:])[0]
+        direction = plate_rot @ geometry.CUBE_TO_PLATE @ np.eye(3)[a.axis]
+    world.pull(die, direction, distance=a.distance / world.physics.edge, speed=a.speed, force=a.grip)
+
+
+def cell_pose(world: World, cell: tuple[int, int, int], up: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """World position (3,) and quaternion (4,) of a die corner-down in lattice ``cell`` (inside the pyramid or not)."""
+    pose = world.plate_pose
+    plate_rot = geometry.quat_to_matrix(pose[3:])[0]
+    position = pose[:3] + plate_rot @ (geometry.slot_centre(cell) * world.physics.edge)
+    return position, geometry.matrix_to_quat(plate_rot @ geometry.seated_rotation(up))
+
+
+def _attach(world: World, a: Attach, rng: np.random.Generator) -> None:
+    if a.drop < 0 or a.scatter < 0:
+        raise ValueError(f"an attach needs drop >= 0 m and scatter >= 0 m: {a!r}")
+    if a.die in world.dice:
+        raise ValueError(f"die {a.die} is already in play")
+    position, orientation = cell_pose(world, a.cell, a.up)
+    miss = rng.normal(0.0, a.scatter, size=3) if a.scatter > 0 else np.zeros(3)
+    miss[2] = 0.0
+    world.throw(a.die, position + miss + np.array([0.0, 0.0, a.drop]), orientation=orientation)
+
+
+def _pour(world: World, a: Pour, rng: np.random.Generator) -> None:
+    if a.height <= 0 or a.interval < 0 or a.bowl <= 0:
+        raise ValueError(f"a pour needs height > 0, interval >= 0 and bowl > 0: {a!r}")
+    edge = world.physics.edge
+    offsets = hands.ladle_release(len(a.dice), rng, a.bowl, edge)
+    centre = np.array([a.target[0], a.target[1], a.height])
+    flow = a.speed * hands.unit(a.azimuth)
+    for die, offset in zip(a.dice, offsets, strict=True):
+        quat = rng.normal(size=4)
+        jitter = rng.normal(scale=0.2 * a.speed + 0.01, size=3)
+        world.throw(die, centre + offset, flow + jitter, rng.normal(scale=5.0, size=3), quat / np.linalg.norm(quat))
+        world.step(a.interval)

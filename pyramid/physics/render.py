@@ -1,0 +1,53 @@
+"""Pictures of the world without a screen, through PyBullet's software renderer."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from pyramid.physics.bullet import pb
+from pyramid.physics.world import World
+
+
+def render(
+    world: World,
+    width: int = 1024,
+    height: int = 768,
+    yaw: float = 35.0,
+    pitch: float = -35.0,
+    distance: float | None = None,
+    target: tuple[float, float, float] | None = None,
+) -> np.ndarray:
+    """An RGB image (height, width, 3) uint8 of the world seen from an orbit camera (degrees, metres)."""
+    edge = world.physics.edge
+    if target is None:
+        target = (0.0, 0.0, 2.5 * edge)
+    if distance is None:
+        distance = 27 * edge
+    view = pb.computeViewMatrixFromYawPitchRoll(list(target), distance, yaw, pitch, 0.0, 2)
+    proj = pb.computeProjectionMatrixFOV(fov=40.0, aspect=width / height, nearVal=0.01, farVal=5.0)
+    light = (math.cos(math.radians(yaw + 60)), math.sin(math.radians(yaw + 60)), 1.6)
+    _, _, rgba, _, _ = world.client.getCameraImage(
+        width,
+        height,
+        viewMatrix=view,
+        projectionMatrix=proj,
+        renderer=pb.ER_TINY_RENDERER,
+        lightDirection=list(light),
+        lightAmbientCoeff=0.55,
+        lightDiffuseCoeff=0.55,
+        lightSpecularCoeff=0.1,
+        shadow=1,
+    )
+    return np.asarray(rgba, dtype=np.uint8).reshape(height, width, 4)[:, :, :3]
+
+
+def save_picture(world: World, path: str | Path, **camera: float) -> Path:
+    """Render the world and write it as a PNG; returns the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.fromarray(render(world, **camera)).save(path)  # type: ignore[arg-type]
+    return path

@@ -1,0 +1,648 @@
+"""The PyBullet world: table, plate and the dice in play; it steps, settles and hands out poses.
+
+The world knows no rules. Dice still in a player's hand are not simulated: a die gets a body when it
+is placed or thrown and loses it when it is taken away. Headless by default.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pyramid import geometry
+from pyramid.dice import COLOURS, DENSITY, DICE, EDGE, DieId
+from pyramid.geometry import Slot, UpFaces
+from pyramid.perception import Readout, read_poses
+from pyramid.physics.assets import cached_assets
+from pyramid.physics.bullet import connect, pb
+from pyramid.state import PyramidState
+
+FLOOR_DEPTH = 0.75  # metres from the table top down to the floor
+Vector = Sequence[float] | np.ndarray  # a point, direction, velocity or quaternion
+
+
+@dataclass(frozen=True)
+class Physics:
+    """Engine and material settings. Lengths in metres, times in seconds.
+
+    PyBullet's own defaults are sized for bodies of about a metre: with them a pyramid of 16 mm dice
+    sinks and creeps apart (0.24 edges in 3 s). What holds it (measured, see the README):
+    split impulse on for every penetration (threshold 0; Bullet's -0.04 m never triggers), no
+    contact slop (PyBullet's 1 mm is 0.06 edges), a 2 mm breaking threshold, warm starting 1 and
+    24 solver iterations. Dice are sharp boxes: Bullet's box-box contacts give a full contact patch
+    in one step, where a rounded convex hull gets one point per step and never rests on a table (with
+    separating-axis contacts it rests, but costs twice as much and stands 1 mm off box shapes).
+
+    Settings (each can be set in a scene file's ``[physics]`` table, or swept in an experiment):
+      edge, proportions   the die's edge (m) and its box relative to it (a die is a cube: 1, 1, 1)
+      density             kg/m^3 (acrylic 1180: a 16 mm die weighs 4.8 g)
+      time_step           s per physics step; solver_iterations per step
+      contact_erp, warm_starting, contact_breaking_threshold (m), split_impulse,
+      split_impulse_threshold (m), contact_slop (m)   Bullet's contact solver, tuned as above
+      restitution_threshold   m/s below which an impact does not bounce
+      cone_friction       Bullet's implicit friction cone (on): the same in every direction; off, a
+                          die holds on a slope up to sqrt 2 times its friction along its diagonal
+      maximal_coordinates rigid bodies (True) rather than multibodies; engine_defaults: PyBullet's own
+                          solver settings, for comparison; gravity in m/s^2
+      friction_die, friction_plate, friction_table   coefficients per body: Bullet multiplies the
+                          two in contact, so friction_die also changes die on plate and die on table
+      restitution_die, restitution_plate, restitution_table   bounciness per body, multiplied too
+      rolling_friction, spinning_friction   per body, 0: a die's resistance is its corners and edges
+      sleep_after_settle  put every die to sleep once settle() finds them at rest (it then costs nothing)
+    """
+
+    edge: float = EDGE
+    proportions: tuple[float, float, float] = (1.0, 1.0, 1.0)  # die box relative to the edge
+    density: float = DENSITY
+    time_step: float = 1 / 200
+    solver_iterations: int = 24
+    contact_erp: float = 0.6
+    warm_starting: float = 1.0
+    contact_breaking_threshold: float = 0.002
+    split_impulse: bool = True
+    split_impulse_threshold: float = 0.0  # metres of penetration beyond which split impulse is used
+    contact_slop: float = 0.0  # metres of penetration left uncorrected
+    restitution_threshold: float = 0.5  # m/s: slower impacts do not bounce (a 1 cm drop hits at 0.44)
+    # Bullet's implicit friction cone. On (its default, and ours): the same in every direction, but a
+    # die creeps down a slope 1 to 2 degrees under its friction angle and slides out of a two-face
+    # groove up to friction 0.55 (Coulomb: 0.5). Off (two fixed friction directions per contact): a
+    # die pushed along its diagonal holds up to sqrt 2 times its friction. examples/support_probe.py
+    # prints both; the README has the figures.
+    cone_friction: bool = True
+    maximal_coordinates: bool = True
+    engine_defaults: bool = False  # True: leave PyBullet's own solver settings (for comparison)
+    gravity: float = 9.81
+    # Bullet multiplies the two bodies' coefficients: die on die 0.81^2 = 0.66 (acrylic),
+    # die on plate 0.81 * 0.45 = 0.36 (aluminium), die on table 0.81 * 0.5 = 0.40 (dry wood).
+    friction_die: float = 0.81
+    friction_plate: float = 0.45
+    friction_table: float = 0.5
+    restitution_die: float = 0.6
+    restitution_plate: float = 0.5
+    restitution_table: float = 0.6
+    rolling_friction: float = 0.0
+    spinning_friction: float = 0.0
+    sleep_after_settle: bool = True
+
+    @classmethod
+    def pybullet_defaults(cls) -> Physics:
+        """PyBullet's own settings (240 Hz, its solver defaults, multibody dice): the baseline."""
+        return cls(time_step=1 / 240, engine_defaults=True, maximal_coordinates=False)
+
+
+@dataclass(frozen=True)
+class SettleReport:
+    """How a call to ``World.settle`` ended."""
+
+    at_rest: bool
+    time: float  # simulated seconds spent settling
+    moving: tuple[DieId, ...] = ()  # dice still moving at the end (on a timeout)
+
+
+class NotAtRestError(RuntimeError):
+    """Raised when a read-out is asked of a world whose dice have not come to rest."""
+
+
+@dataclass
+class World:
+    """A table with the plate on it (``plate=False``: the bare table) and the dice in play.
+
+    Units are SI; the plate's underside centre is the world origin unless the plate is moved.
+    Same inputs in the same order give the same run: nothing here draws a random number.
+    """
+
+    physics: Physics = field(default_factory=Physics)
+    gui: bool = False
+    plate: bool = True
+
+    def __post_init__(self) -> None:
+        self.client = connect(self.gui)
+        self.time = 0.0
+        self._bodies: dict[DieId, int] = {}
+        self._at_rest = True
+        self._asleep = False
+        self._plate_bodies: list[int] = []
+        self._plate_pose = np.array([0, 0, 0, 0, 0, 0, 1.0])
+        self._configure()
+        self._make_table()
+        if self.plate:
+            self._make_plate()
+        ph = self.physics
+        self._die_shape = self._make_die_shape()
+        folder = cached_assets(ph.edge)
+        self._die_visual = self.client.createVisualShape(
+            pb.GEOM_MESH, fileName=str(folder / "die.obj"), meshScale=list(ph.proportions)
+        )
+        self._textures = {c: self.client.loadTexture(str(folder / f"die_{c}.png")) for c in COLOURS}
+
+    # -- construction ----------------------------------------------------------------------------
+
+    def _configure(self) -> None:
+        c, ph = self.client, self.physics
+        c.resetSimulation()
+        c.setGravity(0, 0, -ph.gravity)
+        c.setPhysicsEngineParameter(fixedTimeStep=ph.time_step, deterministicOverlappingPairs=1)
+        if ph.engine_defaults:
+            return
+        c.setPhysicsEngineParameter(
+            numSubSteps=0,
+            numSolverIterations=ph.solver_iterations,
+            contactERP=ph.contact_erp,
+            warmStartingFactor=ph.warm_starting,
+            contactBreakingThreshold=ph.contact_breaking_threshold,
+            useSplitImpulse=int(ph.split_impulse),
+            splitImpulsePenetrationThreshold=ph.split_impulse_threshold,
+            contactSlop=ph.contact_slop,
+            restitutionVelocityThreshold=ph.restitution_threshold,
+            enableConeFriction=int(ph.cone_friction),
+        )
+
+    def _make_table(self) -> None:
+        c, ph = self.client, self.physics
+        shape = c.createCollisionShape(pb.GEOM_BOX, halfExtents=[1.0, 1.0, 0.02])
+        visual = c.createVisualShape(pb.GEOM_BOX, halfExtents=[1.0, 1.0, 0.02], rgbaColor=[0.55, 0.40, 0.25, 1])
+        self.table = c.createMultiBody(0, shape, visual, basePosition=[0, 0, -0.02])
+        c.changeDynamics(self.table, -1, lateralFriction=ph.friction_table, restitution=ph.restitution_table)
+        # The floor under the table: a die that leaves the table comes to rest there. A box, not a plane:
+        # a die on Bullet's plane touches it at one point a step and spins on it for ever.
+        floor = c.createCollisionShape(pb.GEOM_BOX, halfExtents=[5.0, 5.0, 0.05])
+        self.floor = c.createMultiBody(0, floor, basePosition=[0, 0, -FLOOR_DEPTH - 0.05])
+        c.changeDynamics(self.floor, -1, lateralFriction=ph.friction_table, restitution=ph.restitution_table)
+
+    def _make_plate(self) -> None:
+        """The plate: a triangular slab and the 55 cubes of the virtual 10th layer forming the funnels."""
+        c, ph = self.client, self.physics
+        a = ph.edge
+        grey = [0.72, 0.74, 0.76, 1]
+        vertices, tris = geometry.slab_prism()
+        verts = (vertices * a).tolist()
+        slab = c.createCollisionShape(pb.GEOM_MESH, vertices=verts)
+        slab_vis = c.createVisualShape(pb.GEOM_MESH, vertices=verts, indices=tris.ravel().tolist(), rgbaColor=grey)
+        bodies = [c.createMultiBody(0, slab, slab_vis)]
+        orn = geometry.matrix_to_quat(geometry.CUBE_TO_PLATE).tolist()
+        centres = geometry.PLATE_CUBE_CENTRES * a
+        # PyBullet's compound shapes keep only their first 16 children: chunk the 55 cubes.
+        for start in range(0, len(centres), 16):
+            chunk = centres[start : start + 16]
+            n = len(chunk)
+            shape = c.createCollisionShapeArray(
+                [pb.GEOM_BOX] * n,
+                halfExtents=[[a / 2] * 3] * n,
+                collisionFramePositions=chunk.tolist(),
+                collisionFrameOrientations=[orn] * n,
+            )
+            visual = c.createVisualShapeArray(
+                [pb.GEOM_BOX] * n,
+                halfExtents=[[a / 2] * 3] * n,
+                visualFramePositions=chunk.tolist(),
+                visualFrameOrientations=[orn] * n,
+                rgbaColors=[grey] * n,
+            )
+            bodies.append(c.createMultiBody(0, shape, visual))
+        for b in bodies:
+            c.changeDynamics(b, -1, lateralFriction=ph.friction_plate, restitution=ph.restitution_plate)
+        self._plate_bodies = bodies
+
+    def _make_die_shape(self) -> int:
+        """The die's collision shape: a box of the die's edge (and proportions)."""
+        ph = self.physics
+        half = np.array(ph.proportions) * ph.edge / 2
+        return self.client.createCollisionShape(pb.GEOM_BOX, halfExtents=half.tolist())
+
+    # -- dice in and out -----------------------------------------------------------------------
+
+    def _spawn(self, die: DieId, position: Vector, orientation: Vector) -> int:
+        _check_die(die)
+        if die in self._bodies:
+            raise ValueError(f"die {die} is already in play")
+        c, ph = self.client, self.physics
+        mass = ph.density * ph.edge**3 * float(np.prod(ph.proportions))
+        body = c.createMultiBody(
+            mass,
+            self._die_shape,
+            self._die_visual,
+            basePosition=list(position),
+            baseOrientation=list(orientation),
+            useMaximalCoordinates=ph.maximal_coordinates,
+        )
+        c.changeDynamics(
+            body,
+            -1,
+            lateralFriction=ph.friction_die,
+            restitution=ph.restitution_die,
+            rollingFriction=ph.rolling_friction,
+            spinningFriction=ph.spinning_friction,
+            # Continuous collision detection: a die flung fast must not tunnel through the table.
+            ccdSweptSphereRadius=0.4 * ph.edge,
+        )
+        c.changeVisualShape(body, -1, textureUniqueId=self._textures[DICE[die].colour])
+        self._bodies[die] = body
+        self._changed()
+        return body
+
+    def slot_pose(self, slot: Slot, up: UpFaces = (1, 2, 3)) -> tuple[np.ndarray, np.ndarray]:
+        """World position (3,) and quaternion (4,) of a die seated in ``slot`` showing ``up``."""
+        if not geometry.is_slot(slot):
+            raise ValueError(f"{slot} is not a slot of the pyramid")
+        plate_rot = geometry.quat_to_matrix(self._plate_pose[3:])[0]
+        local = geometry.slot_centre(slot) * self.physics.edge
+        position = self._plate_pose[:3] + plate_rot @ local
+        orientation = geometry.matrix_to_quat(plate_rot @ geometry.seated_rotation(up))
+        return position, orientation
+
+    def place(self, die: DieId, slot: Slot, up: UpFaces = (1, 2, 3), drop: float = 0.0) -> None:
+        """Put ``die`` into ``slot`` showing ``up``; with ``drop`` (metres) release it that high above.
+
+        ValueError if a die in play already sits there (its centre within half an edge of the place).
+        """
+        position, orientation = self.slot_pose(slot, up)
+        position = position + np.array([0, 0, drop + 1e-5 * self.physics.edge / 0.016])
+        if self._bodies:
+            ids, poses = self.poses()
+            gaps = np.linalg.norm(poses[:, :3] - position, axis=1) / self.physics.edge
+            if gaps.min() < 0.5:
+                n = int(gaps.argmin())
+                raise ValueError(f"slot {slot} is taken: die {ids[n]} sits there ({gaps[n]:.2f} edges from its centre)")
+        self._spawn(die, position, orientation)
+
+    def build(
+        self,
+        state: PyramidState,
+        dice: Mapping[Slot, DieId] | None = None,
+    ) -> dict[Slot, DieId]:
+        """Place a die in every occupied slot of ``state`` (unknown faces as 1, 2, 3), layer by layer.
+
+        ``dice`` chooses which die goes where; by default the lowest free numbers of each colour.
+        Returns slot -> die. Settle afterwards.
+        """
+        chosen = dict(dice) if dice is not None else self.assign_dice(state)
+        missing = [s for s in state if s not in chosen]
+        if missing:
+            raise ValueError(f"no die chosen for {len(missing)} occupied slots, e.g. {missing[0]}")
+        used = [chosen[s] for s in state]
+        for die in used:
+            _check_die(die)
+        if len(set(used)) < len(used):
+            twice = next(d for d in used if used.count(d) > 1)
+            raise ValueError(f"die {twice} is chosen for more than one slot")
+        for slot in sorted(state, key=lambda s: -geometry.layer(s)):
+            die = chosen[slot]
+            if DICE[die].colour != state[slot].colour:
+                raise ValueError(f"die {die} is {DICE[die].colour}, but {slot} wants {state[slot].colour}")
+            self.place(die, slot, state[slot].up or (1, 2, 3))
+        return chosen
+
+    def assign_dice(self, state: PyramidState) -> dict[Slot, DieId]:
+        """Pick dice not yet in play for each occupied slot of ``state``, by colour, lowest numbers first."""
+        stock: dict[str, list[DieId]] = {}
+        for d in DICE:
+            if d.id not in self._bodies:
+                stock.setdefault(d.colour, []).append(d.id)
+        wanted = Counter(cell.colour for cell in state.values())
+        for colour, n in sorted(wanted.items()):
+            have = len(stock.get(colour, []))
+            if n > have:
+                total = sum(d.colour == colour for d in DICE)
+                raise ValueError(
+                    f"the state wants {n} {colour} dice, but only {have} of the set's {total} are not in play"
+                )
+        out: dict[Slot, DieId] = {}
+        for slot in geometry.SLOTS:
+            if slot in state:
+                out[slot] = stock[state[slot].colour].pop(0)
+        return out
+
+    def remove(self, die: DieId, pull: bool = True) -> None:
+        """Take ``die`` out of play: lift it out as a hand would (``pull``), or make it vanish at once.
+
+        A pulled die slides out along its uncovered faces (straight up for a free die), held with the
+        force of a hand's grip; dice resting on it are dragged along and may fall. Then it leaves the
+        world, and what it touched wakes up. Settle afterwards. A die with all three upper faces
+        covered (inside the pyramid) has no way out: the hand pulls it straight up with no more than
+        its grip, which cannot move the dice above, so it leaves as if drawn out from below and nothing
+        else moves; games only take dice a hand can reach.
+        """
+        body = self._body(die)
+        position = np.array(self.client.getBasePositionAndOrientation(body)[0])
+        if pull:
+            self.pull(die, self.way_out(die))
+        self.client.removeBody(body)
+        del self._bodies[die]
+        self._wake_near(position, radius=2.0 * self.physics.edge)
+        self._changed()
+
+    def way_out(self, die: DieId) -> np.ndarray:
+        """Unit world direction (3,) in which a hand pulls ``die`` out of the pyramid.
+
+        Along the sum of the normals of its uncovered upper faces: straight up for a free die,
+        up and outward for a die on the pyramid's surface that carries others. A die not seated in a
+        slot is lifted straight up.
+        """
+        dice, poses = self.poses()
+        readout = read_poses(dice, poses, self._plate_pose, self.physics.edge)
+        r = readout.dice[die]
+        if r.slot is None:
+            return np.array([0.0, 0.0, 1.0])
+        i, j, k = r.slot
+        # The face along +i is uncovered when nothing sits in (i - 1, j, k); likewise for j and k.
+        above = ((i - 1, j, k), (i, j - 1, k), (i, j, k - 1))
+        uncovered = [axis for axis, slot in enumerate(above) if slot not in readout.pyramid]
+        plate_rot = geometry.quat_to_matrix(self._plate_pose[3:])[0]
+        cube_dir = np.zeros(3)
+        cube_dir[uncovered or [0, 1, 2]] = 1.0
+        direction = plate_rot @ geometry.CUBE_TO_PLATE @ cube_dir
+        return direction / np.linalg.norm(direction)
+
+    def pull(
+        self,
+        die: DieId,
+        direction: Vector,
+        distance: float = 1.5,
+        speed: float = 0.08,
+        force: float = 2.0,
+    ) -> None:
+        """Drag ``die`` by ``distance`` edges along ``direction`` at ``speed`` m/s, gripped by a hand.
+
+        The hand is a critically damped spring (15 Hz) on position and orientation that also carries
+        the die's weight, with at most ``force`` newtons: a wedged die moves what it must and no more
+        than fingers could.
+        """
+        c, ph = self.client, self.physics
+        body = self._body(die)
+        start, orientation = (np.array(v) for v in c.getBasePositionAndOrientation(body))
+        unit = np.asarray(direction, dtype=float) / np.linalg.norm(direction)
+        mass = ph.density * ph.edge**3 * float(np.prod(ph.proportions))
+        inertia = mass * ph.edge**2 / 6
+        omega = 2 * math.pi * 15.0
+        self.wake()
+        steps = max(1, round(distance * ph.edge / speed / ph.time_step))
+        for n in range(1, steps + 1):
+            target = start + unit * distance * ph.edge * n / steps
+            position, quat = (np.array(v) for v in c.getBasePositionAndOrientation(body))
+            velocity, spin = (np.array(v) for v in c.getBaseVelocity(body))
+            push = mass * (omega**2 * (target - position) + 2 * omega * (unit * speed - velocity))
+            push[2] += mass * ph.gravity
+            push *= min(1.0, force / max(float(np.linalg.norm(push)), 1e-12))
+            turn = _rotation_vector(orientation, quat)
+            twist = inertia * (omega**2 * turn - 2 * omega * spin)
+            c.applyExternalForce(body, -1, push.tolist(), position.tolist(), pb.WORLD_FRAME)
+            c.applyExternalTorque(body, -1, twist.tolist(), pb.WORLD_FRAME)
+            self.step(ph.time_step)
+
+    def throw(
+        self,
+        die: DieId,
+        position: Vector,
+        velocity: Vector = (0.0, 0.0, 0.0),
+        spin: Vector = (0.0, 0.0, 0.0),
+        orientation: Vector = (0.0, 0.0, 0.0, 1.0),
+    ) -> None:
+        """Release ``die`` at ``position`` with a velocity (m/s), spin (rad/s) and orientation (x, y, z, w)."""
+        body = self._spawn(die, position, orientation)
+        self.client.resetBaseVelocity(body, list(velocity), list(spin))
+
+    def random_throw(
+        self,
+        die: DieId,
+        rng: np.random.Generator,
+        height: float = 0.15,
+        target: Vector = (0.0, 0.0),
+        speed: float = 0.5,
+        spin: float = 20.0,
+    ) -> None:
+        """Throw ``die`` from ``height`` metres towards ``target`` (x, y) from a seeded random direction.
+
+        Orientation is uniform over rotations; the horizontal speed and the spin (rad/s) are scaled by
+        uniform factors in [0.5, 1.5].
+        """
+        quat = rng.normal(size=4)
+        quat /= np.linalg.norm(quat)
+        heading = rng.uniform(0, 2 * math.pi)
+        v = speed * rng.uniform(0.5, 1.5)
+        fall = math.sqrt(2 * height / self.physics.gravity)
+        # Start back along the heading so that the die lands near the target.
+        start = np.array(target) - v * fall * np.array([math.cos(heading), math.sin(heading)])
+        axis = rng.normal(size=3)
+        omega = spin * rng.uniform(0.5, 1.5) * axis / np.linalg.norm(axis)
+        self.throw(
+            die,
+            (start[0], start[1], height),
+            (v * math.cos(heading), v * math.sin(heading), 0.0),
+            omega,
+            quat,
+        )
+
+    # -- a hand on the plate and on the dice (used by pyramid.physics.actions) -----------------------------
+
+    @property
+    def die_mass(self) -> float:
+        """Mass of one die in kilograms."""
+        ph = self.physics
+        return ph.density * ph.edge**3 * float(np.prod(ph.proportions))
+
+    def move_plate(self, pose: Vector, linear: Vector = (0.0, 0.0, 0.0), angular: Vector = (0.0, 0.0, 0.0)) -> None:
+        """Carry the plate to ``pose`` (7,) moving at ``linear`` (m/s) and ``angular`` (rad/s), as a hand would.
+
+        The plate is kinematic: nothing pushes it back, and dice touching it feel its velocity through
+        friction and contact. Call once per time step while it moves; read-outs use the new pose.
+        """
+        pose = np.asarray(pose, dtype=float)
+        if pose.shape != (7,):
+            raise ValueError(f"a plate pose is (x, y, z, qx, qy, qz, qw), got shape {pose.shape}")
+        if not self._plate_bodies:
+            raise ValueError("this world has no plate to move")
+        quat = pose[3:] / np.linalg.norm(pose[3:])
+        for body in self._plate_bodies:
+            self.client.resetBasePositionAndOrientation(body, pose[:3].tolist(), quat.tolist())
+            self.client.resetBaseVelocity(body, list(linear), list(angular))
+        self._plate_pose = np.concatenate([pose[:3], quat])
+        if self._asleep:
+            self.wake()
+        self._at_rest = False
+
+    def apply_force(self, die: DieId, force: Vector, point: Vector | None = None) -> None:
+        """Push ``die`` with ``force`` (N, world frame) at ``point`` (default its centre) during the next step."""
+        body = self._body(die)
+        if point is None:
+            point = self.client.getBasePositionAndOrientation(body)[0]
+        self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
+        self.client.applyExternalForce(body, -1, list(force), list(point), pb.WORLD_FRAME)
+        self._asleep = False
+        self._at_rest = False
+
+    def kick(self, die: DieId, impulse: Vector, point: Vector | None = None) -> None:
+        """Give ``die`` an instant ``impulse`` (N s, world frame) at ``point`` (default: its centre), as a finger."""
+        body = self._body(die)
+        position = np.array(self.client.getBasePositionAndOrientation(body)[0])
+        velocity, spin = (np.array(v) for v in self.client.getBaseVelocity(body))
+        impulse = np.asarray(impulse, dtype=float)
+        arm = np.zeros(3) if point is None else np.asarray(point, dtype=float) - position
+        # A cube's inertia is isotropic: I = m a^2 / 6 about any axis through its centre.
+        inertia = self.die_mass * self.physics.edge**2 / 6
+        velocity = velocity + impulse / self.die_mass
+        spin = spin + np.cross(arm, impulse) / inertia
+        self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
+        self.client.resetBaseVelocity(body, velocity.tolist(), spin.tolist())
+        self._wake_near(position, radius=2.0 * self.physics.edge)
+        self._at_rest = False
+
+    # -- time ------------------------------------------------------------------------------------
+
+    def step(self, seconds: float) -> None:
+        """Advance simulated time; nothing is computed while every die sleeps."""
+        n = max(1, round(seconds / self.physics.time_step))
+        if self._asleep:
+            self.time += n * self.physics.time_step
+            return
+        for _ in range(n):
+            self.client.stepSimulation()
+        self.time += n * self.physics.time_step
+        self._at_rest = False
+
+    def settle(
+        self,
+        timeout: float = 10.0,
+        window: float = 0.25,
+        position_tolerance: float = 0.005,
+        angle_tolerance: float = 1.0,
+        raise_on_timeout: bool = True,
+    ) -> SettleReport:
+        """Step until every die is at rest: over a whole ``window`` of seconds no die moved more than
+        ``position_tolerance`` edges nor turned more than ``angle_tolerance`` degrees.
+
+        Raises NotAtRestError on a timeout unless ``raise_on_timeout`` is False. At rest, every die is
+        put to sleep (``Physics.sleep_after_settle``) so that an idle world costs nothing.
+        """
+        start = self.time
+        if self._asleep or not self._bodies:
+            self._at_rest = True
+            return SettleReport(True, 0.0)
+        dice = list(self._bodies)
+        before = self._raw_poses(dice)
+        while self.time - start < timeout - 1e-9:
+            self.step(window)
+            after = self._raw_poses(dice)
+            moved = _moved(before, after, self.physics.edge, position_tolerance, angle_tolerance)
+            if not moved.any():
+                self._at_rest = True
+                if self.physics.sleep_after_settle:
+                    self.sleep()
+                return SettleReport(True, self.time - start)
+            before = after
+        still = tuple(d for d, m in zip(dice, moved, strict=True) if m)
+        if raise_on_timeout:
+            raise NotAtRestError(f"{len(still)} dice still moving after {timeout:g} s: {list(still)[:10]}")
+        return SettleReport(False, self.time - start, still)
+
+    def sleep(self) -> None:
+        """Put every die to sleep; a die that is hit, or whose neighbour is taken, wakes."""
+        for body in self._bodies.values():
+            self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_SLEEP)
+        self._asleep = True
+
+    def wake(self) -> None:
+        """Wake every die."""
+        for body in self._bodies.values():
+            self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
+        self._asleep = False
+
+    def _wake_near(self, position: np.ndarray, radius: float) -> None:
+        for body in self._bodies.values():
+            p = np.array(self.client.getBasePositionAndOrientation(body)[0])
+            if np.linalg.norm(p - position) <= radius:
+                self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
+        self._asleep = False
+
+    def _changed(self) -> None:
+        self._at_rest = False
+        if self._asleep:
+            # A new or vanished body touches the sleeping island: let Bullet wake what it reaches.
+            self._asleep = False
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    @property
+    def dice(self) -> list[DieId]:
+        """The dice in play, by number."""
+        return sorted(self._bodies)
+
+    @property
+    def at_rest(self) -> bool:
+        """Whether the last settle found every die at rest and nothing has happened since."""
+        return self._at_rest
+
+    def _body(self, die: DieId) -> int:
+        try:
+            return self._bodies[die]
+        except KeyError:
+            raise ValueError(f"die {die} is not in play") from None
+
+    def _raw_poses(self, dice: Iterable[DieId]) -> np.ndarray:
+        get = self.client.getBasePositionAndOrientation
+        return np.array([sum(map(tuple, get(self._bodies[d])), ()) for d in dice]).reshape(-1, 7)
+
+    def poses(self) -> tuple[list[DieId], np.ndarray]:
+        """The dice in play and their poses (n, 7): position (metres) and quaternion (x, y, z, w)."""
+        dice = self.dice
+        return dice, self._raw_poses(dice)
+
+    def velocities(self) -> np.ndarray:
+        """Linear (m/s) and angular (rad/s) velocity (n, 6) of the dice in play, in ``dice`` order."""
+        get = self.client.getBaseVelocity
+        return np.array([sum(map(tuple, get(self._bodies[d])), ()) for d in self.dice]).reshape(-1, 6)
+
+    @property
+    def plate_pose(self) -> np.ndarray:
+        """The plate's pose (7,): position of its underside centre and quaternion (x, y, z, w)."""
+        return self._plate_pose.copy()
+
+    def readout(self, require_rest: bool = True) -> Readout:
+        """The read-out of every die in play; raises NotAtRestError unless the world has settled."""
+        if require_rest and not self._at_rest:
+            raise NotAtRestError("the dice are not at rest: call settle() before reading the world")
+        dice, poses = self.poses()
+        return read_poses(dice, poses, self._plate_pose, self.physics.edge, plate=self.plate)
+
+    def close(self) -> None:
+        """Disconnect from the physics server."""
+        self.client.disconnect()
+
+
+def _check_die(die: DieId) -> None:
+    """ValueError unless ``die`` numbers a die of the set."""
+    if not (isinstance(die, int | np.integer) and 0 <= die < len(DICE)):
+        raise ValueError(f"die {die!r} is not in the set (0..{len(DICE) - 1})")
+
+
+def _rotation_vector(target: np.ndarray, current: np.ndarray) -> np.ndarray:
+    """World rotation vector (3,) that turns quaternion ``current`` into ``target`` (both x, y, z, w)."""
+    # q_err = target * conj(current), as a rotation vector along the shorter way round.
+    x1, y1, z1, w1 = target
+    x2, y2, z2, w2 = -current[0], -current[1], -current[2], current[3]
+    err = np.array(
+        [
+            w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+            w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
+            w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
+            w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
+        ]
+    )
+    if err[3] < 0:
+        err = -err
+    sin_half = np.linalg.norm(err[:3])
+    if sin_half < 1e-12:
+        return np.zeros(3)
+    return err[:3] / sin_half * 2 * math.atan2(sin_half, err[3])
+
+
+def _moved(before: np.ndarray, after: np.ndarray, edge: float, tol: float, angle_deg: float) -> np.ndarray:
+    """Which dice moved more than ``tol`` edges or turned more than ``angle_deg`` between two poses."""
+    shift = np.linalg.norm(after[:, :3] - before[:, :3], axis=1) / edge
+    # Angle between two unit quaternions: 2 acos(|<q1, q2>|).
+    dot = np.abs(np.einsum("ni,ni->n", before[:, 3:], after[:, 3:]))
+    turn = np.degrees(2 * np.arccos(np.clip(dot, -1, 1)))
+    return (shift > tol) | (turn > angle_deg)

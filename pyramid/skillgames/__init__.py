@@ -1,0 +1,1 @@
+"""The skill games: turns of physical play judged from read-outs."""

@@ -1,0 +1,174 @@
+"""The skill games' rules layer: a turn is physical play judged from read-outs, not a move from a list.
+
+A ``SkillGame`` sets up the dice in the world it is handed (it never owns it and never imports
+PyBullet), judges each read-out of a turn (going on, done, failed), keeps the scores, and ends as an
+``Outcome``. ``pyramid.play.SkillMatch`` runs the turns; ``pyramid.agents`` has the players.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from pyramid.dice import DICE, Colour, DieId
+from pyramid.perception import Readout, Status
+from pyramid.rules import GameInfo, Outcome, Player, Termination, cast_option
+
+if TYPE_CHECKING:
+    from pyramid.physics.world import World
+
+
+@dataclass(frozen=True)
+class TurnEnd:
+    """How a turn ended: whether the player did what the turn asks, a note, and the turn's result value."""
+
+    success: bool
+    note: str
+    value: float = 0.0
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """One finished turn: who played, how it ended, and its simulated duration (seconds)."""
+
+    player: Player
+    end: TurnEnd
+    time: float
+    actions: int
+
+
+class SkillGame(abc.ABC):
+    """A game of physical skill: set-up in the world, turns judged from read-outs, scores and an outcome.
+
+    Subclasses set ``info`` and fill in ``prepare`` (put the dice for a turn into the world),
+    ``judge`` (None while the turn goes on) and ``scores``; ``turn_over`` may do bookkeeping. With
+    ``shared_world`` the dice stay between turns (one world for the whole game), otherwise each turn
+    starts in a fresh world. The class docstring is the rules card.
+    """
+
+    info: ClassVar[GameInfo]
+    house_rules: ClassVar[str] = ""
+    options_help: ClassVar[dict[str, str]] = {}
+    time_limit: ClassVar[float] = 60.0  # simulated seconds a turn may last
+    shared_world: ClassVar[bool] = False
+    lower_wins: ClassVar[bool] = False
+    termination_reason: ClassVar[Termination] = Termination.ROUNDS_PLAYED
+    default_player: ClassVar[str] = "human"  # the programmed player `pyramid play` uses by default
+    lifts_dice_out: ClassVar[bool] = False  # whether a hand may take dice out of play (``Lift``)
+
+    def __init__(self, players: int | None = None, *, rng: np.random.Generator, **options: Any) -> None:
+        n = self.info.players[0] if players is None else players
+        if n not in self.info.players:
+            raise ValueError(f"{self.info.title} is for {', '.join(map(str, self.info.players))} players, not {n}")
+        unknown = set(options) - set(self.options_help)
+        if unknown:
+            known = ", ".join(sorted(self.options_help)) or "none"
+            raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))} for {self.info.title}; known: {known}")
+        self.players = n
+        self.rng = rng
+        self.options = options
+        self.to_move: Player = 0
+        self.records: list[TurnRecord] = []
+        self.events: list[str] = []
+        self.outcome: Outcome | None = None
+        self.setup()
+
+    # -- hooks ----------------------------------------------------------------------------------
+
+    def setup(self) -> None:  # noqa: B027 - a hook with a default
+        """Per-game bookkeeping before the first turn."""
+
+    @abc.abstractmethod
+    def prepare(self, world: World) -> None:
+        """Put the dice for the turn of ``to_move`` into ``world`` (every turn, or once with ``shared_world``)."""
+
+    def begin_turn(self, world: World) -> None:  # noqa: B027 - a hook with a default
+        """Get ``world`` ready for the turn of ``to_move`` (e.g. hand back dice that fell off); by default nothing."""
+
+    @abc.abstractmethod
+    def judge(self, readout: Readout, elapsed: float) -> TurnEnd | None:
+        """How the turn stands after an action: None while it goes on. ``elapsed`` is simulated seconds."""
+
+    @abc.abstractmethod
+    def scores(self) -> tuple[float, ...]:
+        """Each player's score now."""
+
+    def turn_over(self, record: TurnRecord) -> None:
+        """Bookkeeping after a turn; by default the next player moves."""
+        self.to_move = (record.player + 1) % self.players
+
+    def finished(self) -> bool:
+        """Whether the game is over: by default once every player had ``rounds`` turns."""
+        return len(self.records) >= self.players * self.option("rounds", 1)
+
+    def termination(self) -> Termination:
+        """Why the game ended, once ``finished``."""
+        return self.termination_reason
+
+    def winners(self, scores: tuple[float, ...]) -> tuple[Player, ...]:
+        """The best score wins (the lowest where ``lower_wins``)."""
+        best = min(scores) if self.lower_wins else max(scores)
+        return tuple(p for p, s in enumerate(scores) if s == best)
+
+    # -- bookkeeping ----------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.outcome is not None
+
+    def end_turn(self, end: TurnEnd, time: float, actions: int) -> TurnRecord:
+        """Record the end of the turn of ``to_move`` and pass on; conclude the game when it is over."""
+        if self.outcome is not None:
+            raise ValueError(f"the game is over: {self.outcome.result()}")
+        record = TurnRecord(self.to_move, end, time, actions)
+        self.records.append(record)
+        self.turn_over(record)
+        if self.finished():
+            scores = self.scores()
+            self.outcome = Outcome(self.termination(), scores, self.winners(scores))
+        return record
+
+    def option(self, key: str, default: Any) -> Any:
+        """A game option (``--option KEY=VALUE``), cast to the default's type."""
+        return cast_option(self.info.title, key, self.options.get(key, default), default)
+
+
+class DiceInHand:
+    """For games whose player sets dice down from a hand, one at a time, and may say the turn is over."""
+
+    hand: list[DieId]
+    stopped: bool
+
+    def next_die(self) -> DieId:
+        """The next die from the player's hand; ValueError when the hand is empty."""
+        if not self.hand:
+            raise ValueError("the hand is empty")
+        return self.hand.pop(0)
+
+    def stop(self) -> None:
+        """The player declares the turn over (a word to the others: nothing moves)."""
+        self.stopped = True
+
+
+def stock(colour: Colour, count: int, taken: set[DieId]) -> list[DieId]:
+    """``count`` dice of ``colour`` not in ``taken``, lowest numbers first; adds them to ``taken``."""
+    out = [d.id for d in DICE if d.colour == colour and d.id not in taken][:count]
+    if len(out) < count:
+        raise ValueError(f"only {len(out)} {colour} dice are left, {count} wanted")
+    taken.update(out)
+    return out
+
+
+def fallen(readout: Readout, dice: list[DieId] | None = None) -> list[DieId]:
+    """Dice (of ``dice``, default all) that have left the plate."""
+    off = readout.off_plate()
+    return [d for d in off if dice is None or d in dice]
+
+
+def settled_slots(readout: Readout, dice: list[DieId]) -> dict[DieId, tuple[int, int, int]]:
+    """The slot of each of ``dice`` that is seated corner-down in the lattice."""
+    return {d: r.slot for d in dice if (r := readout.dice.get(d)) and r.status is Status.SEATED and r.slot is not None}

@@ -1,0 +1,383 @@
+"""Pictures and films without a screen: frames of the viewer's stage (or PyBullet's) -> PNG, GIF, APNG, MP4.
+
+Sits beside the viewer: the same stage and camera draw offscreen, through pyglet's headless (EGL)
+mode when there is no display, else a hidden window. Where OpenGL is not available at all, PyBullet's
+software renderer (``pyramid.physics.render``) takes over. GIF and APNG need only Pillow; MP4 needs the
+``film`` extra (imageio-ffmpeg).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+from PIL import Image
+
+from pyramid.ui.camera import OrbitCamera
+
+if TYPE_CHECKING:
+    from pyramid.lab.scene import Scene
+    from pyramid.physics.world import World
+
+FILM_SUFFIXES = (".gif", ".png", ".apng", ".mp4")
+
+
+def require_display() -> None:
+    """Raise LookupError, with what to do instead, when there is no screen for a window."""
+    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        raise LookupError("no display for a window; use xvfb-run, or `pyramid run SCENE --picture --video gif`")
+
+
+class Renderer(Protocol):
+    """Draws a world: an RGB image (height, width, 3) uint8."""
+
+    name: str
+
+    def __call__(self, world: World) -> np.ndarray: ...
+
+
+def frame_camera(camera: OrbitCamera, world: World, aspect: float) -> None:
+    """Aim ``camera`` at the plate, the full pyramid's room above it and every die of ``world``.
+
+    The window does the same when it opens, and so do the pictures of a scene (framed once, at the start).
+    """
+    from pyramid import geometry
+    from pyramid.physics import assets
+
+    points = [world.poses()[1][:, :3]]
+    if world.plate:
+        edge = world.physics.edge
+        points.append(np.asarray(assets.plate_mesh(edge).vertices))
+        points.append(geometry.slot_centre(geometry.APEX)[None, :] * edge + [0.0, 0.0, edge])
+    camera.fit(np.vstack(points), aspect)
+
+
+class StageRenderer:
+    """The viewer's stage drawn offscreen: the same look as the window, no screen needed.
+
+    Without a ``camera`` the view is framed on the first world drawn and then kept.
+    """
+
+    name = "opengl"
+
+    def __init__(self, width: int = 960, height: int = 600, camera: OrbitCamera | None = None) -> None:
+        import pyglet
+
+        if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+            pyglet.options["headless"] = True  # EGL: no X server needed
+        from pyramid.ui.viewer import Stage
+
+        self.window = pyglet.window.Window(64, 64, visible=False)
+        self.width, self.height = width, height
+        self.camera = camera or OrbitCamera()
+        self._framed = camera is not None
+        self._stages: dict[tuple[float, bool], Stage] = {}
+
+    def __call__(self, world: World) -> np.ndarray:
+        from pyramid.ui.viewer import Stage
+
+        if not self._framed:
+            frame_camera(self.camera, world, self.width / self.height)
+            self._framed = True
+        self.window.switch_to()
+        key = (world.physics.edge, world.plate)
+        if key not in self._stages:
+            self._stages[key] = Stage(world.physics.edge, plate=world.plate)
+        stage = self._stages[key]
+        stage.show_world(world)
+        return stage.capture(self.camera, self.width, self.height)
+
+    def close(self) -> None:
+        """Release the hidden window."""
+        self.window.close()
+
+
+class BulletRenderer:
+    """PyBullet's software renderer from the same camera: slower and plainer, but runs anywhere."""
+
+    name = "software"
+
+    def __init__(self, width: int = 960, height: int = 600, camera: OrbitCamera | None = None) -> None:
+        self.width, self.height = width, height
+        self.camera = camera or OrbitCamera()
+        self._framed = camera is not None
+
+    def __call__(self, world: World) -> np.ndarray:
+        from pyramid.physics.render import render
+
+        if not self._framed:
+            frame_camera(self.camera, world, self.width / self.height)
+            self._framed = True
+        c = self.camera
+        target = (float(c.target[0]), float(c.target[1]), float(c.target[2]))
+        return render(world, self.width, self.height, c.yaw, c.pitch, c.distance, target)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def make_renderer(
+    kind: str = "auto", width: int = 960, height: int = 600, camera: OrbitCamera | None = None
+) -> StageRenderer | BulletRenderer:
+    """``opengl`` (the viewer's look), ``software`` (PyBullet's) or ``auto``: OpenGL if it starts, else software."""
+    if kind not in ("auto", "opengl", "software"):
+        raise ValueError(f"unknown renderer {kind!r}; choose auto, opengl or software")
+    if kind == "software":
+        return BulletRenderer(width, height, camera)
+    try:
+        return StageRenderer(width, height, camera)
+    except Exception as err:  # no EGL, no X server, no OpenGL 3.3: whatever stops pyglet
+        if kind == "opengl":
+            raise RuntimeError(f"OpenGL offscreen rendering is not available here: {err}") from err
+        return BulletRenderer(width, height, camera)
+
+
+def save_picture(image: np.ndarray, path: str | Path) -> Path:
+    """Write an RGB image (height, width, 3) uint8 as a PNG; returns the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.fromarray(np.asarray(image, dtype=np.uint8)).save(path)
+    return path
+
+
+def write_film(frames: Sequence[np.ndarray], path: str | Path, fps: float = 25.0) -> Path:
+    """Write RGB frames (height, width, 3) uint8 as a film: .gif, .png/.apng (animated PNG) or .mp4."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in FILM_SUFFIXES:
+        raise ValueError(f"a film is written as {', '.join(FILM_SUFFIXES)}; got {path.name!r}")
+    if not frames:
+        raise ValueError("no frames to write")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if suffix == ".mp4":
+        _write_mp4(frames, path, fps)
+        return path
+    images = [Image.fromarray(np.asarray(f, dtype=np.uint8)) for f in frames]
+    duration = max(1, round(1000 / fps))
+    if suffix == ".gif":
+        # One shared palette keeps the colours from flickering between frames.
+        palette = images[0].quantize(colors=255, method=Image.Quantize.MEDIANCUT)
+        images = [im.quantize(palette=palette, dither=Image.Dither.NONE) for im in images]
+        images[0].save(path, save_all=True, append_images=images[1:], duration=duration, loop=0, optimize=False)
+    else:
+        images[0].save(path, format="PNG", save_all=True, append_images=images[1:], duration=duration, loop=0)
+    return path
+
+
+def _write_mp4(frames: Sequence[np.ndarray], path: Path, fps: float) -> None:
+    try:
+        import imageio_ffmpeg
+    except ImportError:
+        raise ValueError(
+            "MP4 needs imageio-ffmpeg (pip install 'pyramid[film]'); write a .gif or .png (animated) instead"
+        ) from None
+    height, width = np.asarray(frames[0]).shape[:2]
+    # H.264 wants even sizes: crop a pixel where needed.
+    width, height = width - width % 2, height - height % 2
+    writer = imageio_ffmpeg.write_frames(str(path), (width, height), fps=fps, macro_block_size=1)
+    writer.send(None)
+    for frame in frames:
+        writer.send(np.ascontiguousarray(np.asarray(frame, dtype=np.uint8)[:height, :width]))
+    writer.close()
+
+
+class Film:
+    """Frames of a world taken every 1/``fps`` simulated seconds while it steps (``filming``)."""
+
+    def __init__(self, renderer: Renderer, fps: float = 25.0, limit: int = 1500) -> None:
+        self.renderer = renderer
+        self.fps = fps
+        self.limit = limit  # frames kept at most: a runaway scene does not fill the memory
+        self.frames: list[np.ndarray] = []
+
+    def take(self, world: World) -> np.ndarray:
+        """Add a frame of the world now and return it."""
+        frame = self.renderer(world)
+        if len(self.frames) < self.limit:
+            self.frames.append(frame)
+        return frame
+
+    def attach(self, world: World) -> Callable[[], None]:
+        """From now on every 1/fps simulated seconds of ``world.step`` leave a frame; returns the undo."""
+        original = world.step
+        dt = world.physics.time_step
+        per_frame = max(1, round(1 / self.fps / dt))
+        pending = 0
+
+        def step(seconds: float) -> None:
+            nonlocal pending
+            n = max(1, round(seconds / dt))
+            while n > 0:
+                k = min(per_frame - pending, n)
+                original(k * dt)
+                n, pending = n - k, pending + k
+                if pending >= per_frame:
+                    pending = 0
+                    self.take(world)
+
+        world.step = step  # type: ignore[method-assign]
+
+        def detach() -> None:
+            del world.step
+
+        return detach
+
+    @contextmanager
+    def filming(self, world: World) -> Iterator[None]:
+        """While inside, every 1/fps simulated seconds of ``world.step`` leave a frame."""
+        detach = self.attach(world)
+        try:
+            yield
+        finally:
+            detach()
+
+    def save(self, path: str | Path) -> Path:
+        """Write the frames as a film (the suffix chooses the format)."""
+        return write_film(self.frames, path, self.fps)
+
+
+def record(world: World, path: str | Path, seconds: float, renderer: Renderer | None = None, fps: float = 25.0) -> Path:
+    """Film ``world`` for ``seconds`` of simulated time (whatever moves, falls or settles) into ``path``."""
+    film = Film(renderer or make_renderer(), fps)
+    film.take(world)
+    with film.filming(world):
+        world.step(seconds)
+    return film.save(path)
+
+
+@contextmanager
+def runner_worlds(on_new: Callable[[World], None], on_close: Callable[[World], None]) -> Iterator[None]:
+    """While inside, every world ``pyramid.lab.runner`` makes goes to ``on_new`` first and to ``on_close`` last."""
+    from pyramid.lab import runner
+
+    original = runner.World
+
+    class Watched(original):  # type: ignore[misc, valid-type]
+        def __post_init__(self) -> None:
+            super().__post_init__()
+            on_new(self)
+
+        def close(self) -> None:
+            on_close(self)
+            super().close()
+
+    runner.World = Watched  # type: ignore[misc]
+    try:
+        yield
+    finally:
+        runner.World = original  # type: ignore[misc]
+
+
+def film_scene(
+    scene: Scene,
+    seed: int | None = None,
+    video: str | Path | None = None,
+    pictures: str | Path | None = None,
+    renderer: Renderer | None = None,
+    fps: float = 25.0,
+    log: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Run ``scene`` as ``pyramid run`` does, filming it into ``video`` and/or writing PNGs into the folder
+    ``pictures``: after the start, after every die placed, removed or thrown (a picture per step of a
+    construction), at the end of any other timeline entry, and at the end. Returns the run's report.
+    """
+    from pyramid.lab.runner import run_scene
+
+    renderer = renderer or make_renderer()
+    film = Film(renderer, fps)
+    worlds: list[World] = []
+    shots: list[Path] = []
+    labels: list[str] = []
+    folder = Path(pictures) if pictures is not None else None
+
+    done = {"place": 0, "remove": 0, "throw": 0}  # dice placed, removed and thrown since the start
+    entry = {"number": 0, "shots": 0}  # the timeline entry logged last; pictures taken since
+
+    def picture(world: World, label: str) -> None:
+        if folder is not None and label not in labels:
+            labels.append(label)
+            shots.append(save_picture(renderer(world), folder / f"{len(shots):03d}_{label}.png"))
+            entry["shots"] += 1
+
+    def each_step(world: World, verb: str) -> None:
+        """After the start, every die placed, removed or thrown leaves a picture of its own."""
+        original = getattr(world, verb)
+
+        def act(*args: Any, **kwargs: Any) -> None:
+            original(*args, **kwargs)
+            if labels:
+                done[verb] += 1
+                picture(world, f"{verb}{done[verb]:02d}")
+
+        setattr(world, verb, act)
+
+    def on_new(world: World) -> None:
+        worlds.append(world)
+        if video is not None:
+            film.attach(world)
+        for verb in done:
+            each_step(world, verb)
+
+    def on_close(world: World) -> None:
+        picture(world, "end")
+        if video is not None:
+            film.take(world)
+
+    def on_log(line: str) -> None:
+        if log is not None:
+            log(line)
+        head = line.split(".")[0].strip()
+        if not worlds:
+            return
+        if line.startswith("start"):
+            picture(worlds[-1], "start")
+            entry["shots"] = 0
+        elif head.isdigit() and int(head) != entry["number"]:
+            # An entry that placed, removed or threw nothing (a tilt, a wait) gets one picture at its end.
+            if entry["shots"] == 0:
+                picture(worlds[-1], f"step{int(head):02d}")
+            entry["number"], entry["shots"] = int(head), 0
+
+    with runner_worlds(on_new, on_close):
+        report = run_scene(scene, seed, log=on_log)
+    if video is not None:
+        report["video"] = str(film.save(video))
+    report["pictures"] = [str(p) for p in shots]
+    return report
+
+
+def film_command(args: Any) -> int:
+    """``pyramid run --picture/--video``: each scene run as ``pyramid run`` runs it, drawn as the viewer draws it."""
+    import json
+
+    from pyramid.lab.experiments import parse_vary
+    from pyramid.lab.runner import summary_text
+    from pyramid.lab.scene import load_scene
+
+    overrides = {}
+    for text in args.set:
+        key, values = parse_vary(text)
+        overrides[key] = values[0]
+    scenes = [load_scene(path, overrides) for path in args.scene]  # every file checked before anything runs
+    renderer = make_renderer(args.renderer)
+    out = Path(args.out)
+    for scene in scenes:
+        seed = scene.seed if args.seed is None else args.seed
+        stem = f"{scene.name}_seed{seed}"
+        video = out / f"{stem}.{args.video}" if args.video else None
+        report = film_scene(scene, seed, video, out / stem if args.picture else None, renderer)
+        path = out / f"{stem}.json"
+        out.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(report, indent=1) + "\n")
+        if not args.quiet:
+            print(summary_text(report))
+        print(f"report: {path}; drawn by the {renderer.name} renderer")
+        if args.picture:
+            print(f"pictures: {len(report['pictures'])} in {out / stem}")
+        if video is not None:
+            print(f"film: {video}")
+    return 0

@@ -1,0 +1,499 @@
+"""The hands at the window: mouse and keys turned into actions on the world (lift, flick, blow, tilt, place...).
+
+Input handlers only queue work; the viewer's loop performs it between frames, so each action is seen
+live. ``pyramid.ui.player`` puts these hands and a player who chooses by clicking into a window.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from pyglet.window import key, mouse
+
+from pyramid import geometry
+from pyramid.dice import COLOURS, DICE, Colour, DieId
+from pyramid.physics import actions
+from pyramid.rules import Place, Remove, RemoveColumn
+from pyramid.state import Cell, PyramidState
+
+if TYPE_CHECKING:
+    from pyramid.physics.world import World
+    from pyramid.ui.player import Prompt
+    from pyramid.ui.viewer import Viewer
+
+CLICK = 5  # pixels: a press and release closer than this is a click, farther a drag
+FUNNEL_REACH = 0.9  # edges: how close the mouse ray must pass a funnel to pick it
+COLOUR_ORDER: tuple[Colour, ...] = tuple(COLOURS)
+LADLE = 6  # dice poured by L
+LADLE_HEIGHT = 0.08  # metres: how far above the point under the mouse the ladle is held
+PULL = 0.008  # metres: how far U pulls a die out (half an edge: a balcony); shift-U half that
+
+
+def pick_die(origin: np.ndarray, direction: np.ndarray, poses: np.ndarray, edge: float) -> int | None:
+    """Index of the nearest die whose cube the ray (origin (3,), unit direction (3,)) hits, or None.
+
+    poses : (n, 7) float, die positions and quaternions (x, y, z, w)
+    """
+    hit = ray_hit(origin, direction, poses, edge)
+    return None if hit is None else hit[0]
+
+
+def ray_hit(origin: np.ndarray, direction: np.ndarray, poses: np.ndarray, edge: float) -> tuple[int, float] | None:
+    """The nearest die the ray hits and how far along the ray (metres) it enters its cube, or None.
+
+    poses : (n, 7) float, die positions and quaternions (x, y, z, w)
+    """
+    if len(poses) == 0:
+        return None
+    rot = geometry.quat_to_matrix(poses[:, 3:])  # (n, 3, 3) body -> world
+    # The ray in each die's body frame, then the slab test against the cube [-edge/2, edge/2]^3.
+    o = np.einsum("nji,nj->ni", rot, origin - poses[:, :3])
+    d = np.einsum("nji,j->ni", rot, direction)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t1, t2 = (-edge / 2 - o) / d, (edge / 2 - o) / d
+    near = np.nanmax(np.minimum(t1, t2), axis=1)
+    far = np.nanmin(np.maximum(t1, t2), axis=1)
+    hit = (near <= far) & (far > 0)
+    if not hit.any():
+        return None
+    n = int(np.flatnonzero(hit)[np.argmin(near[hit])])
+    return n, float(near[n])
+
+
+def face_cell(point: np.ndarray, centre: np.ndarray, plate_pose: np.ndarray, edge: float) -> tuple[int, int, int]:
+    """The lattice cell beyond the face of a corner-down die (centre (3,)) on which ``point`` (3,) lies.
+
+    The face along +i of the die in cell (i, j, k) leads to (i - 1, j, k), the face along -i to (i + 1, j, k),
+    and so on; cells beyond the pyramid's faces have a negative coordinate. plate_pose : (7,) float.
+    """
+    rot = geometry.quat_to_matrix(plate_pose[3:])[0]
+    # Both points in the plate's frame, in edges, then in the cube frame, where cell (i, j, k) sits at -(i, j, k).
+    cube = geometry.plate_to_cube((np.stack([point, centre]) - plate_pose[:3]) @ rot / edge)
+    cell = geometry.nearest_slots(cube[1:])[0][0].astype(int)
+    # The face is the one whose normal the point lies farthest along, seen from the centre.
+    along = cube[0] - cube[1]
+    axis = int(np.argmax(np.abs(along)))
+    cell[axis] -= int(np.sign(along[axis]))
+    return int(cell[0]), int(cell[1]), int(cell[2])
+
+
+def table_point(origin: np.ndarray, direction: np.ndarray, height: float = 0.0) -> np.ndarray | None:
+    """Where the ray meets the horizontal plane z = ``height``, or None if it never does."""
+    if direction[2] >= -1e-9:
+        return None
+    t = (height - origin[2]) / direction[2]
+    return origin + t * direction
+
+
+def nearest_funnel(
+    origin: np.ndarray, direction: np.ndarray, centres: dict[geometry.Slot, np.ndarray], reach: float
+) -> geometry.Slot | None:
+    """The slot whose centre passes closest to the ray, within ``reach`` metres; the nearest to the eye on ties."""
+    best: tuple[float, float, geometry.Slot] | None = None
+    for slot, centre in centres.items():
+        along = float((centre - origin) @ direction)
+        gap = float(np.linalg.norm(centre - origin - along * direction))
+        if along > 0 and gap <= reach and (best is None or (round(gap / reach, 1), along) < best[:2]):
+            best = (round(gap / reach, 1), along, slot)
+    return best[2] if best else None
+
+
+class Hands:
+    """Turns mouse and keys into actions on the viewer's world; pushed on the window above the camera."""
+
+    def __init__(self, viewer: Viewer, rng: np.random.Generator) -> None:
+        self.viewer = viewer
+        self.rng = rng
+        self.keys = key.KeyStateHandler()
+        viewer.push_handlers(self.keys)
+        self.grab: tuple[int, int, int, int] | None = None  # die, x, y at the press, modifiers
+        self.grabbed_slot: geometry.Slot | None = None  # in exact play, the slot of the die pressed
+        self.mouse = (viewer.width // 2, viewer.height // 2)
+        self.placing = False
+        self.colour: Colour = "red"
+        self.orientation = 0
+        self.funnel: geometry.Slot | None = None
+        self.chooser: Prompt | None = None  # set while a window player is choosing
+        # Set while a person takes a turn of a skill game: the actions go to the game, not the queue.
+        self.sink: Callable[[actions.PhysicalAction], None] | None = None
+        self.game: Any = None  # that skill game: it hands out the dice to attach (Mount(a)ing) or pour (Trulla)
+        self.show_help = True
+        self.log: list[str] = []
+
+    @property
+    def world(self) -> World:
+        """The viewer's world (hands need one; a chooser in exact play never asks for it)."""
+        assert self.viewer.world is not None, "there is no world to put hands on"
+        return self.viewer.world
+
+    @property
+    def up(self) -> geometry.UpFaces:
+        """The orientation a placed die gets: one of the 24, cycled with O."""
+        return geometry.ALL_UP_FACES[self.orientation]
+
+    # -- what is under the mouse -----------------------------------------------------------------
+
+    def ray(self, x: float, y: float) -> tuple[np.ndarray, np.ndarray]:
+        """The camera ray through window point (x, y)."""
+        return self.viewer.camera.ray(x, y, self.viewer.width, self.viewer.height)
+
+    def die_at(self, x: float, y: float) -> DieId | None:
+        """The die under the mouse, if any."""
+        if self.viewer.world is None:
+            return None
+        dice, poses = self.world.poses()
+        hit = pick_die(*self.ray(x, y), poses, self.world.physics.edge)
+        return None if hit is None else dice[hit]
+
+    def _exact_dice(self) -> tuple[list[geometry.Slot], np.ndarray]:
+        """Exact play (no world): the slots of the state drawn and the poses (n, 7) of their dice."""
+        state = self.viewer.state
+        slots = list(state) if state is not None else []
+        poses = np.zeros((len(slots), 7))
+        for n, slot in enumerate(slots):
+            poses[n, :3] = geometry.slot_centre(slot) * self.viewer.stage.edge
+            poses[n, 3:] = geometry.matrix_to_quat(geometry.seated_rotation(state[slot].up or (1, 2, 3)))  # type: ignore[index]
+        return slots, poses
+
+    def slot_at(self, x: float, y: float) -> geometry.Slot | None:
+        """The slot of the die under the mouse (in exact play, of the dice drawn from the game's state)."""
+        if self.viewer.world is not None:
+            die = self.die_at(x, y)
+            return None if die is None else self.world.readout(require_rest=False).dice[die].slot
+        slots, poses = self._exact_dice()
+        hit = pick_die(*self.ray(x, y), poses, self.viewer.stage.edge)
+        return None if hit is None else slots[hit]
+
+    def slot_pose(self, slot: geometry.Slot, up: geometry.UpFaces) -> tuple[np.ndarray, np.ndarray]:
+        """Where a die showing ``up`` sits in ``slot``: centre (3,) and rotation (3, 3), on the plate as it lies."""
+        if self.viewer.world is not None:
+            position, quat = self.world.slot_pose(slot, up)
+            return position, geometry.quat_to_matrix(quat)[0]
+        return geometry.slot_centre(slot) * self.viewer.stage.edge, geometry.seated_rotation(up)
+
+    def open_funnels(self) -> dict[geometry.Slot, np.ndarray]:
+        """World centres of the slots a die may be placed in now (for a chooser: where a Place is legal)."""
+        if self.chooser is not None:
+            slots = sorted({a.slot for a in self.chooser.legal if isinstance(a, Place)})
+        elif self.viewer.world is not None:
+            slots = self.world.readout(require_rest=False).pyramid.open_slots()
+        else:
+            return {}
+        return {s: self.slot_pose(s, self.up)[0] for s in slots}
+
+    def update_ghost(self) -> None:
+        """Show a see-through die in the funnel under the mouse while placing."""
+        stage = self.viewer.stage
+        if not self.placing or (self.viewer.world is None and self.chooser is None):
+            self.funnel = None
+            stage.show_ghost(None)
+            return
+        funnels = self.open_funnels()
+        self.funnel = nearest_funnel(*self.ray(*self.mouse), funnels, FUNNEL_REACH * stage.edge)
+        if self.funnel is None:
+            stage.show_ghost(None)
+            return
+        colour, up = self.colour, self.up
+        if self.chooser is not None:
+            # The die the click would place: the legal placement's colour and, where the rules fix them, faces.
+            options = self._place_options(self.funnel)
+            if options:
+                colour, up = options[0].colour, options[0].up or self.up
+        position, rotation = self.slot_pose(self.funnel, up)
+        matrix = np.eye(4)
+        matrix[:3, :3], matrix[:3, 3] = rotation, position
+        stage.show_ghost(colour, matrix)
+
+    # -- doing -----------------------------------------------------------------------------------
+
+    def act(self, action: actions.PhysicalAction) -> None:
+        """Queue a physical action (the viewer performs it between frames), or hand it to ``sink``."""
+        if self.sink is not None:
+            self.sink(action)
+            return
+        world = self.world
+        self.note(str(action))
+        self.viewer.queue.append(lambda: actions.perform(world, action, self.rng))
+
+    def note(self, text: str) -> None:
+        """Show what the hands did."""
+        self.viewer.say(text)
+
+    def place(self, slot: geometry.Slot) -> None:
+        """Queue placing a spare die of the chosen colour in ``slot`` showing the chosen faces."""
+        world = self.world
+        if self.sink is not None:
+            self.note("a skill game has no placing: lift, flick, blow, tilt, shake or throw")
+            return
+        try:
+            die = world.assign_dice(PyramidState({slot: Cell(self.colour)}))[slot]
+        except ValueError as err:
+            self.note(str(err))
+            return
+        self.note(f"place {self.colour} die {die} at {slot} showing {''.join(map(str, self.up))}")
+        self.viewer.queue.append(lambda: world.place(die, slot, self.up, drop=0.002))
+
+    def lift(self, die: DieId) -> None:
+        """Queue lifting ``die`` out: out of its slot along its way out, or off the table straight up."""
+        world = self.world
+        readout = world.readout(require_rest=False)
+        slot = readout.dice[die].slot
+        if slot is not None:
+            self.act(actions.Lift(slot))
+        elif self.sink is not None:
+            self.note(f"die {die} is in no slot: only a die in the pyramid can be lifted out")
+        else:
+            self.note(f"take die {die} away")
+            self.viewer.queue.append(lambda: world.remove(die))
+
+    def azimuth(self, dx: float, dy: float) -> float:
+        """World azimuth (degrees) of a drag of (dx, dy) pixels on the screen, flattened onto the table."""
+        view = self.viewer.camera.view_matrix()
+        right, up = view[0, :3], view[1, :3]
+        forward = np.array([up[0], up[1], 0.0]) if abs(up[2]) < 0.99 else np.cross([0, 0, 1.0], right)
+        vector = dx * right + dy * forward / max(float(np.linalg.norm(forward)), 1e-9)
+        return math.degrees(math.atan2(vector[1], vector[0]))
+
+    def held_action(self) -> Callable[[], object] | None:
+        """While B is held: the job of a short breath (see ``breath``)."""
+        blow = self.breath()
+        if blow is None:
+            return None
+        world = self.world
+        return lambda: actions.perform(world, blow, self.rng)
+
+    def breath(self) -> actions.Blow | None:
+        """While B is held: a breath of 1/30 s from the camera side towards the point under the mouse."""
+        if self.viewer.world is None or self.chooser is not None or not self.keys[key.B]:
+            return None
+        origin, direction = self.ray(*self.mouse)
+        target = self._aim(origin, direction)
+        mouth = target - 0.08 * direction  # 8 cm from the point aimed at, on the camera's side
+        azimuth = math.degrees(math.atan2(direction[1], direction[0]))
+        elevation = math.degrees(math.asin(float(np.clip(direction[2], -1, 1))))
+        return actions.Blow(tuple(mouth.tolist()), azimuth, elevation, speed=15.0, duration=1 / 30)  # type: ignore[arg-type]
+
+    def _aim(self, origin: np.ndarray, direction: np.ndarray) -> np.ndarray:
+        dice, poses = self.world.poses()
+        hit = pick_die(origin, direction, poses, self.world.physics.edge)
+        if hit is not None:
+            return poses[hit, :3]
+        point = table_point(origin, direction)
+        return point if point is not None else origin + 0.3 * direction
+
+    # -- pyglet events ---------------------------------------------------------------------------
+
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        self.mouse = (x, y)
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:
+        self.mouse = (x, y)
+        if button != mouse.LEFT or (self.viewer.world is None and self.chooser is None):
+            return False
+        if modifiers & key.MOD_CTRL and self.chooser is None:
+            self.grab = (-1, x, y, modifiers)
+            return True
+        if self.placing and self.funnel is not None:
+            self.grab = (-2, x, y, modifiers)
+            return True
+        if self.viewer.world is None:
+            # Exact play: the dice drawn are the game's state; a click chooses by slot.
+            self.grabbed_slot = self.slot_at(x, y)
+            if self.grabbed_slot is None:
+                return False
+            self.grab = (-3, x, y, modifiers)
+            return True
+        die = self.die_at(x, y)
+        if die is None:
+            return False
+        self.grab = (die, x, y, modifiers)
+        return True
+
+    def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> bool:
+        self.mouse = (x, y)
+        return self.grab is not None
+
+    def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> bool:
+        if self.grab is None:
+            return False
+        die, x0, y0, _ = self.grab
+        self.grab = None
+        dx, dy = x - x0, y - y0
+        length = math.hypot(dx, dy)
+        if die == -2:
+            if self.funnel is not None:
+                self._choose_place(self.funnel) if self.chooser else self.place(self.funnel)
+        elif die == -3:
+            if self.chooser is not None and self.grabbed_slot is not None:
+                self._choose_remove(self.grabbed_slot)
+        elif die == -1:
+            if length >= CLICK:
+                self.act(actions.Tilt(self.azimuth(dx, dy), angle=min(35.0, 5 + length / 12), hold=0.6))
+        elif self.chooser is not None:
+            self._choose_remove(self.world.readout(require_rest=False).dice[die].slot)
+        elif length < CLICK:
+            self.lift(die)
+        else:
+            impulse = float(np.clip(length * 4e-5, 0.0005, 0.012))
+            self.act(actions.Flick(die, self.azimuth(dx, dy), impulse=impulse))
+        return True
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
+        if self.chooser is not None and self.chooser.key(symbol):
+            return True
+        if symbol == key.H:
+            self.show_help = not self.show_help
+        elif symbol == key.P:
+            self.placing = not self.placing
+        elif symbol == key.C:
+            colours = self.chooser.colours(self.funnel) if self.chooser else COLOUR_ORDER
+            self.colour = (
+                colours[(colours.index(self.colour) + 1) % len(colours)] if self.colour in colours else colours[0]
+            )
+        elif symbol == key.O:
+            self.orientation = (self.orientation + (23 if modifiers & key.MOD_SHIFT else 1)) % 24
+        elif self.viewer.world is None or self.chooser is not None:
+            return False
+        elif symbol in (key.LEFT, key.RIGHT, key.UP, key.DOWN):
+            turn = {key.RIGHT: (1, 0), key.LEFT: (-1, 0), key.UP: (0, 1), key.DOWN: (0, -1)}[symbol]
+            self.act(actions.Tilt(self.azimuth(*turn), angle=12.0, hold=0.5))
+        elif symbol == key.S:
+            self.act(actions.Shake(amplitude=0.003, frequency=8.0, duration=0.6, azimuth=self.azimuth(1, 0)))
+        elif symbol == key.T:
+            self._throw()
+        elif symbol == key.U:
+            self._pull(PULL / 2 if modifiers & key.MOD_SHIFT else PULL)
+        elif symbol == key.A:
+            self._attach()
+        elif symbol == key.L:
+            self._pour()
+        elif symbol == key.E and self.sink is not None and callable(getattr(self.game, "stop", None)):
+            self.game.stop()  # Mount(a)ing: the player declares the turn over; the hands let go for a moment
+            self.act(actions.Wait(0.1))
+        elif symbol == key.W:
+            self.act(actions.Wait(0.5))
+        else:
+            return False
+        return True
+
+    def _throw(self) -> None:
+        """Throw a die at the point under the mouse: one of the chosen colour from the box or, in a skill
+        game (whose dice are all in play), the die of that colour nearest the camera lying off the plate."""
+        origin, direction = self.ray(*self.mouse)
+        point = self._aim(origin, direction)
+        if self.sink is not None:
+            readout = self.world.readout(require_rest=False)
+            lying = [r for r in readout.dice.values() if not r.on_plate and r.colour == self.colour]
+            lying.sort(key=lambda r: float(np.linalg.norm(np.array(r.position) - origin)))
+            spare = [r.die for r in lying]
+        else:
+            spare = [d.id for d in DICE if d.colour == self.colour and d.id not in set(self.world.dice)]
+        if not spare:
+            where = "lying off the plate" if self.sink is not None else "left to throw"
+            self.note(f"no {self.colour} die {where}")
+            return
+        azimuth = math.degrees(math.atan2(direction[1], direction[0]))
+        self.act(
+            actions.Throw(spare[0], (float(point[0]), float(point[1])), height=0.12, distance=0.1, azimuth=azimuth)
+        )
+
+    def _pull(self, distance: float) -> None:
+        """Pull the die under the mouse ``distance`` m out of its slot, the way its uncovered faces let it go."""
+        die = self.die_at(*self.mouse)
+        if die is None:
+            self.note("point at a seated die to pull it out")
+            return
+        slot = self.world.readout(require_rest=False).dice[die].slot
+        if slot is None:
+            self.note(f"die {die} is in no slot: only a seated die can be pulled out")
+            return
+        self.act(actions.Pull(slot, distance))
+
+    def _attach(self) -> None:
+        """Set a die down corner-down, showing the chosen faces, in the cell beyond the face under the mouse:
+        a die of the chosen colour from the box or, in Mount(a)ing, the next die of the player's hand."""
+        from pyramid.skillgames.mount import Mounting, corner_down
+
+        world, edge = self.world, self.world.physics.edge
+        origin, direction = self.ray(*self.mouse)
+        dice, poses = world.poses()
+        hit = ray_hit(origin, direction, poses, edge)
+        if hit is None:
+            self.note("point at a face of a die to attach a die beyond it")
+            return
+        n, distance = hit
+        if not corner_down(world.readout(require_rest=False).dice[dice[n]]):
+            self.note(f"die {dice[n]} does not stand corner-down: attach beside a die of the pyramid or a mounted one")
+            return
+        cell = face_cell(origin + distance * direction, poses[n, :3], world.plate_pose, edge)
+        seat = actions.cell_pose(world, cell, self.up)[0]
+        if float(np.linalg.norm(poses[:, :3] - seat, axis=1).min()) < 0.5 * edge:
+            self.note(f"the cell {cell} beyond that face of die {dice[n]} is taken")
+            return
+        if self.sink is not None:
+            if not isinstance(self.game, Mounting):
+                self.note("only Mount(a)ing hands out dice to attach: lift, flick, blow, tilt, shake or throw")
+                return
+            if not self.game.hand:
+                self.note("the hand is empty")
+                return
+            die = self.game.next_die()
+        else:
+            spare = [d.id for d in DICE if d.colour == self.colour and d.id not in set(world.dice)]
+            if not spare:
+                self.note(f"no {self.colour} die left to attach")
+                return
+            die = spare[0]
+        self.act(actions.Attach(die, cell, self.up))
+
+    def _pour(self) -> None:
+        """Pour a ladleful from 8 cm above the point under the mouse, tipped away from the camera: dice of the
+        chosen colour from the box or, in Trulla, the player's own."""
+        origin, direction = self.ray(*self.mouse)
+        point = self._aim(origin, direction)
+        if self.sink is not None:
+            ladleful = getattr(self.game, "ladleful", None)
+            if ladleful is None:
+                self.note("only Trulla has a ladle: lift, flick, blow, tilt, shake or throw")
+                return
+            dice = list(ladleful(LADLE))
+        else:
+            dice = [d.id for d in DICE if d.colour == self.colour and d.id not in set(self.world.dice)][:LADLE]
+        if not dice:
+            where = "in your hand" if self.sink is not None else f"{self.colour} left in the box"
+            self.note(f"no dice {where} to pour")
+            return
+        azimuth = math.degrees(math.atan2(direction[1], direction[0]))
+        target = (float(point[0]), float(point[1]))
+        self.act(actions.Pour(tuple(dice), target, height=float(point[2]) + LADLE_HEIGHT, azimuth=azimuth))
+
+    # -- choosing a legal action -----------------------------------------------------------------
+
+    def _choose_remove(self, slot: geometry.Slot | None) -> None:
+        assert self.chooser is not None
+        options = [
+            a
+            for a in self.chooser.legal
+            if (isinstance(a, Remove) and a.slot == slot) or (isinstance(a, RemoveColumn) and slot in a.slots)
+        ]
+        self.chooser.pick(options, f"no legal action removes the die in {slot}")
+
+    def _place_options(self, slot: geometry.Slot) -> list[Place]:
+        """The legal placements in ``slot`` of the chosen colour and faces; failing that, of the first legal colour."""
+        assert self.chooser is not None
+        here = [a for a in self.chooser.legal if isinstance(a, Place) and a.slot == slot]
+        options = [a for a in here if a.colour == self.colour and a.up in (None, self.up)]
+        if not options and here:
+            colour = here[0].colour
+            options = [a for a in here if a.colour == colour and a.up in (None, self.up)] or here[:1]
+        return options
+
+    def _choose_place(self, slot: geometry.Slot) -> None:
+        assert self.chooser is not None
+        options = self._place_options(slot)
+        if options:
+            self.colour = options[0].colour
+        self.chooser.pick(options[:1], f"no legal place at {slot}")

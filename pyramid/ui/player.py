@@ -1,0 +1,404 @@
+"""A person at the window: ``pyramid view`` and ``pyramid play --view``, and a player who chooses by clicking.
+
+Every input becomes one action of the API (``pyramid.physics.actions`` or the rules' ``Place``/``Remove``),
+performed by the same code a script calls: what a person does is what a script can do. The hands
+that turn mouse and keys into those actions live in ``pyramid.ui.hands``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+from pyglet.window import key
+
+from pyramid import geometry
+from pyramid.agents.players import Player
+from pyramid.dice import DICE, Colour
+from pyramid.perception import Status
+from pyramid.rules import Action, Game, Place
+from pyramid.state import PyramidState
+from pyramid.ui.hands import COLOUR_ORDER, Hands, face_cell, nearest_funnel, pick_die, ray_hit, table_point
+
+if TYPE_CHECKING:
+    from pyramid.physics.world import World
+    from pyramid.ui.viewer import Viewer
+
+HELP = (
+    "drag: turn   wheel: zoom   shift-drag: pan   R: reset view   click a die: lift it out   drag a die: flick it\n"
+    "hold B: blow where the mouse points   arrows: tilt the plate   ctrl-drag: tilt that way   S: shake   W: wait\n"
+    "U: pull the die 8 mm out (shift-U: 4 mm)   A: attach a die beyond the face under the mouse   L: pour 6 dice\n"
+    "P: place mode (click a funnel)   C: colour   O: orientation   T: throw a die   H: help   Esc: quit"
+)
+PLAY_HELP = (
+    "drag: turn   wheel: zoom   R: reset view   click a die: remove it   click a funnel: place (C colour, O faces)\n"
+    "or type the number of an action and press Enter   H: hide help   Esc: quit"
+)
+
+
+__all__ = [
+    "Hands",
+    "face_cell",
+    "nearest_funnel",
+    "pick_die",
+    "ray_hit",
+    "table_point",
+    "open_view",
+    "play_command",
+    "play_in_window",
+    "view_command",
+    "view_in_window",
+]
+
+
+class Prompt:
+    """A choice the window player waits for: the legal actions, a number typed, the action picked."""
+
+    def __init__(self, legal: Sequence[Action], say: Callable[[str], None]) -> None:
+        self.legal = list(legal)
+        self.say = say
+        self.typed = ""
+        self.choice: Action | None = None
+
+    def pick(self, options: Sequence[Action], refusal: str) -> None:
+        """Take the one option, or say why nothing was taken."""
+        if len(options) == 1:
+            self.choice = options[0]
+        else:
+            self.say(refusal if not options else f"{len(options)} actions fit: type the number of one")
+
+    def colours(self, slot: geometry.Slot | None) -> tuple[Colour, ...]:
+        """The colours a die may be placed in ``slot`` (any slot when None) in this choice."""
+        found = {a.colour for a in self.legal if isinstance(a, Place) and (slot is None or a.slot == slot)}
+        return tuple(c for c in COLOUR_ORDER if c in found) or COLOUR_ORDER
+
+    def key(self, symbol: int) -> bool:
+        """Digits, Backspace and Enter choose by number; True if the key was used."""
+        if key._0 <= symbol <= key._9 or key.NUM_0 <= symbol <= key.NUM_9:
+            self.typed += str(symbol - (key._0 if symbol <= key._9 else key.NUM_0))
+        elif symbol == key.BACKSPACE:
+            self.typed = self.typed[:-1]
+        elif symbol in (key.ENTER, key.RETURN, key.NUM_ENTER) and self.typed:
+            n = int(self.typed)
+            self.typed = ""
+            if 1 <= n <= len(self.legal):
+                self.choice = self.legal[n - 1]
+            else:
+                self.say(f"choose a number from 1 to {len(self.legal)}")
+        else:
+            return False
+        return True
+
+
+class WindowPlayer(Player):
+    """A person at the window: clicks a die or a funnel, or types an action's number; hot-seat with others."""
+
+    name = "person"
+
+    def __init__(self, viewer: Viewer, hands: Hands) -> None:
+        self.viewer = viewer
+        self.hands = hands
+
+    def choose(self, game: Game, legal: Sequence[Action]) -> Action:
+        """Wait, drawing, until the person picks one of ``legal``."""
+        prompt = Prompt(legal, self.viewer.say)
+        self.hands.chooser = prompt
+        self.hands.placing = any(isinstance(a, Place) for a in legal)
+        if self.hands.placing and self.hands.colour not in prompt.colours(None):
+            self.hands.colour = prompt.colours(None)[0]
+        try:
+            while prompt.choice is None:
+                self.viewer.frame(0.0)
+        finally:
+            self.hands.chooser = None
+            self.hands.placing = False
+        return prompt.choice
+
+
+class ReplayPlayer(Player):
+    """Plays back the actions one seat made in a recorded match, in order."""
+
+    name = "replay"
+
+    def __init__(self, actions: Sequence[Action]) -> None:
+        self.actions = list(actions)
+
+    def choose(self, game: Game, legal: Sequence[Action]) -> Action:
+        """The next recorded action (it must be legal: the replay is of the same seeded match)."""
+        action = self.actions.pop(0)
+        if action not in legal:
+            raise ValueError(f"the replay diverged: {action} is not legal now")
+        return action
+
+
+# -- sessions: watching a world, playing a match ---------------------------------------------------
+
+
+def spare_positions(count: int, edge: float) -> np.ndarray:
+    """Table positions (count, 3) for dice lying in rows behind the plate, 1.5 edges apart."""
+    n = np.arange(count)
+    x = (n % 12 - 5.5) * 1.5 * edge
+    y = 10.5 * edge + (n // 12) * 1.5 * edge
+    return np.stack([x, y, np.full(count, edge / 2 + 1e-4)], axis=1)
+
+
+def full_pyramid_world(rng: np.random.Generator, spares: bool = True) -> World:
+    """A settled world: a full pyramid of random colours and faces and, with ``spares``, the other 116 dice."""
+    from pyramid.physics.world import World
+    from pyramid.state import random_pattern
+
+    world = World()
+    world.build(random_pattern(geometry.SLOTS, rng, random_faces=True))
+    if spares:
+        rest = [d.id for d in DICE if d.id not in set(world.dice)]
+        for die, position in zip(rest, spare_positions(len(rest), world.physics.edge), strict=True):
+            up = geometry.ALL_UP_FACES[int(rng.integers(24))]
+            world.throw(die, position, orientation=geometry.matrix_to_quat(geometry.orientation_matrix(up)))
+    world.settle(raise_on_timeout=False)
+    return world
+
+
+def face_table(state: PyramidState) -> str:
+    """Faces showing on the outer planes per colour (edges double, apex triple), as lines of text."""
+    counts = state.face_count()
+    lines = ["faces showing"] + [f"{c:<6} {n:>4}" for c, n in sorted(counts.items(), key=lambda kv: -kv[1])]
+    return "\n".join(lines + [f"{'total':<6} {sum(counts.values()):>4}"])
+
+
+def world_text(viewer: Viewer, hands: Hands) -> tuple[str, str]:
+    """The overlay of a watched world: time, speed, what the dice do, the mode; and the face table."""
+    world = viewer.world
+    assert world is not None
+    readout = world.readout(require_rest=False)
+    lying = [r for r in readout.dice.values() if r.status is Status.LYING]
+    mode = f"placing {hands.colour}, faces {''.join(map(str, hands.up))}" if hands.placing else "hands free"
+    status = [
+        f"{viewer.caption}   t = {world.time:6.2f} s   x{viewer.real_time_factor:.2f} real time",
+        f"{len(world.dice)} dice: {len(readout.seated())} seated ({len(readout.free_dice())} free to lift out), "
+        f"{len(lying)} lying, {len(readout.cocked())} cocked; {len(readout.off_plate())} off the plate   [{mode}]",
+        *viewer.messages[-5:],
+    ]
+    return "\n".join(status), face_table(readout.pyramid)
+
+
+def open_view(world: World, title: str, rng: np.random.Generator) -> tuple[Viewer, Hands]:
+    """A window on ``world`` with hands on its dice and the overlay of a watched world."""
+    from pyramid.ui.viewer import Viewer
+
+    viewer = Viewer(world, title)
+    viewer.frame_world()
+    hands = Hands(viewer, rng)
+    viewer.push_handlers(hands)
+    viewer.held = hands.held_action
+
+    shown = [-1.0]  # real time the overlay was last written
+
+    def overlay(_: float) -> None:
+        hands.update_ghost()
+        now = time.perf_counter()
+        if now - shown[0] >= 0.25:  # reading every die out costs a few ms: four times a second is enough
+            shown[0] = now
+            status, side = world_text(viewer, hands)
+            viewer.set_text(status, side, HELP if hands.show_help else "")
+
+    viewer.on_frame.append(overlay)
+    return viewer, hands
+
+
+def view_in_window(
+    world: World, title: str = "pyramid", rng: np.random.Generator | None = None, seconds: float | None = None
+) -> Viewer:
+    """Open a window on ``world`` and run it live, hands on the dice, until closed (or ``seconds`` pass)."""
+    from pyramid.ui.viewer import WindowClosed, watching
+
+    viewer, _ = open_view(world, title, rng if rng is not None else np.random.default_rng(0))
+    with watching(world, viewer), contextlib.suppress(WindowClosed):
+        viewer.live(seconds)
+    return viewer
+
+
+def view_command(args: argparse.Namespace) -> int:
+    """``pyramid view [SCENE]``: a scene's timeline played live, then hands on; or the full pyramid and spares."""
+    from pyramid.ui.viewer import WindowClosed, watching
+
+    rng = np.random.default_rng(args.seed)
+    if args.scene is None:
+        world = full_pyramid_world(rng)
+        view_in_window(world, "pyramid: the full pyramid and the 116 other dice", rng, args.seconds).close()
+        world.close()
+        return 0
+    from pyramid.lab.runner import run_scene
+    from pyramid.lab.scene import load_scene
+    from pyramid.ui.film import runner_worlds
+
+    scene = load_scene(args.scene)
+    views: list[Viewer] = []
+    with contextlib.ExitStack() as stack:
+
+        def on_new(world: World) -> None:
+            viewer, _ = open_view(world, f"pyramid: {scene.name}", np.random.default_rng([args.seed, 3]))
+            views.append(viewer)
+            stack.enter_context(watching(world, viewer))
+
+        def on_close(world: World) -> None:
+            if views and not views[-1].has_exit:
+                views[-1].say("the scene is over: hands on")
+                views[-1].live(args.seconds)
+
+        with contextlib.suppress(WindowClosed), runner_worlds(on_new, on_close):
+            run_scene(scene, log=lambda line: views[-1].say(line) if views else None)
+    for viewer in views:
+        viewer.close()
+    return 0
+
+
+def play_command(args: argparse.Namespace) -> int:
+    """``pyramid play GAME --view``: the match in a window; ``human`` seats play by mouse and keys."""
+    from pyramid.cli.games import game_options, seat_kinds
+    from pyramid.games import find_game, is_skill_game
+    from pyramid.tablegames import find_table_game
+
+    if find_table_game(args.game) is not None:
+        raise ValueError("the table games are played on the terminal; --view plays the pyramid's games")
+    if is_skill_game(args.game):
+        from pyramid.ui.skill import play_skill_command
+
+        return play_skill_command(args)
+    game_type = find_game(args.game)
+    kinds = seat_kinds(args.players)
+    kinds = kinds or ["human"] + ["greedy"] * (game_type.info.players[0] - 1)
+    options = game_options(args.option)
+
+    def make_game() -> Game:
+        return game_type(len(kinds), rng=np.random.default_rng([args.seed, 1]), **options)
+
+    game = play_in_window(make_game, kinds, args.seed, physical=not args.fast, delay=args.delay)
+    if game.outcome is not None:
+        print(game.outcome.result())
+    return 0
+
+
+def match_text(game: Game, kinds: Sequence[str], prompt: Prompt | None, messages: Sequence[str]) -> tuple[str, str]:
+    """The overlay of a match: whose turn, the scores, the legal actions (numbered) or the outcome; the faces."""
+    info = game.info
+    scores = "   ".join(f"player {p} ({kinds[p]}): {s:g}" for p, s in enumerate(game.scores()))
+    lines = [f"{info.number}. {info.title}", scores]
+    if game.outcome is not None:
+        lines += [game.outcome.result(), "Enter: replay the match   Esc: quit"]
+    else:
+        lines.append(f"player {game.to_move} ({kinds[game.to_move]}) to move")
+        if prompt is not None:
+            for n, action in enumerate(prompt.legal[:12], 1):
+                lines.append(f"  {n:3d}. {action}")
+            if len(prompt.legal) > 12:
+                lines.append(f"  ... {len(prompt.legal)} actions in all")
+            lines.append(f"number: {prompt.typed}_")
+    return "\n".join(lines + ["", *messages[-4:]]), face_table(game.state)
+
+
+def play_in_window(
+    make_game: Callable[[], Game],
+    kinds: Sequence[str],
+    seed: int,
+    physical: bool = True,
+    delay: float = 0.4,
+    replays: int | None = None,
+    speed: float = 1.0,
+) -> Game:
+    """Play a match in a window, hot-seat: ``human`` seats click, the others are bots; Enter replays it.
+
+    ``make_game`` must give the same game each call (same seed); a replay rebuilds the world and plays
+    the recorded actions again. ``replays`` (for scripts) stops after that many replays instead of
+    waiting for a key; ``speed`` is the pace in times real time. Returns the game as it ended.
+    """
+    from pyramid.agents.players import make_player
+    from pyramid.physics.world import World
+    from pyramid.ui.viewer import Viewer, WindowClosed
+
+    world = World() if physical else None
+    game = make_game()
+    viewer = Viewer(world, f"{game.info.number}. {game.info.title}", speed=speed)
+    viewer.frame_world()
+    hands = Hands(viewer, np.random.default_rng([seed, 3]))
+    viewer.push_handlers(hands)
+    recorded: list[list[Action]] | None = None
+    finished = game
+    try:
+        while True:
+            if recorded is None:
+                players: list[Player] = [
+                    WindowPlayer(viewer, hands) if k == "human" else make_player(k, np.random.default_rng([seed, 2, n]))
+                    for n, k in enumerate(kinds)
+                ]
+            else:
+                players = [ReplayPlayer(seat) for seat in recorded]
+                viewer.say("replaying the match")
+
+            def overlay(_: float, game: Game = game) -> None:
+                hands.update_ghost()
+                viewer.state = game.state
+                status, side = match_text(game, kinds, hands.chooser, viewer.messages)
+                viewer.set_text(status, side, PLAY_HELP if hands.show_help else "")
+
+            viewer.on_frame[:] = [overlay]
+            finished = _run_match(game, players, world, seed, viewer, delay)
+            recorded = [[a for p, a in game.history if p == seat] for seat in range(game.players)]
+            if replays is not None:
+                if replays <= 0:
+                    break
+                replays -= 1
+            elif not _wait_for_replay(viewer):
+                break
+            if world is not None:
+                world.close()
+                world = World()
+                viewer.world = world
+            game = make_game()
+    except WindowClosed:
+        pass
+    finally:
+        viewer.close()
+        if world is not None:
+            world.close()
+    return finished
+
+
+def _run_match(
+    game: Game, players: Sequence[Player], world: World | None, seed: int, viewer: Viewer, delay: float
+) -> Game:
+    """One match in the window, each action seen as it happens; a bot's move is followed by ``delay`` s."""
+    from pyramid.play import Match
+    from pyramid.ui.viewer import watching
+
+    with watching(world, viewer) if world is not None else contextlib.nullcontext():
+        match = Match(game, players, world, np.random.default_rng(seed), log=viewer.say)
+        while game.outcome is None:
+            bot = not isinstance(players[game.to_move], WindowPlayer)
+            match.step()
+            if bot:
+                viewer.pause(delay)
+    viewer.say(game.outcome.result() if game.outcome else "")
+    return game
+
+
+def _wait_for_replay(viewer: Viewer) -> bool:
+    """Draw until Enter (replay: True) or the window closes (WindowClosed)."""
+    pressed: list[int] = []
+
+    def on_key_press(symbol: int, modifiers: int) -> bool:
+        if symbol in (key.ENTER, key.RETURN):
+            pressed.append(symbol)
+            return True
+        return False
+
+    viewer.push_handlers(on_key_press=on_key_press)
+    try:
+        while not pressed:
+            viewer.frame(1 / 60)
+    finally:
+        viewer.remove_handlers(on_key_press=on_key_press)
+    return True

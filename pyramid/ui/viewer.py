@@ -1,0 +1,547 @@
+"""The pyglet window on top of the world: one batch, one model per body, a clock that copies poses.
+
+Sits above the world and the Match: the window only draws what the world's poses say and turns
+a person's input into the same actions a script performs (``pyramid.ui.player``). ``Stage``
+draws into a window or, for headless pictures, into an offscreen framebuffer (``pyramid.ui.film``).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pyglet
+from PIL import Image
+from pyglet import gl
+from pyglet.math import Mat4
+
+from pyramid import geometry
+from pyramid.dice import COLOURS, DICE, EDGE, Colour
+from pyramid.physics import assets
+from pyramid.state import PyramidState
+from pyramid.ui.camera import OrbitCamera
+
+if TYPE_CHECKING:
+    from pyramid.physics.world import World
+
+# Per vertex: a mesh's position, normal and texture coordinates; per instance (one copy of the mesh):
+# its model matrix (four columns) and a tint. Every face drawn (a die's, the plate's, the table's) is
+# flat, so lighting each vertex is exact for the diffuse light and leaves each pixel one texture look-up
+# and a multiply: cheap enough for a software renderer (llvmpipe) to draw 281 dice smoothly.
+# A key light from above the camera's left shoulder, a cool fill from the other side, a sky/ground
+# ambient and a small highlight: the three faces of a corner-down die get three distinct shades.
+VERTEX_SHADER = """#version 330 core
+layout(location = 0) in vec3 position;
+layout(location = 1) in vec3 normal;
+layout(location = 2) in vec2 tex_coords;
+layout(location = 3) in vec4 column0;
+layout(location = 4) in vec4 column1;
+layout(location = 5) in vec4 column2;
+layout(location = 6) in vec4 column3;
+layout(location = 7) in vec4 tint;
+uniform mat4 view_projection;
+uniform vec3 light;
+uniform vec3 eye;
+out vec2 v_uv;
+out vec4 v_tint;
+out vec3 v_light;
+out vec3 v_shine;
+const vec3 GAMMA = vec3(1.0 / 1.15);
+void main() {
+    mat4 model = mat4(column0, column1, column2, column3);
+    vec4 world = model * vec4(position, 1.0);
+    vec3 n = normalize(mat3(model) * normal);
+    vec3 fill_dir = normalize(vec3(-light.x, -light.y, 0.5));
+    float key = max(dot(n, light), 0.0);
+    float fill = max(dot(n, fill_dir), 0.0);
+    vec3 ambient = mix(vec3(0.16, 0.14, 0.13), vec3(0.30, 0.32, 0.36), 0.5 + 0.5 * n.z);
+    vec3 h = normalize(light + normalize(eye - world.xyz));
+    v_light = pow(ambient + 0.78 * key + vec3(0.20, 0.22, 0.26) * fill, GAMMA);
+    v_shine = vec3(pow(max(dot(n, h), 0.0), 40.0) * 0.22);
+    v_tint = vec4(pow(tint.rgb, GAMMA), tint.a);
+    v_uv = tex_coords;
+    gl_Position = view_projection * world;
+}
+"""
+
+FRAGMENT_SHADER = """#version 330 core
+in vec2 v_uv;
+in vec4 v_tint;
+in vec3 v_light;
+in vec3 v_shine;
+uniform sampler2D texture0;
+uniform bool textured;  // false: the plate and the table, plain colours (no texture look-up to pay for)
+out vec4 colour;
+void main() {
+    vec4 base = (textured ? texture(texture0, v_uv) : vec4(1.0)) * v_tint;
+    colour = vec4(base.rgb * v_light + v_shine, base.a);
+}
+"""
+
+BACKGROUND = (0.80, 0.84, 0.88, 1.0)
+TABLE_RGBA = (0.62, 0.47, 0.32, 1.0)
+TABLE_HALF = 0.45  # metres: the table drawn is 0.9 m square
+GHOST_ALPHA = 0.55
+WHITE = (1.0, 1.0, 1.0, 1.0)
+
+
+def to_mat4(matrix: np.ndarray) -> Mat4:
+    """A row-major numpy matrix (4, 4) as pyglet's column-major Mat4."""
+    return Mat4(*np.asarray(matrix, dtype=float).T.ravel().tolist())
+
+
+def pose_matrices(poses: np.ndarray) -> np.ndarray:
+    """Poses (n, 7) (position, quaternion x y z w) to model matrices (n, 4, 4)."""
+    poses = np.asarray(poses, dtype=float).reshape(-1, 7)
+    out = np.tile(np.eye(4), (len(poses), 1, 1))
+    if len(poses):
+        out[:, :3, :3] = geometry.quat_to_matrix(poses[:, 3:])
+        out[:, :3, 3] = poses[:, :3]
+    return out
+
+
+def state_matrices(state: PyramidState, edge: float = EDGE) -> tuple[list[Colour], np.ndarray]:
+    """Colours and model matrices (n, 4, 4) of the dice of ``state`` seated exactly (plate untilted)."""
+    slots = list(state)
+    out = np.tile(np.eye(4), (len(slots), 1, 1))
+    for n, slot in enumerate(slots):
+        out[n, :3, :3] = geometry.seated_rotation(state[slot].up or (1, 2, 3))
+        out[n, :3, 3] = geometry.slot_centre(slot) * edge
+    return [state[s].colour for s in slots], out
+
+
+def instances(matrices: np.ndarray, tints: np.ndarray | Sequence[float]) -> np.ndarray:
+    """Instance rows (n, 20) float32: each model matrix (n, 4, 4) column by column, then its tint (n, 4)."""
+    matrices = np.asarray(matrices, dtype=np.float32).reshape(-1, 4, 4)
+    columns = matrices.transpose(0, 2, 1).reshape(len(matrices), 16)
+    return np.hstack([columns, np.broadcast_to(np.asarray(tints, dtype=np.float32), (len(matrices), 4))])
+
+
+def _texture(image: Image.Image, gamma: float = 1 / 1.15) -> pyglet.image.Texture:
+    """A mipmapped GL texture of a PIL image, its colours raised to ``gamma`` (the shader lights them linearly).
+
+    Rows run top to bottom in the image, so v runs upward as in OBJ files.
+    """
+    rgba = np.asarray(image.convert("RGBA"), dtype=float)
+    rgba[..., :3] = 255 * (rgba[..., :3] / 255) ** gamma
+    height, width = rgba.shape[:2]
+    raw = np.round(rgba).astype(np.uint8).tobytes()
+    data = pyglet.image.ImageData(width, height, "RGBA", raw, pitch=-width * 4)
+    texture = data.get_texture()
+    gl.glActiveTexture(gl.GL_TEXTURE0)
+    gl.glBindTexture(texture.target, texture.id)
+    gl.glGenerateMipmap(texture.target)
+    gl.glTexParameteri(texture.target, gl.GL_TEXTURE_MIN_FILTER, gl.GL_LINEAR_MIPMAP_LINEAR)
+    gl.glTexParameteri(texture.target, gl.GL_TEXTURE_MAG_FILTER, gl.GL_LINEAR)
+    return texture
+
+
+def _flat_mesh(vertices: np.ndarray, faces: np.ndarray, uv: np.ndarray | None = None) -> np.ndarray:
+    """Vertex rows (3 m, 8) float32 of a triangle mesh: position, one normal per triangle, texture coordinates."""
+    corners = vertices[faces].reshape(-1, 3)
+    # Each triangle's normal, repeated for its three corners.
+    normals = np.repeat(np.cross(corners[1::3] - corners[0::3], corners[2::3] - corners[0::3]), 3, axis=0)
+    normals /= np.maximum(np.linalg.norm(normals, axis=1, keepdims=True), 1e-12)
+    tex = uv[faces].reshape(-1, 2) if uv is not None else np.full((len(corners), 2), 0.5)
+    return np.hstack([corners, normals, tex]).astype(np.float32)
+
+
+class InstancedMesh:
+    """A triangle mesh drawn any number of times in one call, each copy with its own model matrix and tint.
+
+    Owns a vertex array object of the current GL context: the mesh's vertices, and a buffer of
+    instance rows (see ``instances``) refilled at each draw.
+    """
+
+    def __init__(self, vertices: np.ndarray) -> None:
+        self.count = len(vertices)
+        self.vao = gl.GLuint()
+        gl.glGenVertexArrays(1, ctypes.byref(self.vao))
+        self.buffers = (gl.GLuint * 2)()
+        gl.glGenBuffers(2, self.buffers)
+        gl.glBindVertexArray(self.vao)
+        data = np.ascontiguousarray(vertices, dtype=np.float32)
+        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, self.buffers[0])
+        gl.glBufferData(gl.GL_ARRAY_BUFFER, data.nbytes, data.ctypes.data, gl.GL_STATIC_DRAW)
+        for location, size, offset in ((0, 3, 0), (1, 3, 3), (2, 2, 6)):
+            gl.glEnableVertexAttribArray(location)
+            gl.glVertexAttribPointer(location, size, gl.GL_FLOAT, gl.GL_FALSE, 32, ctypes.c_void_p(4 * offset))
+        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, self.buffers[1])
+        for k in range(5):  # the four columns of the model matrix, then the tint
+            gl.glEnableVertexAttribArray(3 + k)
+            gl.glVertexAttribPointer(3 + k, 4, gl.GL_FLOAT, gl.GL_FALSE, 80, ctypes.c_void_p(16 * k))
+            gl.glVertexAttribDivisor(3 + k, 1)
+        gl.glBindVertexArray(0)
+        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, 0)
+
+    def draw(self, rows: np.ndarray) -> None:
+        """Draw one copy of the mesh per instance row (n, 20)."""
+        if len(rows) == 0:
+            return
+        data = np.ascontiguousarray(rows, dtype=np.float32)
+        gl.glBindVertexArray(self.vao)
+        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, self.buffers[1])
+        gl.glBufferData(gl.GL_ARRAY_BUFFER, data.nbytes, data.ctypes.data, gl.GL_STREAM_DRAW)
+        gl.glDrawArraysInstanced(gl.GL_TRIANGLES, 0, self.count, len(data))
+        gl.glBindVertexArray(0)
+        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, 0)
+
+
+class Stage:
+    """Everything drawn in 3-D: the table, the plate and the dice, one instanced draw call per colour.
+
+    Needs a current GL context (a window, visible or headless). ``show`` takes model matrices (or
+    ``show_world`` the world's poses); ``draw`` and ``capture`` draw them from an orbit camera.
+    """
+
+    def __init__(self, edge: float = EDGE, plate: bool = True) -> None:
+        self.edge = edge
+        self.has_plate = plate
+        self.program = pyglet.graphics.shader.ShaderProgram(
+            pyglet.graphics.shader.Shader(VERTEX_SHADER, "vertex"),
+            pyglet.graphics.shader.Shader(FRAGMENT_SHADER, "fragment"),
+        )
+        die = assets.die_mesh(edge)
+        uv = np.asarray(die.visual.uv)  # type: ignore[union-attr]
+        self.die = InstancedMesh(_flat_mesh(np.asarray(die.vertices), np.asarray(die.faces), uv))
+        self.textures = {c: _texture(assets.die_texture(c)) for c in COLOURS}
+        table = np.array([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]], dtype=float) * TABLE_HALF
+        self.table = InstancedMesh(_flat_mesh(table, np.array([[0, 1, 2], [0, 2, 3]])))
+        self.plate: InstancedMesh | None = None
+        if plate:
+            mesh = assets.plate_mesh(edge)
+            self.plate = InstancedMesh(_flat_mesh(np.asarray(mesh.vertices), np.asarray(mesh.faces)))
+        self.plate_tint = tuple(0.8 * c / 255 for c in assets.PLATE_RGBA[:3]) + (1.0,)
+        self.plate_matrix = np.eye(4)
+        self.dice: dict[Colour, np.ndarray] = {c: np.zeros((0, 20), np.float32) for c in COLOURS}
+        self.ghost: tuple[Colour, np.ndarray] | None = None
+
+    def show(
+        self,
+        colours: Sequence[Colour],
+        matrices: np.ndarray,
+        plate_matrix: np.ndarray | None = None,
+        tints: dict[int, Sequence[float]] | None = None,
+    ) -> None:
+        """Draw one die of each colour at each matrix (n, 4, 4); ``tints`` by index highlights some."""
+        tint = np.ones((len(colours), 4))
+        for n, value in (tints or {}).items():
+            tint[n] = value
+        rows = instances(matrices, tint) if len(colours) else np.zeros((0, 20), np.float32)
+        names = np.asarray(colours, dtype=object)
+        self.dice = {c: rows[names == c] for c in COLOURS}
+        if plate_matrix is not None:
+            self.plate_matrix = np.asarray(plate_matrix, dtype=float)
+
+    def show_world(self, world: World, tints: dict[int, Sequence[float]] | None = None) -> None:
+        """Draw the world's dice where its poses say (``tints`` by die number)."""
+        dice, poses = world.poses()
+        by_index = {n: tints[d] for n, d in enumerate(dice) if d in tints} if tints else None
+        self.show([DICE[d].colour for d in dice], pose_matrices(poses), pose_matrices(world.plate_pose)[0], by_index)
+
+    def show_ghost(self, colour: Colour | None, matrix: np.ndarray | None = None) -> None:
+        """A see-through die (where a placed die would go), or none."""
+        self.ghost = None if colour is None or matrix is None else (colour, np.asarray(matrix, dtype=float))
+
+    def draw(self, camera: OrbitCamera, width: int, height: int) -> None:
+        """Clear and draw the stage into the bound framebuffer of ``width`` x ``height`` pixels."""
+        gl.glViewport(0, 0, width, height)
+        gl.glClearColor(*BACKGROUND)
+        gl.glClear(gl.GL_COLOR_BUFFER_BIT | gl.GL_DEPTH_BUFFER_BIT)
+        eye = camera.eye()
+        program = self.program
+        program.use()
+        view_projection = camera.projection_matrix(width / max(height, 1)) @ camera.view_matrix()
+        program["view_projection"] = tuple(view_projection.T.ravel().tolist())
+        program["light"] = tuple(camera.light_direction().tolist())
+        program["eye"] = tuple(eye.tolist())
+        gl.glEnable(gl.GL_DEPTH_TEST)
+        gl.glEnable(gl.GL_CULL_FACE)
+        gl.glActiveTexture(gl.GL_TEXTURE0)
+        program["textured"] = True
+        for colour, rows in self.dice.items():
+            if len(rows):
+                # Nearest first: hidden pixels then fail the depth test before they are shaded.
+                gl.glBindTexture(gl.GL_TEXTURE_2D, self.textures[colour].id)
+                self.die.draw(rows[np.argsort(np.linalg.norm(rows[:, 12:15] - eye, axis=1))])
+        program["textured"] = False
+        if self.plate is not None:
+            self.plate.draw(instances(self.plate_matrix, self.plate_tint))
+        self.table.draw(instances(np.eye(4), TABLE_RGBA))
+        if self.ghost is not None:
+            colour, matrix = self.ghost
+            gl.glEnable(gl.GL_BLEND)
+            gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+            program["textured"] = True
+            gl.glBindTexture(gl.GL_TEXTURE_2D, self.textures[colour].id)
+            self.die.draw(instances(matrix, (*WHITE[:3], GHOST_ALPHA)))
+            gl.glDisable(gl.GL_BLEND)
+        gl.glDisable(gl.GL_CULL_FACE)
+        gl.glDisable(gl.GL_DEPTH_TEST)
+        program.stop()
+
+    def capture(self, camera: OrbitCamera, width: int, height: int) -> np.ndarray:
+        """An RGB image (height, width, 3) uint8 drawn offscreen, supersampled twice for smooth edges."""
+        big_w, big_h = 2 * width, 2 * height
+        colour = pyglet.image.Texture.create(big_w, big_h)
+        depth = pyglet.image.buffer.Renderbuffer(big_w, big_h, gl.GL_DEPTH_COMPONENT24)
+        frame = pyglet.image.buffer.Framebuffer()
+        frame.attach_texture(colour)
+        frame.attach_renderbuffer(depth, attachment=gl.GL_DEPTH_ATTACHMENT)
+        frame.bind()
+        try:
+            self.draw(camera, big_w, big_h)
+            pixels = read_pixels(big_w, big_h)
+        finally:
+            frame.unbind()
+            frame.delete()
+            depth.delete()
+            colour.delete()
+        image = Image.fromarray(pixels).resize((width, height), Image.Resampling.LANCZOS)
+        return np.asarray(image)
+
+
+def read_pixels(width: int, height: int) -> np.ndarray:
+    """The bound framebuffer's pixels as an RGB image (height, width, 3) uint8, top row first."""
+    buffer = (ctypes.c_ubyte * (width * height * 4))()
+    gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 1)
+    gl.glReadPixels(0, 0, width, height, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, buffer)
+    return np.frombuffer(bytes(buffer), dtype=np.uint8).reshape(height, width, 4)[::-1, :, :3].copy()
+
+
+class Viewer(pyglet.window.Window):  # type: ignore[misc]
+    """The window: the stage, the orbit camera, a text overlay and the clock that keeps real time.
+
+    ``frame(seconds)`` shows one picture after ``seconds`` of simulated time and waits so that the
+    simulation runs at ``speed`` times real time when the machine allows it.
+    """
+
+    def __init__(
+        self,
+        world: World | None,
+        title: str = "pyramid",
+        width: int = 1280,
+        height: int = 800,
+        speed: float = 1.0,
+        visible: bool = True,
+    ) -> None:
+        try:
+            config = gl.Config(  # type: ignore[abstract]
+                double_buffer=True, depth_size=24, sample_buffers=1, samples=4
+            )
+            super().__init__(width, height, title, resizable=True, config=config, visible=visible)
+        except pyglet.window.NoSuchConfigException:
+            super().__init__(width, height, title, resizable=True, visible=visible)
+        if "pipe" in self.context.get_info().get_renderer():
+            gl.glDisable(gl.GL_MULTISAMPLE)  # a software renderer (llvmpipe) pays dearly for smooth edges
+        self.world = world
+        self.state: PyramidState | None = None  # drawn when there is no world (exact play)
+        self.speed = speed
+        self.camera = OrbitCamera()
+        self.push_handlers(self.camera)
+        self.stage = Stage(world.physics.edge if world else EDGE, plate=world.plate if world else True)
+        self.hud = pyglet.graphics.Batch()
+        ink = (20, 20, 30, 255)
+        self.status = pyglet.text.Label(
+            "",
+            x=12,
+            y=height - 12,
+            anchor_y="top",
+            font_size=11,
+            color=ink,
+            multiline=True,
+            width=width - 280,
+            batch=self.hud,
+        )
+        self.side = pyglet.text.Label(
+            "",
+            x=width - 12,
+            y=height - 12,
+            anchor_x="right",
+            anchor_y="top",
+            font_size=11,
+            color=ink,
+            multiline=True,
+            width=240,
+            batch=self.hud,
+        )
+        self.help = pyglet.text.Label(
+            "", x=12, y=12, anchor_y="bottom", font_size=10, color=ink, multiline=True, width=width - 24, batch=self.hud
+        )
+        self.tints: dict[int, Sequence[float]] = {}
+        self.messages: list[str] = []
+        self._anchor = time.perf_counter()
+        self._budget = 0.0
+        self._rate_window: list[tuple[float, float]] = []
+        self.real_time_factor = 0.0
+        self.frames = 0
+        self._drawn = 0.0
+        self.on_frame: list[Callable[[float], None]] = []
+        self.queue: list[Callable[[], object]] = []  # jobs to run between frames, never inside an event
+        self.held: Callable[[], Callable[[], object] | None] | None = None
+
+    # -- drawing ---------------------------------------------------------------------------------
+
+    def say(self, text: str) -> None:
+        """Add a line to the message log shown on screen (the last few lines stay)."""
+        self.messages = (self.messages + text.splitlines())[-8:]
+
+    def set_text(self, status: str, side: str = "", help_text: str = "") -> None:
+        """The overlay: ``status`` top left, ``side`` top right, ``help_text`` along the bottom."""
+        for label, text in ((self.status, status), (self.side, side), (self.help, help_text)):
+            if label.text != text:
+                label.text = text
+
+    def refresh_stage(self) -> None:
+        """Copy the world's poses (or the exact state's) into the model matrices."""
+        if self.world is not None:
+            self.stage.show_world(self.world, self.tints)
+        elif self.state is not None:
+            colours, matrices = state_matrices(self.state, self.stage.edge)
+            self.stage.show(colours, matrices)
+
+    def on_draw(self) -> None:
+        """Draw the stage, then the text overlay."""
+        self.refresh_stage()
+        width, height = self.get_framebuffer_size()
+        self.stage.draw(self.camera, width, height)
+        gl.glViewport(0, 0, width, height)
+        self.projection = Mat4.orthogonal_projection(0, self.width, 0, self.height, -255, 255)
+        self.view = Mat4()
+        self.status.y = self.side.y = self.height - 12
+        self.side.x = self.width - 12
+        self.hud.draw()
+
+    def on_resize(self, width: int, height: int) -> None:
+        """Keep the overlay in its corners (the stage reads the size when it draws)."""
+        self.help.width = max(width - 24, 100)
+        self.status.width = max(width - 280, 300)  # the face table needs the last 260 pixels
+
+    def frame_world(self) -> None:
+        """Aim the camera (and its home, R) so that the plate and every die of the world are in view."""
+        from pyramid.ui.film import frame_camera
+
+        if self.world is not None:
+            frame_camera(self.camera, self.world, self.width / max(self.height, 1))
+
+    def screenshot(self) -> np.ndarray:
+        """The window as a person sees it now: an RGB image (height, width, 3) uint8."""
+        self.switch_to()
+        self.on_draw()
+        width, height = self.get_framebuffer_size()
+        return read_pixels(width, height)
+
+    # -- time ------------------------------------------------------------------------------------
+
+    def frame(self, simulated: float) -> None:
+        """Handle input, draw and show one picture; wait so that ``simulated`` seconds take their real time."""
+        now = time.perf_counter()
+        lagging = False
+        if simulated <= 0:
+            # Time stands still (a person is choosing): about 60 pictures a second, nothing to catch up.
+            self._anchor, self._budget = now, 0.0
+            time.sleep(max(0.0, 1 / 60 - (now - self._drawn)))
+        else:
+            self._budget += simulated / self.speed
+            ahead = self._budget - (now - self._anchor)
+            lagging = ahead < 0
+            if ahead > 0:
+                time.sleep(ahead)
+            elif ahead < -0.25:
+                # The machine cannot keep up: carry on at its own pace instead of racing to catch up.
+                self._anchor, self._budget = now, 0.0
+        self._measure(simulated)
+        self.dispatch_events()
+        if self.has_exit:
+            raise WindowClosed
+        if lagging and now - self._drawn < 0.1:
+            return  # behind real time: give the physics the time, but draw at least 10 pictures a second
+        for callback in self.on_frame:
+            callback(simulated)
+        self.switch_to()
+        self.on_draw()
+        self.flip()
+        self._drawn = time.perf_counter()
+        self.frames += 1
+
+    def _measure(self, simulated: float) -> None:
+        now = time.perf_counter()
+        self._rate_window = [(t, s) for t, s in self._rate_window if now - t < 2.0] + [(now, simulated)]
+        span = now - self._rate_window[0][0]
+        if span > 0.5:
+            self.real_time_factor = sum(s for _, s in self._rate_window[1:]) / span
+
+    def pause(self, seconds: float) -> None:
+        """Keep drawing for ``seconds`` of real time while the world stands still."""
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            self.frame(0.0)
+
+    def live(self, seconds: float | None = None) -> None:
+        """Run the world at real time until the window closes (or for ``seconds``); idle dice go to sleep.
+
+        Jobs in ``queue`` (actions a person started) run first, each shown as it happens; ``held``
+        gives the job of a key held down (a breath), run instead of a plain step.
+        """
+        world = self.world
+        assert world is not None
+        start, last, since = world.time, world.poses()[1], 0.0
+        while seconds is None or world.time - start < seconds - 1e-9:
+            job = self.queue.pop(0) if self.queue else (self.held() if self.held else None)
+            before = world.time
+            if job is not None:
+                job()
+            else:
+                world.step(1 / 60)  # shown by ``watching``; costs nothing while every die sleeps
+            since += world.time - before
+            if since >= 0.25:
+                now = world.poses()[1]
+                if not self.queue and len(now) == len(last) and not _moving(last, now, world.physics.edge):
+                    world.sleep()
+                last, since = now, 0.0
+
+
+def _moving(before: np.ndarray, after: np.ndarray, edge: float) -> bool:
+    """Whether any die moved more than 0.005 edges or turned more than 1 degree (the settle test)."""
+    shift = np.linalg.norm(after[:, :3] - before[:, :3], axis=1) / edge
+    # Angle between two unit quaternions: 2 acos(|<q1, q2>|).
+    turn = np.degrees(2 * np.arccos(np.clip(np.abs(np.einsum("ni,ni->n", before[:, 3:], after[:, 3:])), 0, 1)))
+    return bool((shift > 0.005).any() or (turn > 1.0).any())
+
+
+class WindowClosed(Exception):
+    """The person closed the window while something was running."""
+
+
+@contextmanager
+def watching(world: World, viewer: Viewer, fps: float = 60.0) -> Iterator[None]:
+    """While inside, every ``world.step`` is shown live: a picture per 1/fps simulated seconds, at real time.
+
+    Whoever steps the world (a Match settling, a hand pulling a die) is seen as it happens.
+    """
+    original = world.step
+    dt = world.physics.time_step
+    per_frame = max(1, round(1 / fps / dt))
+    pending = 0
+
+    def step(seconds: float) -> None:
+        nonlocal pending
+        n = max(1, round(seconds / dt))
+        while n > 0:
+            k = min(per_frame - pending, n)
+            original(k * dt)
+            n -= k
+            pending += k
+            if pending >= per_frame:
+                pending = 0
+                viewer.frame(per_frame * dt)
+
+    world.step = step  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        del world.step
