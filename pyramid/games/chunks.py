@@ -24,7 +24,7 @@ from pyramid.rules import (
     GameInfo,
     Pass,
     Place,
-    Player,
+    Seat,
     Termination,
     open_slots,
 )
@@ -97,15 +97,15 @@ class ChunkGame(Game):
         """Give every player their block of dice."""
 
     @abc.abstractmethod
-    def pieces(self, player: Player) -> list[BreakOff]:
+    def pieces(self, player: Seat) -> list[BreakOff]:
         """The chunks ``player`` may break off now."""
 
     @abc.abstractmethod
-    def take(self, player: Player, piece: BreakOff) -> None:
+    def take(self, player: Seat, piece: BreakOff) -> None:
         """Remove ``piece`` from ``player``'s block."""
 
     @abc.abstractmethod
-    def left(self, player: Player) -> int:
+    def left(self, player: Seat) -> int:
         """Dice left in ``player``'s block."""
 
     def allowed(self, slots: tuple[Slot, ...]) -> bool:
@@ -134,7 +134,7 @@ class ChunkGame(Game):
                 out.append(piece)
         return out or [Pass()]
 
-    def after(self, action: Action, player: Player, before: PyramidState) -> None:
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         if isinstance(action, BreakOff):
             self.chosen, self.passes = action, 0
         elif isinstance(action, Build) and self.chosen is not None:
@@ -210,10 +210,10 @@ class TabulaRasa(ChunkGame):
         everything = {(r, c) for r in range(self.ROWS) for c in range(self.COLUMNS)}
         self.blocks: list[set[Cell2]] = [set(everything) for _ in range(self.players)]
 
-    def left(self, player: Player) -> int:
+    def left(self, player: Seat) -> int:
         return len(self.blocks[player])
 
-    def pieces(self, player: Player) -> list[BreakOff]:
+    def pieces(self, player: Seat) -> list[BreakOff]:
         block = self.blocks[player]
         mask = sum(1 << (r * self.COLUMNS + c) for r, c in block)
         out = []
@@ -225,7 +225,7 @@ class TabulaRasa(ChunkGame):
                     out.append(BreakOff(cells, (1, h, w)))
         return out
 
-    def take(self, player: Player, piece: BreakOff) -> None:
+    def take(self, player: Seat, piece: BreakOff) -> None:
         self.blocks[player] = self.blocks[player] - set(piece.cells)
 
     def keeps(self, piece: BreakOff) -> float:
@@ -269,10 +269,10 @@ class QuadrulaRasa(ChunkGame):
             (a, b, c) for a in range(1, n + 1) for b in range(1, n + 1) for c in range(1, n + 1) if a * b * c <= 10
         ]
 
-    def left(self, player: Player) -> int:
+    def left(self, player: Seat) -> int:
         return sum(self.heights[player].values())
 
-    def pieces(self, player: Player) -> list[BreakOff]:
+    def pieces(self, player: Seat) -> list[BreakOff]:
         height = self.heights[player]
         out = []
         for a, b, c in self.boxes:
@@ -284,7 +284,7 @@ class QuadrulaRasa(ChunkGame):
                         out.append(BreakOff(cells, (a, b, c)))
         return out
 
-    def take(self, player: Player, piece: BreakOff) -> None:
+    def take(self, player: Seat, piece: BreakOff) -> None:
         for x, y, z in piece.cells:
             self.heights[player][x, y] = min(self.heights[player][x, y], z)
 

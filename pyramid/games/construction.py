@@ -17,8 +17,8 @@ from pyramid.rules import (
     Game,
     GameInfo,
     Place,
-    Player,
     Remove,
+    Seat,
     Termination,
     colour_scores,
     free_slots,
@@ -54,7 +54,7 @@ class MostSimpleGame(Game):
     def legal(self) -> list[Action]:
         return [Place(s, self.colours[self.to_move]) for s in open_slots(self.state)]
 
-    def after(self, action: Action, player: Player, before: PyramidState) -> None:
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         self.left -= 1
         if self.left <= 0 and len(self.state) < len(geometry.SLOTS):
             self.to_move = self.next_player()
@@ -98,7 +98,7 @@ class ForbiddenNumber(MostSimpleGame):
         self.to_remove: list[Slot] = []
         self._start_turn(self.to_move)
 
-    def _start_turn(self, player: Player) -> None:
+    def _start_turn(self, player: Seat) -> None:
         for _ in range(100 * self.players):
             self.to_move = player
             if len(self.state) == len(geometry.SLOTS):
@@ -123,7 +123,7 @@ class ForbiddenNumber(MostSimpleGame):
             return [Remove(s) for s in self.to_remove]
         return super().legal()
 
-    def after(self, action: Action, player: Player, before: PyramidState) -> None:
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         if isinstance(action, Remove):
             self.to_remove = [s for s in self.to_remove if s != action.slot and s in self.state]
             if not self.to_remove:
@@ -168,7 +168,7 @@ class Mucho(Game):
         region = self.regions[self.to_move]
         return [Place(s, self.colours[self.to_move], self.up) for s in open_slots(self.state) if s in region]
 
-    def after(self, action: Action, player: Player, before: PyramidState) -> None:
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         self.to_move = self.next_player()
         if len(self.history) < 20 * self.players:
             self._draw()
@@ -206,10 +206,10 @@ class SummitStorm(Game):
     def setup(self) -> None:
         self.colours = PLAYER_COLOURS[: self.players]
         self.owner = {c: p for p, c in enumerate(self.colours)}
-        self.turn_player: Player = 0
-        self.filling: tuple[Slot, Player] | None = None
+        self.turn_player: Seat = 0
+        self.filling: tuple[Slot, Seat] | None = None
 
-    def filler(self, colours: list[Colour]) -> Player:
+    def filler(self, colours: list[Colour]) -> Seat:
         """Who fills a funnel whose three dice have these colours."""
         (top, n), *_ = Counter(colours).most_common()
         if n == 3:
@@ -229,7 +229,7 @@ class SummitStorm(Game):
             return [Place(self.filling[0], self.colours[self.filling[1]])]
         return [Place(s, self.colours[self.to_move]) for s in open_slots(self.state) if geometry.layer(s) == 8]
 
-    def after(self, action: Action, player: Player, before: PyramidState) -> None:
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         funnels = sorted((s for s in open_slots(self.state) if geometry.layer(s) < 8), key=geometry.layer, reverse=True)
         if funnels:
             slot = funnels[0]
@@ -318,7 +318,7 @@ class FireAndWater(Game):
         out: list[Action] = [Place(s, c) for c in ("red", "green") if mine[c] > 0 for s in slots if self.allowed(s, c)]
         return out or [Place(s, "black") for s in slots]
 
-    def after(self, action: Action, player: Player, before: PyramidState) -> None:
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         if isinstance(action, Place) and action.colour in self.OPPOSITE:
             self.left[player] = {**self.left[player], action.colour: self.left[player][action.colour] - 1}
         self.to_move = self.next_player()

@@ -15,9 +15,9 @@ from pyramid.rules import (
     Game,
     GameInfo,
     Pass,
-    Player,
     Remove,
     RemoveColumn,
+    Seat,
     Termination,
     free_slots,
     funnel_faces,
@@ -41,14 +41,14 @@ class Demolition(Game):
     def legal(self) -> list[Action]:
         return [Remove(s) for s in free_slots(self.state)]
 
-    def credit(self, player: Player, action: Action, before: PyramidState) -> None:
+    def credit(self, player: Seat, action: Action, before: PyramidState) -> None:
         """Give ``player`` the dice that ``action`` took out of ``before``."""
         slots = (
             action.slots if isinstance(action, RemoveColumn) else (action.slot,) if isinstance(action, Remove) else ()
         )
         self.taken[player] = self.taken[player] + [before[s].colour for s in slots if s in before]
 
-    def after(self, action: Action, player: Player, before: PyramidState) -> None:
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         self.credit(player, action, before)
         self.to_move = self.next_player()
 
@@ -151,7 +151,7 @@ class Doubles(Demolition):
     def scores(self) -> tuple[float, ...]:
         return tuple(float(len(t)) for t in self.taken)
 
-    def after(self, action: Action, player: Player, before: PyramidState) -> None:
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         self.credit(player, action, before)
         if isinstance(action, Pass):
             self.bonus = 0
@@ -196,11 +196,11 @@ class Favourite(Demolition):
                 return list(chosen)
         return []
 
-    def winners(self, scores: tuple[float, ...]) -> tuple[Player, ...]:
+    def winners(self, scores: tuple[float, ...]) -> tuple[Seat, ...]:
         best = max(scores)
         return tuple(sorted({self.next_player(p) for p, s in enumerate(scores) if s == best}))
 
-    def advantage(self, player: Player) -> float:
+    def advantage(self, player: Seat) -> float:
         s = self.scores()
         right = (player - 1) % self.players
         return s[right] - max((v for p, v in enumerate(s) if p != right), default=0.0)

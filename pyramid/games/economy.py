@@ -18,8 +18,8 @@ from pyramid.rules import (
     Game,
     GameInfo,
     Place,
-    Player,
     Remove,
+    Seat,
     Termination,
     colour_scores,
     free_slots,
@@ -27,7 +27,7 @@ from pyramid.rules import (
 )
 from pyramid.state import Cell, PyramidState
 
-Transfer = tuple[Player, Player, int]  # (debtor, creditor, dice)
+Transfer = tuple[Seat, Seat, int]  # (debtor, creditor, dice)
 # The in-layer neighbours of every slot, computed once: the amoeba asks thousands of times per game.
 NEIGHBOURS: dict[Slot, tuple[Slot, ...]] = {s: tuple(geometry.neighbours(s)) for s in geometry.SLOTS}
 
@@ -42,7 +42,7 @@ def lowest_open_layer(state: PyramidState) -> list[Slot]:
 
 
 def acquire_transfers(
-    funnel: list[Colour], placer: Player, owner: dict[Colour, Player], others: list[Player]
+    funnel: list[Colour], placer: Seat, owner: dict[Colour, Seat], others: list[Seat]
 ) -> list[Transfer]:
     """Who pays whom for a die placed by ``placer`` in a funnel of these colours (table a-f of Acquire)."""
     me = next(c for c, p in owner.items() if p == placer)
@@ -91,7 +91,7 @@ class Acquire(Game):
         self.hand = [self.option("dice", 55)] * self.players
         self.broke: list[bool] = [False] * self.players
 
-    def active(self) -> list[Player]:
+    def active(self) -> list[Seat]:
         """The players still in the game."""
         return [p for p in range(self.players) if not self.broke[p]]
 
@@ -100,7 +100,7 @@ class Acquire(Game):
             return []
         return [Place(s, self.colours[self.to_move]) for s in lowest_open_layer(self.state)]
 
-    def transfers(self, slot: Slot, player: Player) -> list[Transfer]:
+    def transfers(self, slot: Slot, player: Seat) -> list[Transfer]:
         """The payments a die of ``player`` in ``slot`` would settle, among players still in the game."""
         if geometry.layer(slot) == geometry.BASE_LAYER:
             return []
@@ -111,7 +111,7 @@ class Acquire(Game):
         moves = acquire_transfers(funnel, player, self.owner, others)
         return [(a, b, n) for a, b, n in moves if not self.broke[a] and not self.broke[b]]
 
-    def after(self, action: Action, player: Player, before: PyramidState) -> None:
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         if not isinstance(action, Place):
             return
         self.hand[player] -= 1
@@ -128,7 +128,7 @@ class Acquire(Game):
                 return
             self._go_broke(self.to_move)
 
-    def _go_broke(self, player: Player) -> None:
+    def _go_broke(self, player: Seat) -> None:
         if not self.broke[player]:
             self.broke[player] = True
             self.events.append(f"player {player} is broke and quits")
@@ -145,7 +145,7 @@ class Acquire(Game):
         if not isinstance(action, Place):
             return 0.0
         me = self.to_move
-        gain = Counter[Player]()
+        gain = Counter[Seat]()
         for debtor, creditor, n in self.transfers(action.slot, me):
             gain[debtor] -= n
             gain[creditor] += n
@@ -186,7 +186,7 @@ class Ruins(Game):
         self.owner = {c: p for p, c in enumerate(self.colours)}
         self.used = [0] * self.players
         self.ruins: set[Slot] = set()
-        self.turn_player: Player = 0
+        self.turn_player: Seat = 0
         self.filling: Slot | None = None
 
     def legal(self) -> list[Action]:
@@ -197,14 +197,14 @@ class Ruins(Game):
             base = [s for s in base if any(n in self.state for n in NEIGHBOURS[s])]
         return [Place(s, self.colours[self.to_move]) for s in base]
 
-    def filler(self, colours: list[Colour], completer: Player) -> Player | None:
+    def filler(self, colours: list[Colour], completer: Seat) -> Seat | None:
         """Who fills a funnel of these colours completed by ``completer``; None for a ruin."""
         (top, n), *_ = Counter(colours).most_common()
         if n == 3:
             return None
         return self.owner.get(top, completer) if n == 2 else completer
 
-    def after(self, action: Action, player: Player, before: PyramidState) -> None:
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         if isinstance(action, Place):
             self.used[player] += 1
         self.filling = None
@@ -285,7 +285,7 @@ class GreenAmoeba(Game):
         cells = self.amoeba()
         return [Remove(s) for s in sorted(cells) if self.steps_from(s, cells)]
 
-    def after(self, action: Action, player: Player, before: PyramidState) -> None:
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         if isinstance(action, Remove):
             self.lifted = action.slot
             return
@@ -297,7 +297,7 @@ class GreenAmoeba(Game):
             self.to_move = self.next_player()
             self.steps = self.roll()
 
-    def progress(self, cells: set[Slot], player: Player) -> int:
+    def progress(self, cells: set[Slot], player: Seat) -> int:
         """How far the amoeba in ``cells`` has come towards ``player``'s corner (8: arrived)."""
         return max((s[player] for s in cells), default=0)
 
@@ -311,7 +311,7 @@ class GreenAmoeba(Game):
         """How good the amoeba in ``cells`` is for the player to move."""
         me = self.to_move
 
-        def pull(p: Player) -> float:
+        def pull(p: Seat) -> float:
             near = self.progress(cells, p)
             return 100.0 * (near >= geometry.BASE_LAYER) + near + 0.1 * sum(s[p] for s in cells)
 
@@ -356,7 +356,7 @@ class UpAndDown(Game):
         self.taken = [0] * self.players
         self._start_turn(0)
 
-    def _start_turn(self, player: Player) -> None:
+    def _start_turn(self, player: Seat) -> None:
         for _ in range(100 * self.players):
             self.to_move = player
             if len(self.state) == len(geometry.SLOTS):
@@ -377,7 +377,7 @@ class UpAndDown(Game):
             return [Place(s, mine) for s in open_slots(self.state)] if self.stock(mine) > 0 else []
         return [Remove(s) for s in free_slots(self.state) if self.state[s].colour != mine]
 
-    def after(self, action: Action, player: Player, before: PyramidState) -> None:
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         if isinstance(action, Remove):
             self.taken[player] += 1
         self.left -= 1

@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from pyramid import geometry
 from pyramid.geometry import Slot
-from pyramid.rules import Action, Declare, Game, GameInfo, Place, Player, Remove, Termination, funnel_faces
+from pyramid.rules import Action, Declare, Game, GameInfo, Place, Remove, Seat, Termination, funnel_faces
 from pyramid.state import Cell, PyramidState, random_pattern
 
 # Chance that three dice total t, for t = 3..18.
@@ -95,7 +95,7 @@ class StoringScores(Game):
         self.target = sum(rolls)
         self.events.append(f"player {self.to_move} rolls {rolls[0]}+{rolls[1]}+{rolls[2]} = {self.target}")
 
-    def after(self, action: Action, player: Player, before: PyramidState) -> None:
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         if isinstance(action, Roll):
             self._roll_target()
         elif isinstance(action, Reuse):
@@ -294,7 +294,7 @@ class CleverMole(Game):
     def legal(self) -> list[Action]:
         return [Point(h) for h in range(len(HILL_APEXES))]
 
-    def after(self, action: Action, player: Player, before: PyramidState) -> None:
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         if isinstance(action, Point):
             self.answers.append(action.hill)
         if len(self.answers) < self.players:

@@ -24,8 +24,8 @@ from pyramid.rules import (
     GameInfo,
     Pass,
     Place,
-    Player,
     Remove,
+    Seat,
     Termination,
     free_slots,
     funnel_faces,
@@ -58,17 +58,17 @@ class Reflexes:
             means = tuple(float(v) for v in game.rng.uniform(0.35, 0.75, game.players))
         return cls(means, game.option("spread", 0.3))
 
-    def times(self, rng: np.random.Generator, players: Sequence[Player]) -> dict[Player, float]:
+    def times(self, rng: np.random.Generator, players: Sequence[Seat]) -> dict[Seat, float]:
         """One reaction time for each of ``players``."""
         draws = rng.lognormal(0.0, self.spread, len(players))
         return {p: self.means[p] * float(d) for p, d in zip(players, draws, strict=True)}
 
-    def finish_times(self, rng: np.random.Generator, player: Player, actions: int) -> list[float]:
+    def finish_times(self, rng: np.random.Generator, player: Seat, actions: int) -> list[float]:
         """When ``player`` finishes each of ``actions`` actions done one after another from time 0."""
         draws = rng.lognormal(0.0, self.spread, actions) * self.means[player]
         return [float(t) for t in np.cumsum(draws)]
 
-    def fastest(self, rng: np.random.Generator, players: Sequence[Player]) -> tuple[Player, float]:
+    def fastest(self, rng: np.random.Generator, players: Sequence[Seat]) -> tuple[Seat, float]:
         """Who of ``players`` reacts first, and how fast."""
         times = self.times(rng, players)
         winner = min(times, key=lambda p: times[p])
@@ -107,16 +107,16 @@ class GreedyGrabber(Game):
         self.state = random_pattern(geometry.SLOTS, self.rng, COUNTS, random_faces=True)
         self.reflexes = Reflexes.for_game(self)
         self.taken = [0] * self.players
-        self.roller: Player = 0
+        self.roller: Seat = 0
         self.number = 0
         self._start_turn(0)
 
-    def grabbable(self, player: Player, state: PyramidState | None = None) -> list[Slot]:
+    def grabbable(self, player: Seat, state: PyramidState | None = None) -> list[Slot]:
         """The free dice showing the rolled number on ``player``'s side."""
         state = self.state if state is None else state
         return [s for s in free_slots(state) if self.shows(state, s, player)]
 
-    def shows(self, state: PyramidState, slot: Slot, player: Player) -> bool:
+    def shows(self, state: PyramidState, slot: Slot, player: Seat) -> bool:
         """Whether the die in ``slot`` shows the rolled number on ``player``'s side."""
         up = state[slot].up
         return up is not None and up[player] == self.number
@@ -130,7 +130,7 @@ class GreedyGrabber(Game):
         self.events.append(f"player {self.to_move} is fastest ({time:.2f} s)")
         return True
 
-    def _start_turn(self, roller: Player) -> None:
+    def _start_turn(self, roller: Seat) -> None:
         for _ in range(1000):
             self.roller = self.to_move = roller
             if not self.state:
@@ -144,7 +144,7 @@ class GreedyGrabber(Game):
         out: list[Action] = [Remove(s) for s in self.grabbable(self.to_move)]
         return out + ([Pass()] if self.to_move == self.roller else [])
 
-    def after(self, action: Action, player: Player, before: PyramidState) -> None:
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         if isinstance(action, Remove):
             self.taken[player] += 1
             if self._race():
@@ -207,8 +207,8 @@ class Lookout(Game):
         self.colours = PLAYER_COLOURS[: self.players]
         self.left = [self.STOCK[self.players]] * self.players
         self.reflexes = Reflexes.for_game(self)
-        self.holder: Player = 0
-        self.queue: list[tuple[float, Player]] = []
+        self.holder: Seat = 0
+        self.queue: list[tuple[float, Seat]] = []
         self._start_phase()
 
     def buildable(self, thrown: list[int], target: int, golden: int | None, left: int) -> int:
@@ -242,7 +242,7 @@ class Lookout(Game):
     def legal(self) -> list[Action]:
         return [Place(s, self.colours[self.to_move]) for s in open_slots(self.state)]
 
-    def after(self, action: Action, player: Player, before: PyramidState) -> None:
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         self.left[player] -= 1
         self.queue.pop(0)
         if self.queue and self.left[player] > 0:
@@ -296,7 +296,7 @@ class SpottedCow(Game):
         self.blank = False  # a right "Blank!" was called: the caller places anywhere
         self._master_rolls()
 
-    def colour(self, player: Player) -> Colour:
+    def colour(self, player: Seat) -> Colour:
         """The colour of ``player``'s next die (their own while the set has it)."""
         used = {c: 0 for c in COUNTS}
         for cell in self.state.values():
@@ -322,7 +322,7 @@ class SpottedCow(Game):
         actions: list[Action] = [Place(s, colour) for s in self.fitting()]
         return [*actions, Pass()]
 
-    def after(self, action: Action, player: Player, before: PyramidState) -> None:
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         if isinstance(action, Pass):
             if not any(sum(funnel_faces(before, s) or (0,)) == self.total for s in open_slots(before)):
                 self.events.append(f"player {player}: Blank! (right)")

@@ -20,8 +20,8 @@ from pyramid.rules import (
     GameInfo,
     Pass,
     Place,
-    Player,
     Remove,
+    Seat,
     Termination,
     colour_scores,
     free_slots,
@@ -116,7 +116,7 @@ class Triops(Game):
         self.bonus = False
         self.candidates: list[frozenset[Slot]] = [frozenset([s]) for s in geometry.BASE_SLOTS]
 
-    def colour(self, player: Player) -> Colour:
+    def colour(self, player: Seat) -> Colour:
         """The colour ``player`` places now: their own, or black once their 90 dice are used."""
         own = self.colours[player]
         used = sum(1 for c in self.state.values() if c.colour == own)
@@ -147,7 +147,7 @@ class Triops(Game):
         nxt = {s for f in self.candidates for s in f - done}
         return [Place(s, colour) for s in open_slots(self.state) if s in nxt]
 
-    def after(self, action: Action, player: Player, before: PyramidState) -> None:
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         if not isinstance(action, Place):
             return
         if self.bonus:
@@ -271,7 +271,7 @@ class CuiBono(Game):
         actions: list[Action] = [Place(s, self.holding) for s in slots if self.allowed(s, self.holding)]
         return [*actions, Pass()]
 
-    def after(self, action: Action, player: Player, before: PyramidState) -> None:
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         if isinstance(action, Remove):
             self.holding = before[action.slot].colour
             self.veteran = action.slot in self.replaced
@@ -296,11 +296,11 @@ class CuiBono(Game):
     def scores(self) -> tuple[float, ...]:
         return tuple(float(sum(CUI_BONO_PENALTY[c] for c in kept)) for kept in self.kept)
 
-    def winners(self, scores: tuple[float, ...]) -> tuple[Player, ...]:
+    def winners(self, scores: tuple[float, ...]) -> tuple[Seat, ...]:
         best = min(scores)
         return tuple(p for p, s in enumerate(scores) if s == best)
 
-    def advantage(self, player: Player) -> float:
+    def advantage(self, player: Seat) -> float:
         s = self.scores()
         return min((v for p, v in enumerate(s) if p != player), default=0.0) - s[player]
 
@@ -344,15 +344,15 @@ class DoRa(Game):
         self.colours = PLAYER_COLOURS[: self.players]
         self.owner = {c: p for p, c in enumerate(self.colours)}
         self.left = [self.STOCK[self.players]] * self.players
-        self.pending: dict[Slot, tuple[Player, tuple[int, ...]]] = {}  # funnel -> (filler, axes to match)
+        self.pending: dict[Slot, tuple[Seat, tuple[int, ...]]] = {}  # funnel -> (filler, axes to match)
         self._roll_for(0)
 
-    def _roll_for(self, player: Player) -> None:
+    def _roll_for(self, player: Seat) -> None:
         self.turn_player = self.to_move = player
         self.up = self.draw_orientation()
         self.events.append(f"player {player} rolls {''.join(map(str, self.up))}")
 
-    def fill_rule(self, state: PyramidState, slot: Slot, completer: Player) -> tuple[Player, tuple[int, ...]]:
+    def fill_rule(self, state: PyramidState, slot: Slot, completer: Seat) -> tuple[Seat, tuple[int, ...]]:
         """Who fills the funnel ``slot`` of ``state``, and along which axes the filler may match."""
         faces = funnel_faces(state, slot) or (0, 0, 0)
         owners = [self.owner.get(state[t].colour, completer) for t in geometry.supports(slot)]
@@ -383,7 +383,7 @@ class DoRa(Game):
             slots = [s for s in slots if any(t in self.state for t in geometry.neighbours(s))]
         return [Place(s, colour, self.up) for s in slots]
 
-    def new_funnels(self, state: PyramidState, player: Player) -> dict[Slot, tuple[Player, tuple[int, ...]]]:
+    def new_funnels(self, state: PyramidState, player: Seat) -> dict[Slot, tuple[Seat, tuple[int, ...]]]:
         """The waiting funnels of ``state`` not yet known, with their fillers; ``player`` completed them."""
         return {
             s: self.fill_rule(state, s, player)
@@ -391,7 +391,7 @@ class DoRa(Game):
             if geometry.layer(s) < geometry.BASE_LAYER and s not in self.pending
         }
 
-    def after(self, action: Action, player: Player, before: PyramidState) -> None:
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         if not isinstance(action, Place):
             return
         if action.slot in self.state:
@@ -513,7 +513,7 @@ class Squeezing(Game):
     def setup(self) -> None:
         self.colours = PLAYER_COLOURS[: self.players]
         self.left = [55] * self.players
-        self.starter: Player | None = None
+        self.starter: Seat | None = None
         self.start_top: Slot | None = None
         self.built = [0] * self.players  # turns in which each player has built
         self.placed: list[Slot] = []
@@ -529,12 +529,12 @@ class Squeezing(Game):
         self._plan_rooms: list[set[Slot]] = []
         self._plan: dict[frozenset[Slot], float] = {}
 
-    def grown_over(self, player: Player) -> bool:
+    def grown_over(self, player: Seat) -> bool:
         """Whether none of ``player``'s dice (if any) leaves room for a die to rest on it."""
         own = [s for s, c in self.state.items() if c.colour == self.colours[player]]
         return bool(own) and all(r in self.state for s in own for r in geometry.resting_on(s))
 
-    def _start_turn(self, player: Player) -> None:
+    def _start_turn(self, player: Seat) -> None:
         for _ in range(10 * self.players):
             self.to_move, self.placed, self.bonus = player, [], 0
             if self.grown_over(player) or len(self.state) == len(geometry.SLOTS):
@@ -561,7 +561,7 @@ class Squeezing(Game):
         nxt = {s for f in self.candidates for s in f - done}
         return [Place(s, colour) for s in open_slots(self.state) if s in nxt]
 
-    def after(self, action: Action, player: Player, before: PyramidState) -> None:
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         if not isinstance(action, Place):
             return
         self.left[player] -= 1
@@ -695,10 +695,10 @@ class GoldenCentre(Game):
         self.colours = PLAYER_COLOURS[: self.players]
         apexes = geometry.small_pyramid_apexes(20)
         self.regions = [frozenset(geometry.small_pyramid(20, apexes[c])) for c in self.CORNERS[: self.players]]
-        self.removing: dict[Player, int] = {}
+        self.removing: dict[Seat, int] = {}
         self._round()
 
-    def built(self, player: Player) -> list[Slot]:
+    def built(self, player: Seat) -> list[Slot]:
         """The slots of ``player``'s pyramid that hold a die."""
         return [s for s in self.regions[player] if s in self.state]
 
@@ -730,7 +730,7 @@ class GoldenCentre(Game):
         region = self.regions[self.to_move]
         return [Place(s, self.colours[self.to_move]) for s in open_slots(self.state) if s in region]
 
-    def after(self, action: Action, player: Player, before: PyramidState) -> None:
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         if isinstance(action, Remove):
             self.removing[player] -= 1
             if not self.removing[player] or not self.built(player):

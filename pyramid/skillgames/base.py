@@ -15,7 +15,7 @@ import numpy as np
 
 from pyramid.dice import DICE, Colour, DieId
 from pyramid.perception import Readout, Status
-from pyramid.rules import GameInfo, Outcome, Player, Termination, cast_option
+from pyramid.rules import GameBase, Phase, Seat, Termination
 
 if TYPE_CHECKING:
     from pyramid.physics.world import World
@@ -34,13 +34,13 @@ class TurnEnd:
 class TurnRecord:
     """One finished turn: who played, how it ended, and its simulated duration (seconds)."""
 
-    player: Player
+    player: Seat
     end: TurnEnd
     time: float
     actions: int
 
 
-class SkillGame(abc.ABC):
+class SkillGame(GameBase):
     """A game of physical skill: set-up in the world, turns judged from read-outs, scores and an outcome.
 
     Subclasses set ``info`` and fill in ``prepare`` (put the dice for a turn into the world),
@@ -49,31 +49,17 @@ class SkillGame(abc.ABC):
     starts in a fresh world. The class docstring is the rules card.
     """
 
-    info: ClassVar[GameInfo]
-    house_rules: ClassVar[str] = ""
-    options_help: ClassVar[dict[str, str]] = {}
+    kind: ClassVar[str] = "skill"
     time_limit: ClassVar[float] = 60.0  # simulated seconds a turn may last
     shared_world: ClassVar[bool] = False
     lower_wins: ClassVar[bool] = False
     termination_reason: ClassVar[Termination] = Termination.ROUNDS_PLAYED
-    default_player: ClassVar[str] = "human"  # the programmed player `pyramid play` uses by default
+    default_player: ClassVar[str] = "human"
     lifts_dice_out: ClassVar[bool] = False  # whether a hand may take dice out of play (``Lift``)
 
     def __init__(self, players: int | None = None, *, rng: np.random.Generator, **options: Any) -> None:
-        n = self.info.players[0] if players is None else players
-        if n not in self.info.players:
-            raise ValueError(f"{self.info.title} is for {', '.join(map(str, self.info.players))} players, not {n}")
-        unknown = set(options) - set(self.options_help)
-        if unknown:
-            known = ", ".join(sorted(self.options_help)) or "none"
-            raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))} for {self.info.title}; known: {known}")
-        self.players = n
-        self.rng = rng
-        self.options = options
-        self.to_move: Player = 0
+        super().__init__(players, rng=rng, **options)
         self.records: list[TurnRecord] = []
-        self.events: list[str] = []
-        self.outcome: Outcome | None = None
         self.setup()
 
     # -- hooks ----------------------------------------------------------------------------------
@@ -108,17 +94,19 @@ class SkillGame(abc.ABC):
         """Why the game ended, once ``finished``."""
         return self.termination_reason
 
-    def winners(self, scores: tuple[float, ...]) -> tuple[Player, ...]:
+    def winners(self, scores: tuple[float, ...]) -> tuple[Seat, ...]:
         """The best score wins (the lowest where ``lower_wins``)."""
         best = min(scores) if self.lower_wins else max(scores)
         return tuple(p for p, s in enumerate(scores) if s == best)
 
     # -- bookkeeping ----------------------------------------------------------------------------
 
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended."""
-        return self.outcome is not None
+    def phase(self) -> Phase:
+        return Phase.OVER if self.outcome is not None else Phase.PHYSICAL
+
+    def legal_actions(self) -> list[Any]:
+        """None to choose from: a turn is played with the hands (``pyramid.physics.actions``)."""
+        return []
 
     def end_turn(self, end: TurnEnd, time: float, actions: int) -> TurnRecord:
         """Record the end of the turn of ``to_move`` and pass on; conclude the game when it is over."""
@@ -128,13 +116,8 @@ class SkillGame(abc.ABC):
         self.records.append(record)
         self.turn_over(record)
         if self.finished():
-            scores = self.scores()
-            self.outcome = Outcome(self.termination(), scores, self.winners(scores))
+            self.conclude(self.termination())
         return record
-
-    def option(self, key: str, default: Any) -> Any:
-        """A game option (``--option KEY=VALUE``), cast to the default's type."""
-        return cast_option(self.info.title, key, self.options.get(key, default), default)
 
 
 class DiceInHand:

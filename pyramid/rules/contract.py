@@ -1,0 +1,137 @@
+"""The one game contract that board, skill and table games share, and that the match loop drives.
+
+A game states its metadata (``info``), validates its players and options, says what kind of step
+comes next (``phase``): a player decides among ``legal_actions``, the world resolves a chance step
+(a roll, a physical turn), or the game is over with an ``Outcome``. ``clone`` gives an independent
+copy for look-ahead. The game never owns the world; it reads what the world shows.
+"""
+
+from __future__ import annotations
+
+import abc
+import copy
+import enum
+from collections.abc import Sequence
+from typing import Any, ClassVar, Self
+
+import numpy as np
+
+from pyramid.rules.outcome import GameInfo, Outcome, Seat, Termination
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+class Phase(enum.Enum):
+    """What the game waits for now."""
+
+    DECIDE = "a player chooses one of the legal actions"
+    CHANCE = "the world resolves a chance step (a roll)"
+    PHYSICAL = "a player acts with their hands until the game judges the turn over"
+    OVER = "the game is over"
+
+
+def cast_option(game: str, key: str, value: Any, default: Any) -> Any:
+    """``value`` (often a string from ``--option KEY=VALUE``) as the type of ``default``.
+
+    ValueError naming the game, the option and the expected type when it does not fit; "false" is
+    False for a yes/no option (Python's bool("false") would be True).
+    """
+    if default is None or value is None or isinstance(value, type(default)):
+        return value
+    text = str(value).strip()
+    if isinstance(default, bool):
+        if text.lower() in _TRUE | _FALSE:
+            return text.lower() in _TRUE
+        raise ValueError(f"option {key} of {game}: expected yes or no (true/false, 1/0), got {text!r}")
+    try:
+        return type(default)(text)
+    except ValueError:
+        kind = {int: "a whole number", float: "a number"}.get(type(default), type(default).__name__)
+        raise ValueError(f"option {key} of {game}: expected {kind} (default {default!r}), got {text!r}") from None
+
+
+def player_counts(counts: Sequence[int]) -> str:
+    """``(2, 3, 4)`` as ``2, 3, 4``."""
+    return ", ".join(map(str, counts))
+
+
+class GameBase(abc.ABC):
+    """What every game is: metadata, seats, options, a seeded generator, events, scores, an outcome.
+
+    Subclasses (``Game`` for the board games, ``SkillGame``, ``TableGame``) add how a turn goes;
+    each game's class docstring is its rules card.
+    """
+
+    info: ClassVar[GameInfo]
+    kind: ClassVar[str]  # "board", "skill" or "table"
+    house_rules: ClassVar[str] = ""  # rules the seed lost, filled in by the project
+    options_help: ClassVar[dict[str, str]] = {}
+    default_player: ClassVar[str] = "random"  # the player `pyramid play` seats when none is named
+
+    def __init__(self, players: int | None = None, *, rng: np.random.Generator, **options: Any) -> None:
+        n = self.info.players[0] if players is None else players
+        if n not in self.allowed_players(options):
+            raise ValueError(f"{self.info.title} is for {player_counts(self.info.players)} players, not {n}")
+        unknown = set(options) - set(self.options_help)
+        if unknown:
+            known = ", ".join(sorted(self.options_help)) or "none"
+            raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))} for {self.info.title}; known: {known}")
+        self.players = n
+        self.rng = rng
+        self.options = options
+        self.to_move: Seat = 0
+        self.events: list[str] = []
+        self.outcome: Outcome | None = None
+
+    @classmethod
+    def allowed_players(cls, options: dict[str, Any]) -> tuple[int, ...]:
+        """The player counts this game takes with ``options`` (by default ``info.players``)."""
+        return cls.info.players
+
+    # -- what the match loop asks ------------------------------------------------------------
+
+    @abc.abstractmethod
+    def phase(self) -> Phase:
+        """What the game waits for now."""
+
+    @abc.abstractmethod
+    def legal_actions(self) -> list[Any]:
+        """The actions ``to_move`` may choose now (empty unless the phase is DECIDE)."""
+
+    @abc.abstractmethod
+    def scores(self) -> tuple[float, ...]:
+        """Each player's score now."""
+
+    def winners(self, scores: tuple[float, ...]) -> tuple[Seat, ...]:
+        """The winners given the final scores: by default the highest."""
+        best = max(scores)
+        return tuple(p for p, s in enumerate(scores) if s == best)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.outcome is not None
+
+    def conclude(self, reason: Termination) -> Outcome:
+        """End the game for ``reason``: the scores now and their winners."""
+        scores = self.scores()
+        self.outcome = Outcome(reason, scores, self.winners(scores))
+        return self.outcome
+
+    def option(self, key: str, default: Any) -> Any:
+        """A game option given on construction (``--option KEY=VALUE``), cast to the default's type."""
+        return cast_option(self.info.title, key, self.options.get(key, default), default)
+
+    def next_player(self, player: Seat | None = None) -> Seat:
+        """The player after ``player`` (default ``to_move``) in turn order."""
+        return ((self.to_move if player is None else player) + 1) % self.players
+
+    def clone(self) -> Self:
+        """An independent copy: lists, dicts and sets copied one level deep, the generator deep-copied."""
+        other = copy.copy(self)
+        for name, value in vars(self).items():
+            if isinstance(value, list | dict | set):
+                setattr(other, name, copy.copy(value))
+        other.rng = copy.deepcopy(self.rng)
+        return other

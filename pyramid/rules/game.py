@@ -1,0 +1,166 @@
+"""The board games' base: a game played on the pyramid by placing and removing dice, turn by turn.
+
+Sits after perception in the flow: a game reads a ``PyramidState`` (exact in fast mode, read back
+from the poses in physical mode) and never imports PyBullet. Every random draw (a rolled die, a
+roll-off) comes from the ``numpy.random.Generator`` the game was given.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from pyramid import geometry
+from pyramid.dice import Colour
+from pyramid.geometry import Slot, UpFaces
+from pyramid.rules.actions import Action, IllegalAction, exact_result
+from pyramid.rules.contract import GameBase, Phase
+from pyramid.rules.outcome import Seat, Termination
+from pyramid.state import PyramidState
+
+
+def funnel_faces(state: PyramidState, slot: Slot) -> tuple[int, int, int] | None:
+    """The three faces that form the funnel of ``slot`` (its supports' faces pointing at it), if known."""
+    faces = []
+    for axis, s in enumerate(geometry.supports(slot)):
+        cell = state.get(s)
+        if cell is None or cell.up is None:
+            return None
+        faces.append(cell.up[axis])
+    return (faces[0], faces[1], faces[2]) if faces else None
+
+
+# Lattice tables, computed once: the rules ask these questions thousands of times per game.
+_RESTING_ON: dict[Slot, tuple[Slot, ...]] = {s: geometry.resting_on(s) for s in geometry.SLOTS}
+_SUPPORTS: dict[Slot, tuple[Slot, ...]] = {s: geometry.supports(s) for s in geometry.SLOTS}
+
+
+def free_slots(state: Iterable[Slot]) -> list[Slot]:
+    """Occupied slots with nothing resting on them, in slot order (as ``geometry.free_slots``, faster)."""
+    occ = set(state)
+    return [s for s in geometry.SLOTS if s in occ and not any(r in occ for r in _RESTING_ON[s])]
+
+
+def open_slots(state: Iterable[Slot]) -> list[Slot]:
+    """Empty slots whose supports are all occupied, in slot order (as ``geometry.open_slots``, faster)."""
+    occ = set(state)
+    return [s for s in geometry.SLOTS if s not in occ and all(t in occ for t in _SUPPORTS[s])]
+
+
+# --- the base class ----------------------------------------------------------------------------
+
+
+class Game(GameBase):
+    """A game in progress: owns the state, turn order, legality, history and the outcome.
+
+    Subclasses set ``info`` and fill in the hooks ``setup``, ``legal``, ``after`` and ``scores``,
+    and optionally ``termination``, ``winners`` and ``heuristic``. The class docstring is the rules card.
+    """
+
+    kind: ClassVar[str] = "board"
+    default_player: ClassVar[str] = "greedy"
+    max_moves: ClassVar[int] = 3000
+
+    def __init__(self, players: int | None = None, *, rng: np.random.Generator, **options: Any) -> None:
+        super().__init__(players, rng=rng, **options)
+        self.state = PyramidState()
+        self.history: list[tuple[Seat, Action]] = []
+        self._legal_cache: list[Action] | None = None
+        self.setup()
+        self._conclude()
+
+    # -- hooks ------------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def setup(self) -> None:
+        """Build the starting state and per-player bookkeeping."""
+
+    @abc.abstractmethod
+    def legal(self) -> list[Action]:
+        """The actions allowed to ``to_move`` now."""
+
+    @abc.abstractmethod
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
+        """Bookkeeping once ``action`` happened and ``self.state`` is the world's truth; pass the turn."""
+
+    @abc.abstractmethod
+    def scores(self) -> tuple[float, ...]:
+        """Each player's score now."""
+
+    def termination(self) -> Termination | None:
+        """Why the game is over now, or None."""
+        return None
+
+    def heuristic(self, action: Action) -> float | None:
+        """A quick value of ``action`` for the greedy player, or None to let it look one move ahead."""
+        return None
+
+    # -- the public interface ---------------------------------------------------------------------
+
+    def phase(self) -> Phase:
+        return Phase.OVER if self.outcome is not None else Phase.DECIDE
+
+    def legal_actions(self) -> list[Action]:
+        """The actions allowed now (empty once the game is over)."""
+        if self.outcome is not None:
+            return []
+        if self._legal_cache is None:
+            self._legal_cache = self.legal()
+        return list(self._legal_cache)
+
+    def apply(self, action: Action, observed: PyramidState | None = None) -> None:
+        """Validate ``action``, then take ``observed`` (the read-out) or the exact result as the new state."""
+        if self.outcome is not None:
+            raise IllegalAction(f"the game is over: {self.outcome.result()}")
+        if action not in self.legal_actions():
+            raise IllegalAction(f"{action} is not legal for player {self.to_move} now")
+        if observed is None:
+            observed = exact_result(self.state, action, self.draw_orientation())
+        player, before = self.to_move, self.state
+        self.state = observed
+        self.history.append((player, action))
+        self._legal_cache = None
+        self.after(action, player, before)
+        self._legal_cache = None
+        self._conclude()
+
+    def observe(self, state: PyramidState) -> None:
+        """Take ``state`` as the truth (e.g. the read-out of a physically built starting pyramid)."""
+        self.state = state
+        self._legal_cache = None
+
+    def roll(self, sides: int = 6) -> int:
+        """Roll a die with the game's generator and note it in ``events``."""
+        value = int(self.rng.integers(1, sides + 1))
+        self.events.append(f"player {self.to_move} rolls {value}")
+        return value
+
+    def draw_orientation(self) -> UpFaces:
+        """One of the 24 ways a die can sit, drawn with the game's generator."""
+        return geometry.ALL_UP_FACES[int(self.rng.integers(24))]
+
+    def advantage(self, player: Seat) -> float:
+        """``player``'s score minus the best other score."""
+        s = self.scores()
+        return s[player] - max((v for p, v in enumerate(s) if p != player), default=0.0)
+
+    def _conclude(self) -> None:
+        reason = self.termination()
+        if reason is None and not self.legal_actions():
+            reason = Termination.BLOCKED
+        if reason is None and len(self.history) >= self.max_moves:
+            reason = Termination.TURN_LIMIT
+        if reason is not None:
+            self.conclude(reason)
+
+
+def colour_scores(state: PyramidState, colours: Sequence[Colour]) -> tuple[float, ...]:
+    """Outer faces showing per player, player ``p`` owning ``colours[p]`` (edges double, apex triple)."""
+    counts = state.face_count()
+    return tuple(float(counts.get(c, 0)) for c in colours)
+
+
+PLAYER_COLOURS: tuple[Colour, ...] = ("red", "green", "black")
