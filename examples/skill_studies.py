@@ -24,11 +24,10 @@ from typing import Any
 import numpy as np
 
 from pyramid.agents import StackHand
-from pyramid.cli.skill import run_skill_game
-from pyramid.games import find_skill_game
 from pyramid.physics.world import World
-from pyramid.play import SkillMatch
-from pyramid.skillgames.base import TurnRecord
+from pyramid.play import Match, play_game
+from pyramid.registry import find_game
+from pyramid.skillgames.base import SkillGame, TurnRecord
 from pyramid.skillgames.more import Emag, VainGuineaFowl
 
 
@@ -36,9 +35,11 @@ def _games(number: int, kinds: list[str], seeds: int, options: dict[str, str]) -
     """The finished games (typed loosely: each study reads its own game's attributes)."""
     out = []
     for seed in range(seeds):
-        out.append(run_skill_game(find_skill_game(number), kinds, seed, options))
+        out.append(play_game(find_game(number, SkillGame), kinds, seed, options))
         print(
-            f"\r  {find_skill_game(number).info.title} ({','.join(kinds)}): seed {seed + 1}/{seeds}", end="", flush=True
+            f"\r  {find_game(number, SkillGame).info.title} ({','.join(kinds)}): seed {seed + 1}/{seeds}",
+            end="",
+            flush=True,
         )
     print()
     return out
@@ -66,7 +67,7 @@ def timed(number: int, kind: str, seeds: int) -> None:
     records = [g.records[0] for g in games]
     ok = [r.time for r in records if r.end.success]
     why = Counter("fell off" if "fell off" in r.end.note else "time up" for r in records if not r.end.success)
-    title = find_skill_game(number).info.title
+    title = find_game(number, SkillGame).info.title
     reached = sorted(Counter(n for g in games for n in g.reached).items())
     size = games[0].goal_size if games else 0
     print(f"{title} with the {kind} controller: solved {len(ok)}/{len(records)}; time to solve: {_summary(ok)}")
@@ -207,7 +208,7 @@ def _emag_turn(strategy: str, seed: int, tremor: tuple[float, float]) -> tuple[T
     """One Emag turn of the stacker (``strategy``, ``tremor`` in mm and degrees): its record and the dice in play."""
     game = Emag(1, rng=np.random.default_rng([seed, 1]))
     hand = StackHand(np.random.default_rng([seed, 2, 0]), strategy, *tremor)
-    match = SkillMatch(game, [hand], World, np.random.default_rng([seed, 3]))
+    match = Match(game, [hand], make_world=World, rng=np.random.default_rng([seed, 3]))
     match.run()
     assert match.world is not None
     dice = len(match.world.dice)

@@ -1,67 +1,135 @@
-"""Match: the one place where the world, the read-out, a game and its players meet.
+"""Match: the one loop where the world, the read-out, a game and its players meet, for every kind of game.
 
-Each turn: the player to move chooses among the legal actions; the world performs the action (or,
-in fast mode, the state changes exactly); the read-out of the poses is what the game applies.
+The game says what comes next (``phase``). DECIDE: the player to move chooses among the legal actions;
+on the pyramid the world performs the choice (or, in fast mode, the state changes exactly) and the
+read-out of the poses is what the game applies. CHANCE: the world rolls the dice the game asks for
+(thrown on the table, or drawn in fast mode). PHYSICAL: the player's hands act in the world until
+the game, reading the poses, judges the turn over. The CLI, the window and experiments all run this.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
 from pyramid import geometry
+from pyramid.agents.controller import Controller
 from pyramid.agents.players import Player
-from pyramid.rules import Action, Game, Outcome, Place, Remove, RemoveColumn, exact_result
+from pyramid.agents.seats import make_seat
+from pyramid.physics.actions import Lift, perform
+from pyramid.physics.roller import FastRoller, PhysicalRoller, Roller
+from pyramid.physics.world import World
+from pyramid.rules import Action, Game, GameBase, Outcome, Phase, Place, Remove, RemoveColumn, Rolled, exact_result
+from pyramid.skillgames.base import SkillGame, TurnEnd, TurnRecord
 from pyramid.state import Cell, PyramidState
-
-if TYPE_CHECKING:
-    from pyramid.agents import Controller
-    from pyramid.physics.world import World
-    from pyramid.skillgames.base import SkillGame, TurnRecord
 
 DROP = 0.002  # metres: a placed die is released this far above its funnel
 
 
 class Match:
-    """A game played by ``players`` (one per seat), physically in ``world`` or exactly when it is None."""
+    """``game`` played by ``players`` (one per seat), physically or exactly.
+
+    - Board games play in ``world`` (built from the game's state), or exactly when it is None.
+    - Skill games play physically only: ``make_world`` builds a fresh world for each turn, or one
+      for the whole game when its dice stay on the plate between turns (``shared_world``). A turn
+      stops at the game's ``time_limit`` (simulated seconds) or after ``max_actions``.
+    - Table games ask ``roller`` for their dice (thrown on the table, or drawn).
+    """
 
     def __init__(
         self,
-        game: Game,
-        players: Sequence[Player],
+        game: GameBase,
+        players: Sequence[Player | Controller],
         world: World | None = None,
         rng: np.random.Generator | None = None,
         log: Callable[[str], None] | None = None,
         drop: float = DROP,
+        *,
+        make_world: Callable[[], World] | None = None,
+        roller: Roller | None = None,
+        settle_timeout: float = 3.0,
+        max_actions: int = 400,
     ) -> None:
         if len(players) != game.players:
             raise ValueError(f"{game.info.title} was set up for {game.players} players, got {len(players)}")
+        if isinstance(game, SkillGame) and make_world is None:
+            raise ValueError(f"{game.info.title} is a game of physical skill: it has no fast mode")
         self.game = game
         self.players = list(players)
         self.world = world
+        self.make_world = make_world
         self.rng = rng if rng is not None else game.rng
+        self.roller = roller if roller is not None else FastRoller(self.rng)
         self.log = log
         self.drop = drop
+        self.settle_timeout = settle_timeout
+        self.max_actions = max_actions
         self.slot_die: dict[geometry.Slot, int] = {}
         self.turns = 0
         self._events_seen = 0
-        if world is not None and game.state:
+        if world is not None and isinstance(game, Game) and game.state:
             self.slot_die = world.build(game.state)
             self._settle_and_observe(None)
+
+    # -- the loop ------------------------------------------------------------------------------
+
+    def run(self) -> Outcome:
+        """Play to the end and return the outcome."""
+        self._flush_events()
+        while self.game.outcome is None:
+            self.advance()
+        return self.game.outcome
+
+    def advance(self) -> None:
+        """One step of whatever the game waits for: a decision, a roll or a physical turn."""
+        phase = self.game.phase()
+        if phase is Phase.DECIDE:
+            self.step()
+        elif phase is Phase.CHANCE:
+            self.roll()
+        elif phase is Phase.PHYSICAL:
+            self.play_turn()
 
     def _say(self, text: str) -> None:
         if self.log is not None:
             self.log(text)
 
-    def _flush_events(self) -> None:
+    def _flush_events(self, indent: str = "      ") -> None:
         for event in self.game.events[self._events_seen :]:
-            self._say(f"      {event}")
+            self._say(f"{indent}{event}")
         self._events_seen = len(self.game.events)
 
+    def _seat(self, seat: int) -> Any:
+        return self.players[seat]
+
+    # -- decisions -----------------------------------------------------------------------------
+
+    def step(self) -> Any:
+        """One choice by the player to move, carried out and applied."""
+        game = self.game
+        if not isinstance(game, Game):
+            self._flush_events(indent="")
+            seat = game.to_move
+            choice = self._seat(seat).choose(game, game.legal_actions())
+            game.apply(choice)  # type: ignore[attr-defined]
+            self._flush_events(indent="")
+            return choice
+        seat = game.to_move
+        action = self._seat(seat).choose(game, game.legal_actions())
+        observed = self.perform(action)
+        game.apply(action, observed)
+        self.turns += 1
+        scores = " ".join(f"{s:g}" for s in game.scores())
+        self._say(f"{self.turns:4d}. player {seat} ({self.players[seat].name}): {action}   [{scores}]")
+        if isinstance(action, Place) and action.slot not in observed:
+            self._say(f"      the die did not come to rest in {action.slot}")
+        self._flush_events()
+        return action
+
     def _settle_and_observe(self, action: Action | None) -> PyramidState:
-        assert self.world is not None
+        assert self.world is not None and isinstance(self.game, Game)
         self.world.settle()  # a world that never comes to rest raises NotAtRestError: no reading
         readout = self.world.readout()
         self.slot_die = dict(readout.slot_die)
@@ -70,7 +138,8 @@ class Match:
         return readout.pyramid
 
     def perform(self, action: Action) -> PyramidState:
-        """Carry out ``action``: exactly in fast mode, physically otherwise; returns the state read back."""
+        """Carry out a board game's ``action``: exactly in fast mode, physically otherwise; the state read back."""
+        assert isinstance(self.game, Game)
         up = geometry.ALL_UP_FACES[int(self.rng.integers(24))]
         if self.world is None:
             return exact_result(self.game.state, action, up)
@@ -84,76 +153,24 @@ class Match:
                     self.world.remove(self.slot_die.pop(slot))
         return self._settle_and_observe(action)
 
-    def step(self) -> Action:
-        """One action by the player to move, performed and applied."""
+    # -- chance --------------------------------------------------------------------------------
+
+    def roll(self) -> Rolled:
+        """The dice a table game asks for, rolled by the world (or drawn), applied to the game."""
         game = self.game
-        seat = game.to_move
-        action = self.players[seat].choose(game, game.legal_actions())
-        observed = self.perform(action)
-        game.apply(action, observed)
-        self.turns += 1
-        scores = " ".join(f"{s:g}" for s in game.scores())
-        self._say(f"{self.turns:4d}. player {seat} ({self.players[seat].name}): {action}   [{scores}]")
-        if isinstance(action, Place) and action.slot not in observed:
-            self._say(f"      the die did not come to rest in {action.slot}")
-        self._flush_events()
-        return action
+        self._flush_events(indent="")
+        request = game.chance()  # type: ignore[attr-defined]
+        rolled = Rolled(tuple(self.roller.roll(request.dice)))
+        game.apply(rolled)  # type: ignore[attr-defined]
+        self._flush_events(indent="")
+        return rolled
 
-    def run(self) -> Outcome:
-        """Play to the end and return the outcome."""
-        self._flush_events()
-        while self.game.outcome is None:
-            self.step()
-        return self.game.outcome
-
-
-class SkillMatch:
-    """A skill game played physically: each turn the player's controller acts until the game judges the turn over.
-
-    The loop of a turn: read the world -> the game judges (going on, done, failed) -> the controller
-    chooses a physical action (``pyramid.physics.actions``) -> the world performs it and the dice settle (the
-    settling counts as the turn's time) -> read again. Turns stop at the game's ``time_limit`` of
-    simulated seconds. ``make_world`` builds a fresh world for each turn, or one for the whole game
-    when the game's dice stay on the plate between turns (``shared_world``).
-    """
-
-    def __init__(
-        self,
-        game: SkillGame,
-        players: Sequence[Controller],
-        make_world: Callable[[], World],
-        rng: np.random.Generator,
-        log: Callable[[str], None] | None = None,
-        settle_timeout: float = 3.0,
-        max_actions: int = 400,
-    ) -> None:
-        if len(players) != game.players:
-            raise ValueError(f"{game.info.title} was set up for {game.players} players, got {len(players)}")
-        self.game = game
-        self.players = list(players)
-        self.make_world = make_world
-        self.rng = rng
-        self.log = log
-        self.settle_timeout = settle_timeout
-        self.max_actions = max_actions
-        self.world: World | None = None
-        self._events_seen = 0
-
-    def _say(self, text: str) -> None:
-        if self.log is not None:
-            self.log(text)
-
-    def _flush_events(self) -> None:
-        for event in self.game.events[self._events_seen :]:
-            self._say(f"      {event}")
-        self._events_seen = len(self.game.events)
+    # -- physical turns ------------------------------------------------------------------------
 
     def play_turn(self) -> TurnRecord:
-        """One player's turn, from the set-up to the game's verdict."""
-        from pyramid.physics.actions import Lift, perform
-        from pyramid.skillgames.base import TurnEnd
-
+        """One player's turn of a skill game, from the set-up to the game's verdict."""
         game = self.game
+        assert isinstance(game, SkillGame) and self.make_world is not None
         if self.world is None or not game.shared_world:
             if self.world is not None:
                 self.world.close()
@@ -163,7 +180,7 @@ class SkillMatch:
         world, seat = self.world, game.to_move
         game.begin_turn(world)
         world.settle(timeout=self.settle_timeout, raise_on_timeout=False)
-        player = self.players[seat]
+        player = self._seat(seat)
         start, actions = world.time, 0
         self._say(f"turn {len(game.records) + 1}: player {seat} ({player.name})")
         while True:
@@ -190,8 +207,62 @@ class SkillMatch:
         self._say(f"   -> {verdict}: {end.note} ({record.time:.2f} s simulated, {actions} actions)")
         return record
 
-    def run(self) -> Outcome:
-        """Play every turn to the end and return the outcome."""
-        while self.game.outcome is None:
-            self.play_turn()
-        return self.game.outcome
+    def close(self) -> None:
+        """Close the world the match played in, if any."""
+        if self.world is not None:
+            self.world.close()
+            self.world = None
+
+
+def start_match(
+    game_cls: type[GameBase],
+    kinds: Sequence[str],
+    seed: int,
+    *,
+    fast: bool = False,
+    options: dict[str, Any] | None = None,
+    log: Callable[[str], None] | None = None,
+) -> Match:
+    """A match of ``game_cls`` between the players named by ``kinds``, every random choice from ``seed``.
+
+    Board and skill games draw from separate streams: the game from ``[seed, 1]``, seat ``n`` from
+    ``[seed, 2, n]``, the world's choices from ``seed`` (board) or ``[seed, 3]`` (skill). A table
+    game, its players and its dice share one generator from ``seed``. ``fast``: exact placement
+    and drawn dice, no physics (skill games have no fast mode).
+    """
+    options = dict(options or {})
+    if game_cls.kind == "table":
+        rng = np.random.default_rng(seed)
+        seats = [make_seat(kind, rng, game_cls) for kind in kinds]
+        names = [f"{kind}{n}" for n, kind in enumerate(kinds, start=1)]
+        table = game_cls(len(kinds), rng=rng, names=names, **options)  # type: ignore[call-arg]
+        roller: Roller = FastRoller(rng) if fast else PhysicalRoller(World(plate=False), rng)
+        return Match(table, seats, rng=rng, log=log, roller=roller)
+    game = game_cls(len(kinds), rng=np.random.default_rng([seed, 1]), **options)
+    seats = [make_seat(kind, np.random.default_rng([seed, 2, n]), game_cls) for n, kind in enumerate(kinds)]
+    if game_cls.kind == "skill":
+        if fast:
+            raise ValueError(f"{game_cls.info.title} is a game of physical skill: it has no fast mode")
+        return Match(game, seats, rng=np.random.default_rng([seed, 3]), log=log, make_world=World)
+    return Match(game, seats, world=None if fast else World(), rng=np.random.default_rng(seed), log=log)
+
+
+G = TypeVar("G", bound=GameBase)
+
+
+def play_game(
+    game_cls: type[G],
+    kinds: Sequence[str],
+    seed: int,
+    options: dict[str, Any] | None = None,
+    log: Callable[[str], None] | None = None,
+    *,
+    fast: bool = False,
+) -> G:
+    """Play ``game_cls`` to its end with the named players and ``seed`` (see ``start_match``); the finished game."""
+    match = start_match(game_cls, kinds, seed, fast=fast, options=options, log=log)
+    try:
+        match.run()
+    finally:
+        match.close()
+    return cast(G, match.game)

@@ -19,12 +19,14 @@ from pyramid.agents import (
     reachable,
     weakened,
 )
-from pyramid.cli.skill import make_controller, play_skill, run_skill_game
-from pyramid.games import SKILL_GAMES, find_skill_game, is_skill_game
+from pyramid.agents.seats import make_hand
+from pyramid.cli.games import play as play_skill
 from pyramid.perception import Status
 from pyramid.physics.actions import Attach, Lift, Pull, Throw, Tilt, Wait, perform
 from pyramid.physics.world import World
-from pyramid.play import SkillMatch
+from pyramid.play import Match, play_game
+from pyramid.registry import SKILL_GAMES, find_game
+from pyramid.skillgames.base import SkillGame
 from pyramid.skillgames.more import (
     ROLL_DROP,
     SIDE_NUMBERS,
@@ -42,14 +44,18 @@ from pyramid.state import Cell, PyramidState
 
 
 def test_every_skill_game_has_a_rules_card_and_a_programmed_player() -> None:
-    numbers = [game.info.number for game in SKILL_GAMES]
+    numbers = [int(game.info.key) for game in SKILL_GAMES]
     assert numbers == sorted(numbers) and len(set(numbers)) == len(numbers)
     for game in SKILL_GAMES:
         doc = game.__doc__ or ""
         for heading in ("Setup:", "Turn:", "Legal actions:", "Scoring:", "End:", "Interpretation"):
             assert heading in doc, f"{game.info.title} lacks {heading}"
-        make_controller(game.default_player, np.random.default_rng(0))
-    assert find_skill_game("mikado") is DiceMikado and is_skill_game(3) and not is_skill_game(39)
+        make_hand(game.default_player, np.random.default_rng(0))
+    assert (
+        find_game("mikado", SkillGame) is DiceMikado
+        and find_game(3, SkillGame).kind == "skill"
+        and find_game(39, SkillGame).kind != "skill"
+    )
 
 
 def test_the_skeleton_is_the_three_edges_and_the_apex() -> None:
@@ -104,7 +110,9 @@ def test_dune_is_done_when_four_dice_stand_as_a_pyramid() -> None:
 
 def test_a_mikado_turn_ends_when_the_top_falls_and_counts_the_dice_taken_before() -> None:
     game = DiceMikado(1, rng=np.random.default_rng(0), layers=4)
-    match = SkillMatch(game, [MikadoHand(np.random.default_rng(1), "bottom")], World, np.random.default_rng(2))
+    match = Match(
+        game, [MikadoHand(np.random.default_rng(1), "bottom")], make_world=World, rng=np.random.default_rng(2)
+    )
     outcome = match.run()
     record = game.records[0]
     assert match.world is not None
@@ -137,7 +145,7 @@ def test_a_mikado_turn_ends_when_the_top_falls_and_counts_the_dice_taken_before(
     ],
 )
 def test_the_same_seed_plays_the_same_skill_game(number: int, players: str, options: dict[str, str]) -> None:
-    runs = [run_skill_game(find_skill_game(number), players.split(","), 5, options) for _ in range(2)]
+    runs = [play_game(find_game(number, SkillGame), players.split(","), 5, options) for _ in range(2)]
     first, second = ([(r.player, r.end, round(r.time, 6)) for r in game.records] for game in runs)
     assert first == second and runs[0].outcome == runs[1].outcome and runs[0].outcome is not None
 
@@ -190,7 +198,7 @@ def test_bad_game_set_ups_are_refused() -> None:
     with pytest.raises(ValueError, match="layers"):
         DiceMikado(1, rng=np.random.default_rng(0), layers=12).prepare(World())
     with pytest.raises(ValueError, match="unknown skill player"):
-        make_controller("juggler", np.random.default_rng(0))
+        make_hand("juggler", np.random.default_rng(0))
 
 
 def test_malicious_pleasure_a_die_in_a_funnel_of_yours_earns_set_downs_that_touch() -> None:
@@ -274,7 +282,7 @@ def test_emag_measures_the_stack_from_the_world_and_a_die_off_the_plate_ends_the
 
 def test_mounting_counts_the_dice_the_world_holds_on_balconies_and_a_die_off_the_plate_ends_the_turn() -> None:
     game = Mounting(1, rng=np.random.default_rng(0), layers=4, dice=5)
-    match = SkillMatch(game, [MountHand(np.random.default_rng(1))], World, np.random.default_rng(2))
+    match = Match(game, [MountHand(np.random.default_rng(1))], make_world=World, rng=np.random.default_rng(2))
     outcome = match.run()
     assert match.world is not None
     readout = match.world.readout(require_rest=False)
@@ -310,7 +318,7 @@ def test_a_feedback_hand_brings_a_die_funnel_by_funnel_towards_its_goal_and_the_
     world.place(1, (8, 0, 0))  # already where it belongs
     world.settle()
     game = _Goals([0, 1], {0: (5, 2, 1)})
-    player = make_controller(hand, np.random.default_rng(0))
+    player = make_hand(hand, np.random.default_rng(0))
     rng = np.random.default_rng(1)
     distance = [2]
     for _ in range(8):
@@ -328,7 +336,7 @@ def test_a_feedback_hand_brings_a_die_funnel_by_funnel_towards_its_goal_and_the_
 @pytest.mark.slow
 def test_deeper_pulls_make_balconies_that_hold_more_mounted_dice() -> None:
     def mounted(kind: str) -> float:
-        return sum(run_skill_game(Mounting, [kind], seed, {"layers": "5"}).scores()[0] for seed in range(3))
+        return sum(play_game(Mounting, [kind], seed, {"layers": "5"}).scores()[0] for seed in range(3))
 
     deep, shallow = mounted("mount"), mounted("mount-shallow")
     assert deep >= 20 and shallow < deep / 2  # 8 mm out holds a balcony; 4 mm mostly slides back
@@ -344,7 +352,7 @@ def test_a_hand_may_lift_dice_out_only_in_the_games_that_take_dice_out() -> None
 
     log: list[str] = []
     game = Faraday(1, rng=np.random.default_rng(0))
-    match = SkillMatch(game, [Lifter()], World, np.random.default_rng(1), log=log.append, max_actions=3)
+    match = Match(game, [Lifter()], make_world=World, rng=np.random.default_rng(1), log=log.append, max_actions=3)
     record = match.play_turn()
     # Faraday keeps track of its dice: the lift is refused, every die is still in play, the turn ends by its rules.
     assert match.world is not None and set(game.dice) <= set(match.world.dice)
@@ -358,7 +366,7 @@ def _stack(strategy: str, dice: int, seed: int = 0) -> tuple[Emag, World]:
     """One Emag turn of the stacker with ``dice`` dice; the game and the world as the turn left them."""
     game = Emag(1, rng=np.random.default_rng(seed), dice=str(dice))
     hand = StackHand(np.random.default_rng([seed, 2]), strategy)
-    match = SkillMatch(game, [hand], World, np.random.default_rng([seed, 3]))
+    match = Match(game, [hand], make_world=World, rng=np.random.default_rng([seed, 3]))
     match.run()
     assert match.world is not None
     return game, match.world
@@ -437,13 +445,15 @@ def test_a_die_held_the_way_its_funnel_needs_lands_showing_the_birds_numbers() -
 
 @pytest.mark.slow
 def test_the_fowl_hand_dresses_a_one_die_core_and_the_world_shows_the_numbers() -> None:
-    game = run_skill_game(VainGuineaFowl, ["fowl", "fowl"], 0, {"core": "1"})
+    game = play_game(VainGuineaFowl, ["fowl", "fowl"], 0, {"core": "1"})
     assert isinstance(game, VainGuineaFowl)
     assert all(r.end.success for r in game.records) and max(game.scores()) < 60
     assert all(19 <= n < 40 for n in game.rolls)  # 19 coat dice, a few rolled again
     # A second world, played the same way, read back: every coat funnel holds a black die showing the numbers.
     game = VainGuineaFowl(2, rng=np.random.default_rng([0, 1]), core="1")
-    match = SkillMatch(game, [FowlHand(np.random.default_rng([0, 2, 0]))] * 2, World, np.random.default_rng([0, 3]))
+    match = Match(
+        game, [FowlHand(np.random.default_rng([0, 2, 0]))] * 2, make_world=World, rng=np.random.default_rng([0, 3])
+    )
     match.play_turn()
     assert match.world is not None
     readout = match.world.readout(require_rest=False)

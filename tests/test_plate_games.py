@@ -9,11 +9,11 @@ import pytest
 
 from pyramid import geometry as g
 from pyramid.agents.plate_hands import TiltHand, base_funnel, funnel_steps
-from pyramid.cli.skill import run_skill_game
 from pyramid.lab.scene import SceneError, scene_from_dict
 from pyramid.physics import actions as A
 from pyramid.physics import hands
 from pyramid.physics.world import World
+from pyramid.play import play_game
 from pyramid.skillgames.plate import (
     CORNERS,
     Faraday,
@@ -167,7 +167,7 @@ def test_the_tilt_hand_puts_the_line_between_the_die_it_moves_and_the_others() -
 
 @pytest.mark.slow
 def test_the_tilt_hand_solves_faraday_and_every_corner_is_read_back_from_the_world() -> None:
-    game = run_skill_game(Faraday, ["tilt"], 3)
+    game = play_game(Faraday, ["tilt"], 3)
     assert isinstance(game, Faraday)
     record = game.records[0]
     assert record.end.success and record.time < Faraday.time_limit

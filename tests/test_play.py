@@ -10,11 +10,12 @@ import pytest
 
 from pyramid.agents.players import GreedyPlayer, HumanPlayer, RandomPlayer
 from pyramid.cli.games import list_games, play, show_rules
-from pyramid.games import GAMES, find_game
 from pyramid.play import Match
+from pyramid.registry import BOARD_GAMES, find_game
+from pyramid.rules import Game
 
 
-@pytest.mark.parametrize("game_cls", GAMES, ids=lambda g: f"{g.info.number}")
+@pytest.mark.parametrize("game_cls", BOARD_GAMES, ids=lambda g: f"{g.info.number}")
 def test_fast_match_with_greedy_and_random_ends(game_cls: type) -> None:
     game = game_cls(None, rng=np.random.default_rng(3))
     players = [GreedyPlayer(np.random.default_rng(4))] + [
@@ -29,7 +30,7 @@ def test_fast_match_with_greedy_and_random_ends(game_cls: type) -> None:
 
 
 def test_human_at_the_terminal_plays_a_match_to_its_end() -> None:
-    game = find_game(27)(3, rng=np.random.default_rng(0))
+    game = find_game(27, Game)(3, rng=np.random.default_rng(0))
     human = HumanPlayer(ask=lambda prompt: "1", show=lambda text: None)
     outcome = Match(game, [human, RandomPlayer(np.random.default_rng(1)), RandomPlayer(np.random.default_rng(2))]).run()
     assert len(game.history) == 60 and outcome.winners
@@ -57,7 +58,7 @@ def test_physical_match_reads_the_world() -> None:
     from pyramid.physics.world import World
 
     world = World()
-    game = find_game(27)(3, rng=np.random.default_rng(0))
+    game = find_game(27, Game)(3, rng=np.random.default_rng(0))
     match = Match(
         game, [RandomPlayer(np.random.default_rng(n)) for n in range(3)], world=world, rng=np.random.default_rng(9)
     )

@@ -6,15 +6,16 @@ import numpy as np
 import pytest
 
 from pyramid.agents.players import GreedyPlayer, HumanPlayer, Player, RandomPlayer, make_player
-from pyramid.games import find_game
 from pyramid.play import Match
+from pyramid.registry import find_game
+from pyramid.rules import Game
 
 
 def greedy_share(number: int, seeds: int) -> float:
     """Share of wins (split on ties) of one greedy player in seat 0 against random players."""
     wins = 0.0
     for seed in range(seeds):
-        game = find_game(number)(None, rng=np.random.default_rng([seed, 1]))
+        game = find_game(number, Game)(None, rng=np.random.default_rng([seed, 1]))
         players: list[Player] = [GreedyPlayer(np.random.default_rng([seed, 2]))]
         players += [RandomPlayer(np.random.default_rng([seed, 3, n])) for n in range(game.players - 1)]
         outcome = Match(game, players).run()
@@ -32,7 +33,7 @@ def test_human_player_reasks_on_bad_input() -> None:
     answers = iter(["", "x", "99", "2"])
     shown: list[str] = []
     human = HumanPlayer(ask=lambda prompt: next(answers), show=shown.append)
-    game = find_game(39)(2, rng=np.random.default_rng(0))
+    game = find_game(39, Game)(2, rng=np.random.default_rng(0))
     game.apply(game.legal_actions()[0])
     legal = game.legal_actions()
     assert human.choose(game, legal) == legal[1]

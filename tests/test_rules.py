@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pyramid.games import GAMES, find_game
 from pyramid.games.demolition import ElDado
+from pyramid.registry import BOARD_GAMES, find_game
 from pyramid.rules import (
+    Game,
     IllegalAction,
     Outcome,
     Place,
@@ -22,7 +23,7 @@ from pyramid.state import Cell, PyramidState
 
 
 def test_registry_lists_each_number_once() -> None:
-    numbers = [g.info.number for g in GAMES]
+    numbers = [int(g.info.key) for g in BOARD_GAMES]
     assert len(numbers) == len(set(numbers))
     assert numbers == sorted(numbers)
 
@@ -43,14 +44,14 @@ def test_find_game_unknown() -> None:
 
 
 def test_every_game_has_a_rules_card() -> None:
-    for game in GAMES:
+    for game in BOARD_GAMES:
         doc = game.__doc__ or ""
         for heading in ("Setup:", "Turn:", "Legal actions:", "Scoring:", "End:"):
             assert heading in doc, f"{game.info.title} lacks {heading}"
         assert "Interpretation" in doc or "House rule" in doc
 
 
-@pytest.mark.parametrize("game_cls", GAMES, ids=lambda g: f"{g.info.number}")
+@pytest.mark.parametrize("game_cls", BOARD_GAMES, ids=lambda g: f"{g.info.number}")
 def test_checker_over_every_game(game_cls: type) -> None:
     report = check_game(game_cls, range(2))
     assert report.ok, report.problems
@@ -69,14 +70,14 @@ def test_illegal_action_is_refused_and_changes_nothing() -> None:
 
 def test_bad_player_count_and_unknown_option() -> None:
     with pytest.raises(ValueError, match="players"):
-        find_game(10)(5, rng=np.random.default_rng(0))
+        find_game(10, Game)(5, rng=np.random.default_rng(0))
     with pytest.raises(ValueError, match="unknown option"):
-        find_game(10)(3, rng=np.random.default_rng(0), colour="blue")
+        find_game(10, Game)(3, rng=np.random.default_rng(0), colour="blue")
 
 
 def test_an_option_of_the_wrong_type_names_the_game_the_option_and_the_type() -> None:
     with pytest.raises(ValueError, match="option cube of Quadrula Rasa: expected a whole number .* got 'big'"):
-        find_game(29)(2, rng=np.random.default_rng(0), cube="big").option("cube", 4)
+        find_game(29, Game)(2, rng=np.random.default_rng(0), cube="big").option("cube", 4)
     assert cast_option("g", "x", "2.5", 1.0) == 2.5
     assert cast_option("g", "x", "7", 4) == 7
     assert cast_option("g", "x", "false", True) is False and cast_option("g", "x", "Yes", False) is True
@@ -85,7 +86,7 @@ def test_an_option_of_the_wrong_type_names_the_game_the_option_and_the_type() ->
 
 
 def test_observe_takes_the_read_out_as_truth() -> None:
-    game = find_game(10)(3, rng=np.random.default_rng(0))
+    game = find_game(10, Game)(3, rng=np.random.default_rng(0))
     action = game.legal_actions()[0]
     assert isinstance(action, Place)
     assert action.slot != (8, 0, 0)
@@ -97,7 +98,7 @@ def test_observe_takes_the_read_out_as_truth() -> None:
 
 def test_seeded_games_replay_exactly() -> None:
     def play(seed: int) -> list:
-        game = find_game(24)(3, rng=np.random.default_rng(seed))
+        game = find_game(24, Game)(3, rng=np.random.default_rng(seed))
         pick = np.random.default_rng(seed + 1)
         while not game.is_over:
             legal = game.legal_actions()
@@ -109,7 +110,7 @@ def test_seeded_games_replay_exactly() -> None:
 
 
 def test_game_over_refuses_further_actions() -> None:
-    game = find_game(27)(3, rng=np.random.default_rng(1))
+    game = find_game(27, Game)(3, rng=np.random.default_rng(1))
     while not game.is_over:
         game.apply(game.legal_actions()[0])
     assert isinstance(game.outcome, Outcome)
@@ -126,9 +127,9 @@ def test_fast_lattice_helpers_match_geometry() -> None:
 
 
 def test_every_game_of_the_rule_book_is_played_or_named_as_not_yet() -> None:
-    from pyramid.games import NOT_YET, SKILL_GAMES
+    from pyramid.registry import NOT_YET, SKILL_GAMES
 
-    played = {g.info.number for g in GAMES} | {g.info.number for g in SKILL_GAMES}
+    played = {g.info.number for g in BOARD_GAMES} | {g.info.number for g in SKILL_GAMES}
     assert not played & set(NOT_YET) and played | set(NOT_YET) == set(range(1, 58))
     with pytest.raises(LookupError, match="game 35, Slide, is in the rule book but not played here yet"):
         find_game(35)

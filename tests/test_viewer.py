@@ -228,12 +228,13 @@ def _tilt(pose: np.ndarray) -> float:
 
 
 def test_a_game_played_to_its_end_in_the_window_and_replayed(display: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pyramid.games import find_game
+    from pyramid.registry import find_game
+    from pyramid.rules import Game
     from pyramid.ui import player as window_player
     from pyramid.ui.player import Hands, play_in_window
     from pyramid.ui.viewer import Viewer
 
-    game_type = find_game(14)  # The Clever Mole: 10 rounds for two children, exact (no physics)
+    game_type = find_game(14, Game)  # The Clever Mole: 10 rounds for two children, exact (no physics)
     hands_made: list[Hands] = []
     chosen: list[int] = []
     waits: list[bool] = []  # one per finished match: whether Enter was pressed for it
@@ -465,8 +466,9 @@ def test_p_places_a_die_of_the_chosen_colour_and_faces_in_the_funnel_under_the_m
 
 
 def test_a_skill_game_played_by_hand_in_the_window_and_replayed(display: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pyramid.games import find_skill_game
-    from pyramid.play import SkillMatch
+    from pyramid.play import Match
+    from pyramid.registry import find_game
+    from pyramid.skillgames.base import SkillGame
     from pyramid.ui.player import Hands
     from pyramid.ui.skill import play_skill_in_window
     from pyramid.ui.viewer import Viewer
@@ -475,7 +477,7 @@ def test_a_skill_game_played_by_hand_in_the_window_and_replayed(display: str, mo
     outcomes: list[tuple[float, ...]] = []
     clicks: list[int] = []
     pending: list[bool] = []  # a click sent and not yet taken
-    original_init, original_frame, original_run = Hands.__init__, Viewer.frame, SkillMatch.run
+    original_init, original_frame, original_run = Hands.__init__, Viewer.frame, Match.run
 
     def init(self: Hands, *args: object) -> None:
         original_init(self, *args)  # type: ignore[arg-type]
@@ -502,16 +504,16 @@ def test_a_skill_game_played_by_hand_in_the_window_and_replayed(display: str, mo
                     _xdotool(self, "mousemove", "--window", str(self._window), str(x), str(y), "click", "1")
                     break
 
-    def run(self: SkillMatch):  # type: ignore[no-untyped-def]
+    def run(self: Match):  # type: ignore[no-untyped-def]
         outcome = original_run(self)
         outcomes.append(outcome.scores)
         return outcome
 
     monkeypatch.setattr(Hands, "__init__", init)
     monkeypatch.setattr(Viewer, "frame", frame)
-    monkeypatch.setattr(SkillMatch, "run", run)
+    monkeypatch.setattr(Match, "run", run)
     game = play_skill_in_window(
-        find_skill_game(6), ["human", "careful"], seed=3, options={"layers": "3"}, replays=1, speed=20.0
+        find_game(6, SkillGame), ["human", "careful"], seed=3, options={"layers": "3"}, replays=1, speed=20.0
     )
     assert game.outcome is not None, "the match ran to its end"
     person = [r for r in game.records if r.player == 0]
@@ -523,7 +525,7 @@ def test_a_skill_game_played_by_hand_in_the_window_and_replayed(display: str, mo
 def test_a_person_plays_a_match_by_clicking_funnels(
     display: str, monkeypatch: pytest.MonkeyPatch, physical: bool
 ) -> None:
-    from pyramid.games import find_game
+    from pyramid.registry import find_game
     from pyramid.rules import Game, Place
     from pyramid.ui.player import Hands, play_in_window
     from pyramid.ui.viewer import Viewer
@@ -557,7 +559,7 @@ def test_a_person_plays_a_match_by_clicking_funnels(
     monkeypatch.setattr(Hands, "__init__", init)
     monkeypatch.setattr(Viewer, "frame", frame)
     games: list[Game] = []
-    game_type = find_game(27)  # Mucho: each player places the die they rolled
+    game_type = find_game(27, Game)  # Mucho: each player places the die they rolled
 
     def make_game():  # type: ignore[no-untyped-def]
         game = game_type(3, rng=np.random.default_rng([4, 1]))
@@ -737,8 +739,9 @@ def _skill_game_by_keys(monkeypatch: pytest.MonkeyPatch, press) -> list:  # type
 
 
 def test_in_trulla_l_pours_the_persons_own_dice_from_the_ladle(display: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pyramid.games import find_skill_game
     from pyramid.physics import actions
+    from pyramid.registry import find_game
+    from pyramid.skillgames.base import SkillGame
     from pyramid.ui.skill import play_skill_in_window
 
     def press(viewer, hands) -> None:  # type: ignore[no-untyped-def]
@@ -747,7 +750,12 @@ def test_in_trulla_l_pours_the_persons_own_dice_from_the_ladle(display: str, mon
 
     performed = _skill_game_by_keys(monkeypatch, press)
     game = play_skill_in_window(
-        find_skill_game(16), ["human", "ladle"], seed=2, options={"dice": "6", "rounds": "2"}, replays=0, speed=20.0
+        find_game(16, SkillGame),
+        ["human", "ladle"],
+        seed=2,
+        options={"dice": "6", "rounds": "2"},
+        replays=0,
+        speed=20.0,
     )
     assert game.outcome is not None and game.records[0].player == 0
     first, in_play = performed[0]
@@ -773,12 +781,13 @@ def _keys_at_an_outer_face(keys: list[str]):  # type: ignore[no-untyped-def]
 def test_in_mounting_u_pulls_a_sets_a_die_of_the_hand_beyond_a_face_and_e_ends_the_turn(
     display: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pyramid.games import find_skill_game
+    from pyramid.registry import find_game
+    from pyramid.skillgames.base import SkillGame
     from pyramid.ui.skill import play_skill_in_window
 
     performed = _skill_game_by_keys(monkeypatch, _keys_at_an_outer_face(["u", "a", "e"]))
     game = play_skill_in_window(
-        find_skill_game(8), ["human"], seed=2, options={"layers": "3", "dice": "2"}, replays=0, speed=20.0
+        find_game(8, SkillGame), ["human"], seed=2, options={"layers": "3", "dice": "2"}, replays=0, speed=20.0
     )
     assert game.outcome is not None and len(game.records) == 1
     kinds = [type(a).__name__ for a, _ in performed]
@@ -794,22 +803,21 @@ def test_in_mounting_u_pulls_a_sets_a_die_of_the_hand_beyond_a_face_and_e_ends_t
 def _record_and_replay(number: int, kinds: list[str], options: dict[str, str], seed: int = 4):  # type: ignore[no-untyped-def]
     """Play a skill game with programmed seats, recording their moves, then replay the moves in fresh worlds
     as the window's Enter does; returns (game, last world) for the match and for the replay."""
-    from pyramid.cli.skill import make_controller
-    from pyramid.games import find_skill_game
+    from pyramid.agents.seats import make_hand
     from pyramid.physics.world import World
-    from pyramid.play import SkillMatch
+    from pyramid.play import Match
+    from pyramid.registry import find_game
+    from pyramid.skillgames.base import SkillGame
     from pyramid.ui.skill import Recorder, ReplayHand
 
     def play(seats):  # type: ignore[no-untyped-def]
-        game = find_skill_game(number)(len(kinds), rng=np.random.default_rng([seed, 1]), **options)
+        game = find_game(number, SkillGame)(len(kinds), rng=np.random.default_rng([seed, 1]), **options)
         players = [Recorder(p) for p in seats]
-        match = SkillMatch(game, players, World, np.random.default_rng([seed, 3]))
+        match = Match(game, players, make_world=World, rng=np.random.default_rng([seed, 3]))
         match.run()
         return game, match.world, players
 
-    played, world, recorders = play(
-        [make_controller(k, np.random.default_rng([seed, 2, n])) for n, k in enumerate(kinds)]
-    )
+    played, world, recorders = play([make_hand(k, np.random.default_rng([seed, 2, n])) for n, k in enumerate(kinds)])
     replayed, replay_world, _ = play([ReplayHand(r.moves) for r in recorders])
     return (played, world), (replayed, replay_world)
 
@@ -850,23 +858,24 @@ def test_a_replay_of_trulla_pours_the_dice_of_the_fresh_hands_until_they_are_emp
 def test_enter_replays_a_persons_mounting_turn_with_the_die_from_the_fresh_hand_and_the_stop(
     display: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pyramid.games import find_skill_game
     from pyramid.physics import actions
-    from pyramid.play import SkillMatch
+    from pyramid.play import Match
+    from pyramid.registry import find_game
+    from pyramid.skillgames.base import SkillGame
     from pyramid.ui.skill import play_skill_in_window
 
     performed = _skill_game_by_keys(monkeypatch, _keys_at_an_outer_face(["u", "a", "e"]))
     games: list = []
-    original_run = SkillMatch.run
+    original_run = Match.run
 
-    def run(self: SkillMatch):  # type: ignore[no-untyped-def]
+    def run(self: Match):  # type: ignore[no-untyped-def]
         outcome = original_run(self)
         games.append((self.game, set(self.world.dice) if self.world is not None else set()))
         return outcome
 
-    monkeypatch.setattr(SkillMatch, "run", run)
+    monkeypatch.setattr(Match, "run", run)
     play_skill_in_window(
-        find_skill_game(8), ["human"], seed=2, options={"layers": "3", "dice": "2"}, replays=1, speed=20.0
+        find_game(8, SkillGame), ["human"], seed=2, options={"layers": "3", "dice": "2"}, replays=1, speed=20.0
     )
     (match, in_play), (replay, replay_in_play) = games
     attaches = [a for a, _ in performed if isinstance(a, actions.Attach)]
@@ -880,22 +889,23 @@ def test_enter_replays_a_persons_mounting_turn_with_the_die_from_the_fresh_hand_
 def test_enter_replays_a_programmed_stacker_from_its_seed_and_its_hand_empties_again(
     display: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pyramid.games import find_skill_game
-    from pyramid.play import SkillMatch
+    from pyramid.play import Match
+    from pyramid.registry import find_game
+    from pyramid.skillgames.base import SkillGame
     from pyramid.ui.skill import play_skill_in_window
 
     games: list = []
-    original_run = SkillMatch.run
+    original_run = Match.run
 
-    def run(self: SkillMatch):  # type: ignore[no-untyped-def]
+    def run(self: Match):  # type: ignore[no-untyped-def]
         outcome = original_run(self)
         assert self.world is not None
         readout = self.world.readout(require_rest=False)
         games.append((self.game, sorted(readout.pyramid)))
         return outcome
 
-    monkeypatch.setattr(SkillMatch, "run", run)
-    play_skill_in_window(find_skill_game(5), ["stack"], seed=1, options={"dice": "4"}, replays=1, speed=20.0)
+    monkeypatch.setattr(Match, "run", run)
+    play_skill_in_window(find_game(5, SkillGame), ["stack"], seed=1, options={"dice": "4"}, replays=1, speed=20.0)
     (match, seated), (replay, replay_seated) = games
     # Emag's stacker takes each die from the game's hand: in the replay too, so the turn ends as it did.
     assert "the hand is empty" in match.records[0].end.note and replay.hand == []

@@ -1,7 +1,7 @@
 """Who acts in the skill games: programmed controllers that really perform physical actions, and a person.
 
 A controller sees the game and a read-out of the world and returns one ``pyramid.physics.actions`` action;
-``pyramid.play.SkillMatch`` performs it. Controllers never touch the world, and draw every random
+``pyramid.play.Match`` performs it. Controllers never touch the world, and draw every random
 choice from the Generator they were given.
 """
 

@@ -1,41 +1,54 @@
-"""The ``pyramid games``, ``pyramid rules`` and ``pyramid play`` subcommands for the pyramid's games."""
+"""``pyramid games``, ``pyramid rules`` and ``pyramid play``: every kind of game, through one registry and one match."""
 
 from __future__ import annotations
 
 import argparse
 import inspect
+from typing import Any
 
-import numpy as np
-
-from pyramid.agents.players import make_player
-from pyramid.games import GAMES, find_game, find_skill_game, is_skill_game
-from pyramid.play import Match
-from pyramid.rules import Game
+from pyramid.agents.seats import seat_kinds as kinds_for
+from pyramid.physics.render import save_picture
+from pyramid.play import start_match
+from pyramid.registry import BOARD_GAMES, SKILL_GAMES, TABLE_GAMES, find_game
+from pyramid.rules import Game, GameBase, player_counts
+from pyramid.skillgames.base import SkillGame
 
 
 def list_games() -> None:
-    """Print every game: number, title, category, player counts."""
+    """Print every game: the board games, the skill games and the table games, each with its players."""
     print(f"{'no.':>3}  {'title':<24} {'category':<9} players")
-    for game in GAMES:
+    for game in BOARD_GAMES:
         info = game.info
-        counts = ", ".join(map(str, info.players))
-        print(f"{info.number:>3}  {info.title:<24} {info.category:<9} {counts}")
-    from pyramid.cli.skill import list_skill_games
+        print(f"{info.number:>3}  {info.title:<24} {info.category:<9} {player_counts(info.players)}")
+    print("\nSkill games (physical play; `pyramid play N`):")
+    for skill in SKILL_GAMES:
+        info = skill.info
+        counts = player_counts(info.players)
+        print(f"{info.number:>3}  {info.title:<32} {info.category:<4} {counts:<12} player: {skill.default_player}")
+    print()
+    print("Table dice games (played with the same dice on the table):")
+    for table in TABLE_GAMES:
+        info = table.info
+        print(f"  {info.key:18s} {info.players[0]}-{info.players[-1]} players  {info.description}")
 
-    list_skill_games()
 
-
-def rules_text(game: type[Game]) -> str:
+def rules_text(game: type[GameBase]) -> str:
     """The rules card of ``game`` with its metadata and house rules."""
     info = game.info
+    if game.kind == "table":
+        return inspect.getdoc(inspect.getmodule(game)) or ""
+    kind = "skill" if game.kind == "skill" else info.category
     lines = [
-        f"{info.number}. {info.title}  [{info.category}; players {', '.join(map(str, info.players))}]",
+        f"{info.number}. {info.title}  [{kind}; players {player_counts(info.players)}]",
         f"Material: {info.material}",
         f"Rule book: seeds/004, from line {info.seed_line}",
-        "",
-        inspect.cleandoc(game.__doc__ or ""),
     ]
-    if game.house_rules:
+    if issubclass(game, SkillGame):
+        lines.append(
+            f"Programmed player: {game.default_player}; a turn lasts at most {game.time_limit:g} simulated seconds"
+        )
+    lines += ["", inspect.cleandoc(game.__doc__ or "")]
+    if game.house_rules and game.kind == "board":
         lines += ["", "HOUSE RULE (not in the rule book): " + game.house_rules]
     if game.options_help:
         lines += ["", "Options: " + "; ".join(f"{k}: {v}" for k, v in game.options_help.items())]
@@ -44,11 +57,6 @@ def rules_text(game: type[Game]) -> str:
 
 def show_rules(name: str) -> int:
     """Print the rules card of the game called ``name``."""
-    if is_skill_game(name):
-        from pyramid.cli.skill import skill_rules_text
-
-        print(skill_rules_text(find_skill_game(name)))
-        return 0
     print(rules_text(find_game(name)))
     return 0
 
@@ -74,42 +82,75 @@ def game_options(pairs: list[str]) -> dict[str, str]:
     return out
 
 
+def default_seats(game: type[GameBase]) -> list[str]:
+    """Who plays when ``--players`` is not given."""
+    if game.kind == "board":
+        return ["greedy"] + ["random"] * (game.info.players[0] - 1)
+    if game.kind == "table":
+        return [game.default_player, "random"]
+    return [game.default_player] * game.info.players[0]
+
+
 def play(args: argparse.Namespace) -> int:
-    """Play a match from the command line and print its turns, final read-out, face counts and winner."""
-    if is_skill_game(args.game):
-        from pyramid.cli.skill import play_skill
-
-        return play_skill(args)
+    """Play a match from the command line: every turn as it happens, then the result."""
     game_cls = find_game(args.game)
-    kinds = seat_kinds(args.players)
-    if not kinds:
-        kinds = ["greedy"] + ["random"] * (game_cls.info.players[0] - 1)
-    rng = np.random.default_rng(args.seed)
-    game = game_cls(len(kinds), rng=np.random.default_rng([args.seed, 1]), **game_options(args.option))
-    players = [make_player(k, np.random.default_rng([args.seed, 2, n])) for n, k in enumerate(kinds)]
-    world = None
-    if not args.fast:
-        from pyramid.physics.world import World
+    kinds = seat_kinds(args.players) or default_seats(game_cls)
+    if game_cls.kind == "skill" and args.fast:
+        print(f"{game_cls.info.title} is a game of physical skill: it has no fast mode")
+        return 2
+    unknown = [k for k in kinds if k not in kinds_for(game_cls)]
+    if unknown:
+        raise ValueError(f"unknown player {unknown[0]!r}; choose from {', '.join(kinds_for(game_cls))}")
+    if game_cls.kind != "table":
+        seats = ", ".join(f"player {n} {k}" for n, k in enumerate(kinds))
+        print(f"{game_cls.info.number}. {game_cls.info.title}: {seats}")
+    match = start_match(game_cls, kinds, args.seed, fast=args.fast, options=game_options(args.option), log=print)
+    try:
+        outcome = match.run()
+        game = match.game
+        if isinstance(game, Game):
+            _board_summary(game)
+        elif isinstance(game, SkillGame):
+            _skill_summary(game)
+        else:
+            _table_summary(game, match)
+            return 0
+        print("scores:", ", ".join(f"player {p} {s:g}" for p, s in enumerate(outcome.scores)))
+        print(outcome.result())
+        if isinstance(game, Game) and args.picture:
+            if match.world is None:
+                print("no picture in fast mode (there is no world to photograph)")
+            else:
+                save_picture(match.world, args.picture)
+                print(f"picture written to {args.picture}")
+    finally:
+        match.close()
+    return 0
 
-        world = World()
-    print(f"{game.info.number}. {game.info.title}: " + ", ".join(f"player {n} {k}" for n, k in enumerate(kinds)))
-    match = Match(game, players, world=world, rng=rng, log=print)
-    outcome = match.run()
+
+def _board_summary(game: Game) -> None:
     print()
     print("final pyramid:", game.state.to_notation())
     print("faces showing on the outside (edges double, apex triple):")
     counts = game.state.face_count()
     for colour, n in sorted(counts.items(), key=lambda kv: -kv[1]):
         print(f"  {colour:<6} {n:4d}")
-    print("scores:", ", ".join(f"player {p} {s:g}" for p, s in enumerate(outcome.scores)))
-    print(outcome.result())
-    if world is not None:
-        if args.picture:
-            from pyramid.physics.render import save_picture
 
-            save_picture(world, args.picture)
-            print(f"picture written to {args.picture}")
-        world.close()
-    elif args.picture:
-        print("no picture in fast mode (there is no world to photograph)")
-    return 0
+
+def _skill_summary(game: SkillGame) -> None:
+    print()
+    for n, r in enumerate(game.records):
+        verdict = "done" if r.end.success else "failed"
+        print(f"player {r.player}: {verdict} in {r.time:.2f} s: {r.end.note}{game.turn_summary(n)}")
+
+
+def _table_summary(game: Any, match: Any) -> None:
+    print()
+    print(game.score_sheet())
+    print("winner: " + ", ".join(game.names[i] for i in game.winners(game.scores())))
+    if game.info.key == "decathlon" and any(type(p).__name__ == "OptimalPlayer" for p in match.players):
+        print()
+        print(game.expected_score_table())
+    rolls = len(match.roller.records)
+    rerolls = sum(r.rerolls for r in match.roller.records)
+    print(f"{rolls} rolls, {rerolls} dice re-thrown (cocked or off the table)")

@@ -24,7 +24,12 @@ from typing import Any
 
 import numpy as np
 
+from pyramid.agents.seats import make_seat
 from pyramid.lab.summaries import plot_summary, plural, summarise, summary_text
+from pyramid.play import start_match
+from pyramid.registry import find_game
+from pyramid.rules import Game
+from pyramid.tablegames.base import TableGame
 
 ENGINES = ("local", "dask")
 
@@ -113,8 +118,6 @@ def run_job(job: Job) -> dict[str, Any]:
     try:
         if "scene" in job.spec:
             measures = _run_scene_job(job)
-        elif "table_game" in job.spec:
-            measures = _run_table_game_job(job)
         else:
             measures = _run_game_job(job)
         row["measures"], row["error"] = flatten(measures), None
@@ -132,86 +135,57 @@ def _run_scene_job(job: Job) -> dict[str, Any]:
 
 
 def _run_game_job(job: Job) -> dict[str, Any]:
-    from pyramid.agents.players import make_player
-    from pyramid.games import find_game
-    from pyramid.play import Match
-
+    """One seeded match of any game (board, skill or table) with its bots, as ``pyramid play`` sets it up."""
     spec = job.spec
-    game_cls = find_game(spec["game"])
+    game_cls = find_game(spec.get("game") or spec["table_game"])
     options = {**spec.get("options", {}), **{k: str(v) for k, v in job.params.items()}}
     kinds = spec["players"]
-    game = game_cls(len(kinds), rng=np.random.default_rng([job.seed, 1]), **options)
-    players = [make_player(k, np.random.default_rng([job.seed, 2, n])) for n, k in enumerate(kinds)]
-    world = None
-    if not spec.get("fast", False):
-        from pyramid.physics.world import World
-
-        world = World()
+    match = start_match(game_cls, kinds, job.seed, fast=spec.get("fast", False), options=options)
     try:
-        outcome = Match(game, players, world=world, rng=np.random.default_rng(job.seed)).run()
+        outcome = match.run()
     finally:
-        if world is not None:
-            world.close()
-    return {
-        "score": list(outcome.scores),
+        match.close()
+    game = match.game
+    measures: dict[str, Any] = {
+        "score": [int(s) if game.kind == "table" else s for s in outcome.scores],
         "win": [seat in outcome.winners for seat in range(len(kinds))],
-        "termination": outcome.termination.name.lower(),
-        "turns": len(game.history) if hasattr(game, "history") else None,
     }
+    if isinstance(game, TableGame):
+        measures["rolls"] = len(match.roller.records)
+        measures["rerolls"] = sum(r.rerolls for r in match.roller.records)
+    else:
+        measures["termination"] = outcome.termination.name.lower()
+        measures["turns"] = len(game.history) if isinstance(game, Game) else None
+    return measures
+
+
+def game_spec(name: str, kinds: list[str], fast: bool, options: dict[str, str]) -> tuple[dict[str, Any], str]:
+    """The plan's spec for seeded matches of the game called ``name``, checked; and its default folder."""
+    game_cls = find_game(name)
+    if game_cls.kind == "table":
+        spec: dict[str, Any] = {"table_game": game_cls.info.key, "players": kinds, "fast": fast, "options": options}
+        folder = f"experiments/{game_cls.info.key}_{'_'.join(kinds)}"
+    else:
+        spec = {"game": game_cls.info.key, "players": kinds, "fast": fast, "options": options}
+        folder = f"experiments/game{game_cls.info.key}_{'_'.join(kinds)}"
+    check_game(spec)
+    return spec, folder
 
 
 def check_game(spec: dict[str, Any]) -> None:
     """Raise ExperimentError before anything runs if the game cannot be set up with these players and options."""
-    from pyramid.agents.players import make_player
-    from pyramid.games import find_game
-
+    name = spec.get("game") or spec["table_game"]
     try:
-        game_cls = find_game(spec["game"])
-        game_cls(len(spec["players"]), rng=np.random.default_rng(0), **spec.get("options", {}))
+        game_cls = find_game(name)
+        if game_cls.kind == "skill" and spec.get("fast", False):
+            raise ValueError(f"{game_cls.info.title} is a game of physical skill: it has no fast mode")
+        rng = np.random.default_rng(0)
         for kind in spec["players"]:
-            make_player(kind, np.random.default_rng(0))
+            make_seat(kind, rng, game_cls)
+        names = {"names": list(spec["players"])} if game_cls.kind == "table" else {}
+        game_cls(len(spec["players"]), rng=rng, **names, **spec.get("options", {}))
     except (TypeError, ValueError, LookupError) as err:
-        raise ExperimentError(f"--game {spec['game']} with --players {','.join(spec['players'])}: {err}") from None
-
-
-def check_table_game(spec: dict[str, Any]) -> None:
-    """Raise ExperimentError before anything runs if the table game cannot be set up with these players and options."""
-    from pyramid.cli.tables import make_players, make_roller, make_table_game
-    from pyramid.tablegames import find_table_game
-
-    rng = np.random.default_rng(0)
-    try:
-        game_type = find_table_game(spec["table_game"])
-        if game_type is None:
-            raise LookupError(f"no table game called {spec['table_game']!r}")
-        players = make_players(",".join(spec["players"]), rng)
-        make_table_game(game_type, players, make_roller(True, rng), rng, dict(spec["options"]), say=lambda text: None)
-    except (TypeError, ValueError, LookupError) as err:
-        seats = ",".join(spec["players"])
-        raise ExperimentError(f"--game {spec['table_game']} with --players {seats}: {err}") from None
-
-
-def _run_table_game_job(job: Job) -> dict[str, Any]:
-    """One game of a table dice game (Decathlon, ...): physical rolls unless the spec says fast."""
-    from pyramid.cli.tables import make_players, make_roller, make_table_game
-    from pyramid.tablegames import find_table_game
-
-    spec = job.spec
-    game_type = find_table_game(spec["table_game"])
-    assert game_type is not None, spec["table_game"]
-    rng = np.random.default_rng(job.seed)
-    players = make_players(",".join(spec["players"]), rng)
-    roller = make_roller(spec.get("fast", False), rng)
-    options = {**spec.get("options", {}), **{k: str(v) for k, v in job.params.items()}}
-    game = make_table_game(game_type, players, roller, rng, options, say=lambda text: None)
-    scores = game.play()
-    winners = set(game.winners())
-    return {
-        "score": [int(x) for x in scores],
-        "win": [seat in winners for seat in range(len(players))],
-        "rolls": len(roller.records),
-        "rerolls": sum(r.rerolls for r in roller.records),
-    }
+        raise ExperimentError(f"--game {name} with --players {','.join(spec['players'])}: {err}") from None
 
 
 def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
@@ -493,26 +467,13 @@ def experiment_command(args: Any) -> int:
         spec: dict[str, Any] = {"scene": dict(base.raw), "source": str(args.scene)}
         default_out = f"experiments/{base.name}"
     else:
-        from pyramid.games import find_game
-        from pyramid.tablegames import find_table_game
-
         kinds = [k.strip() for k in args.players.split(",")]
         if not all(kinds):
             raise ExperimentError(f"--players {args.players!r} has an empty player name")
         if "human" in kinds:
             raise ExperimentError("--players names the bots of every seat, e.g. greedy,random (no human)")
         options = dict(o.partition("=")[::2] for o in args.option)
-        table_game = find_table_game(args.game)
-        if table_game is not None:
-            name = table_game.info.name  # type: ignore[attr-defined]
-            spec = {"table_game": name, "players": kinds, "fast": args.fast, "options": options}
-            check_table_game(spec)
-            default_out = f"experiments/{name}_{'_'.join(kinds)}"
-        else:
-            game = find_game(args.game)
-            spec = {"game": str(game.info.number), "players": kinds, "fast": args.fast, "options": options}
-            check_game(spec)
-            default_out = f"experiments/game{game.info.number}_{'_'.join(kinds)}"
+        spec, default_out = game_spec(args.game, kinds, args.fast, options)
     if args.seeds < 1:
         raise ExperimentError(f"--seeds must be at least 1, got {args.seeds}")
     if args.first_seed < 0:

@@ -2,7 +2,7 @@
 
 A ``SkillGame`` sets up the dice in the world it is handed (it never owns it and never imports
 PyBullet), judges each read-out of a turn (going on, done, failed), keeps the scores, and ends as an
-``Outcome``. ``pyramid.play.SkillMatch`` runs the turns; ``pyramid.agents`` has the players.
+``Outcome``. ``pyramid.play.Match`` runs the turns; ``pyramid.agents`` has the players.
 """
 
 from __future__ import annotations
@@ -85,6 +85,10 @@ class SkillGame(GameBase):
     def turn_over(self, record: TurnRecord) -> None:
         """Bookkeeping after a turn; by default the next player moves."""
         self.to_move = (record.player + 1) % self.players
+
+    def turn_summary(self, n: int) -> str:
+        """A note on the ``n``-th finished turn beyond its verdict (e.g. how near the goal it came); "" for none."""
+        return ""
 
     def finished(self) -> bool:
         """Whether the game is over: by default once every player had ``rounds`` turns."""

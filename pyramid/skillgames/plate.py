@@ -77,6 +77,9 @@ class TimedPlateGame(SkillGame):
         self.events.append(f"player {record.player}: at best {self._reached} of {self.goal_size} dice in place")
         super().turn_over(record)
 
+    def turn_summary(self, n: int) -> str:
+        return f" (at best {self.reached[n]} of {self.goal_size} dice in place)"
+
     def scores(self) -> tuple[float, ...]:
         return tuple(self.best)
 

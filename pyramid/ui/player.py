@@ -259,16 +259,16 @@ def view_command(args: argparse.Namespace) -> int:
 def play_command(args: argparse.Namespace) -> int:
     """``pyramid play GAME --view``: the match in a window; ``human`` seats play by mouse and keys."""
     from pyramid.cli.games import game_options, seat_kinds
-    from pyramid.games import find_game, is_skill_game
+    from pyramid.registry import find_game
     from pyramid.tablegames import find_table_game
 
     if find_table_game(args.game) is not None:
         raise ValueError("the table games are played on the terminal; --view plays the pyramid's games")
-    if is_skill_game(args.game):
+    if find_game(args.game).kind == "skill":
         from pyramid.ui.skill import play_skill_command
 
         return play_skill_command(args)
-    game_type = find_game(args.game)
+    game_type = find_game(args.game, Game)
     kinds = seat_kinds(args.players)
     kinds = kinds or ["human"] + ["greedy"] * (game_type.info.players[0] - 1)
     options = game_options(args.option)

@@ -1,6 +1,6 @@
 """A skill game in the window: a person's hands take their turns, programmed players take theirs.
 
-Sits beside ``pyramid.ui.player``: the same ``SkillMatch`` loop as ``pyramid play N`` runs, each
+Sits beside ``pyramid.ui.player``: the same ``Match`` loop as ``pyramid play N`` runs, each
 world it builds is shown live, and a ``human`` seat's next action is whatever the person's hands do (lift,
 flick, blow, tilt, shake, throw, pull, attach, pour, wait): the same ``pyramid.physics.actions`` a
 programmed player returns.
@@ -165,9 +165,9 @@ def play_skill_in_window(
     ``replays`` (for scripts) stops after that many replays instead of waiting for a key; ``speed`` is
     the pace in times real time. Returns the game as it ended.
     """
-    from pyramid.cli.skill import make_controller
+    from pyramid.agents.seats import make_hand
     from pyramid.physics.world import World
-    from pyramid.play import SkillMatch
+    from pyramid.play import Match
     from pyramid.ui.player import Hands, _wait_for_replay, face_table
     from pyramid.ui.viewer import Viewer, WindowClosed, watching
 
@@ -189,7 +189,7 @@ def play_skill_in_window(
             seats: list[Controller] = [
                 (WindowHand(viewer, hands) if recorded is None else ReplayHand(recorded[n]))
                 if k == "human"
-                else make_controller(k, np.random.default_rng([seed, 2, n]))
+                else make_hand(k, np.random.default_rng([seed, 2, n]))
                 for n, k in enumerate(kinds)
             ]
             if recorded is not None:
@@ -221,7 +221,7 @@ def play_skill_in_window(
                         turn["start"] = viewer.world.time
                     viewer.say(line.strip())
 
-                match = SkillMatch(game, players, make_world, np.random.default_rng([seed, 3]), log=log)
+                match = Match(game, players, make_world=make_world, rng=np.random.default_rng([seed, 3]), log=log)
                 match.run()
             viewer.say(game.outcome.result() if game.outcome else "")
             finished = game
@@ -246,9 +246,9 @@ def play_skill_in_window(
 def play_skill_command(args: argparse.Namespace) -> int:
     """``pyramid play N --view`` for a skill game: the match in a window, ``human`` seats play by hand."""
     from pyramid.cli.games import game_options, seat_kinds
-    from pyramid.games import find_skill_game
+    from pyramid.registry import find_game
 
-    game_type = find_skill_game(args.game)
+    game_type = find_game(args.game, SkillGame)
     if args.fast:
         raise ValueError(f"{game_type.info.title} is a game of physical skill: it has no fast mode")
     kinds = seat_kinds(args.players)

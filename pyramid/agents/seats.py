@@ -1,0 +1,80 @@
+"""Who can sit at a game, by name: the players and programmed hands of each kind of game.
+
+``make_seat(kind, rng, game_cls)`` is how the command line, the window and experiments turn
+``--players greedy,random`` into seats; ``seat_kinds(game_cls)`` lists the names a game takes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from pyramid.agents.controller import Controller
+from pyramid.agents.dice_hands import (
+    FlickHand,
+    FowlHand,
+    HumanHand,
+    LadleHand,
+    MaliceHand,
+    MikadoHand,
+    MountHand,
+    StackHand,
+    ThrowHand,
+)
+from pyramid.agents.plate_hands import BlowHand, FlintHand, TiltHand
+from pyramid.agents.players import GreedyPlayer, HumanPlayer, Player, RandomPlayer
+from pyramid.rules import GameBase
+
+BOARD_PLAYERS: dict[str, Callable[[np.random.Generator], Player]] = {
+    "random": RandomPlayer,
+    "greedy": GreedyPlayer,
+    "human": lambda rng: HumanPlayer(),
+}
+
+SKILL_PLAYERS: dict[str, Callable[[np.random.Generator], Controller]] = {
+    "careful": lambda rng: MikadoHand(rng, "careful"),
+    "bottom": lambda rng: MikadoHand(rng, "bottom"),
+    "random": lambda rng: MikadoHand(rng, "random"),
+    "tilt": TiltHand,
+    "blow": BlowHand,
+    "flick": FlickHand,
+    "flint": FlintHand,
+    "throw": ThrowHand,
+    "ladle": LadleHand,
+    "malice": MaliceHand,
+    "fowl": FowlHand,
+    "fowl-random": lambda rng: FowlHand(rng, hold=False),
+    "stack": StackHand,
+    "stack-tower": lambda rng: StackHand(rng, "tower"),
+    "mount": MountHand,
+    "mount-shallow": lambda rng: MountHand(rng, depth=0.004),
+    "human": lambda rng: HumanHand(),
+}
+
+
+def _table(kind: str) -> dict[str, Callable[[np.random.Generator], Player | Controller]]:
+    if kind == "skill":
+        return dict(SKILL_PLAYERS)
+    return dict(BOARD_PLAYERS)
+
+
+def seat_kinds(game_cls: type[GameBase]) -> tuple[str, ...]:
+    """The names of the players that can sit at ``game_cls``."""
+    return tuple(_table(game_cls.kind))
+
+
+def make_hand(kind: str, rng: np.random.Generator) -> Controller:
+    """The programmed hand (or ``human``) called ``kind`` for a skill game; ValueError naming the choices."""
+    if kind not in SKILL_PLAYERS:
+        raise ValueError(f"unknown skill player {kind!r}; choose from {', '.join(SKILL_PLAYERS)}")
+    return SKILL_PLAYERS[kind](rng)
+
+
+def make_seat(kind: str, rng: np.random.Generator, game_cls: type[GameBase]) -> Player | Controller:
+    """The player called ``kind`` for a game of ``game_cls``; ValueError naming the choices when unknown."""
+    table = _table(game_cls.kind)
+    if kind not in table:
+        what = "skill player" if game_cls.kind == "skill" else "player"
+        raise ValueError(f"unknown {what} {kind!r}; choose from {', '.join(table)}")
+    return table[kind](rng)
