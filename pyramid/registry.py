@@ -7,7 +7,7 @@ named as such.
 
 from __future__ import annotations
 
-from typing import TypeVar, overload
+from typing import TypeVar, cast, overload
 
 from pyramid.games.chunks import QuadrulaRasa, TabulaRasa
 from pyramid.games.construction import FireAndWater, ForbiddenNumber, MostSimpleGame, Mucho, Rasanto, SummitStorm
@@ -73,7 +73,7 @@ SKILL_GAMES: tuple[type[SkillGame], ...] = (
 )
 
 # Every game: the rule book's (board and skill), then the dice games of the other seeds (table).
-GAMES: tuple[type[GameBase], ...] = (*BOARD_GAMES, *SKILL_GAMES, *TABLE_GAMES)
+GAMES: tuple[type[GameBase], ...] = (*BOARD_GAMES, *SKILL_GAMES, *cast(list[type[GameBase]], TABLE_GAMES))
 
 # The rule book's games that are not played here yet: number -> title (the book lists 57).
 NOT_YET: dict[int, str] = {
@@ -118,11 +118,11 @@ def find_game(name: str | int, kind: type[GameBase] = GameBase) -> type[GameBase
     key = name_key(str(name))
     for game in GAMES:
         if key in game.info.names():
-            if not issubclass(game, kind):
+            if kind is not GameBase and not issubclass(game, kind):
                 raise LookupError(f"{game.info.title} is a {game.kind} game, not a {kind.kind} game")
             return game
     known = ", ".join(f"{g.info.number} {g.info.title}" for g in numbered())
-    tables = ", ".join(g.info.key for g in TABLE_GAMES) + " (dice rolled on the table)"
+    tables = ", ".join(g.info.key for g in GAMES if g.kind == "table") + " (dice rolled on the table)"
     missing = next((n for n, t in NOT_YET.items() if key in (str(n), name_key(t))), None)
     if missing is not None:
         raise LookupError(

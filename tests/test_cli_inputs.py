@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from pyramid.cli import app as cli
-from pyramid.cli.games import seat_kinds
+from pyramid.cli.args import seat_kinds
 from pyramid.cli.tables import make_players, make_table_game
 from pyramid.lab.experiments import ExperimentError, parse_setting, parse_vary
 from pyramid.lab.scene import SceneError, scene_from_dict

@@ -225,7 +225,7 @@ def game_name(text: str) -> str:
 
 def player_list(text: str) -> str:
     """An argparse type for ``--players``: comma-separated names, none of them empty."""
-    from pyramid.cli.games import seat_kinds
+    from pyramid.cli.args import seat_kinds
 
     try:
         seat_kinds(text)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import inspect
-from typing import Any
 
 from pyramid.agents.seats import seat_kinds as kinds_for
+from pyramid.cli.args import game_options, seat_kinds
+from pyramid.cli.tables import list_table_games
+from pyramid.cli.tables import play as play_table_game
 from pyramid.physics.render import save_picture
 from pyramid.play import start_match
-from pyramid.registry import BOARD_GAMES, SKILL_GAMES, TABLE_GAMES, find_game
+from pyramid.registry import BOARD_GAMES, SKILL_GAMES, find_game
 from pyramid.rules import Game, GameBase, player_counts
 from pyramid.skillgames.base import SkillGame
 
@@ -26,10 +28,7 @@ def list_games() -> None:
         counts = player_counts(info.players)
         print(f"{info.number:>3}  {info.title:<32} {info.category:<4} {counts:<12} player: {skill.default_player}")
     print()
-    print("Table dice games (played with the same dice on the table):")
-    for table in TABLE_GAMES:
-        info = table.info
-        print(f"  {info.key:18s} {info.players[0]}-{info.players[-1]} players  {info.description}")
+    list_table_games()
 
 
 def rules_text(game: type[GameBase]) -> str:
@@ -61,27 +60,6 @@ def show_rules(name: str) -> int:
     return 0
 
 
-def seat_kinds(players: str | None) -> list[str]:
-    """The kinds of player named by ``--players`` (comma-separated), in seat order; [] when not given."""
-    if not players or not players.strip():
-        return []
-    kinds = [k.strip() for k in players.split(",")]
-    if not all(kinds):
-        raise ValueError(f"--players {players!r} has an empty player name (two commas, or one at an end)")
-    return kinds
-
-
-def game_options(pairs: list[str]) -> dict[str, str]:
-    """``--option KEY=VALUE`` strings to a dict; ValueError on one without ``=``."""
-    out = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise ValueError(f"an option is KEY=VALUE, got {pair!r}")
-        out[key.strip()] = value.strip()
-    return out
-
-
 def default_seats(game: type[GameBase]) -> list[str]:
     """Who plays when ``--players`` is not given."""
     if game.kind == "board":
@@ -94,6 +72,8 @@ def default_seats(game: type[GameBase]) -> list[str]:
 def play(args: argparse.Namespace) -> int:
     """Play a match from the command line: every turn as it happens, then the result."""
     game_cls = find_game(args.game)
+    if game_cls.kind == "table":
+        return play_table_game(args)
     kinds = seat_kinds(args.players) or default_seats(game_cls)
     if game_cls.kind == "skill" and args.fast:
         print(f"{game_cls.info.title} is a game of physical skill: it has no fast mode")
@@ -112,9 +92,6 @@ def play(args: argparse.Namespace) -> int:
             _board_summary(game)
         elif isinstance(game, SkillGame):
             _skill_summary(game)
-        else:
-            _table_summary(game, match)
-            return 0
         print("scores:", ", ".join(f"player {p} {s:g}" for p, s in enumerate(outcome.scores)))
         print(outcome.result())
         if isinstance(game, Game) and args.picture:
@@ -142,15 +119,3 @@ def _skill_summary(game: SkillGame) -> None:
     for n, r in enumerate(game.records):
         verdict = "done" if r.end.success else "failed"
         print(f"player {r.player}: {verdict} in {r.time:.2f} s: {r.end.note}{game.turn_summary(n)}")
-
-
-def _table_summary(game: Any, match: Any) -> None:
-    print()
-    print(game.score_sheet())
-    print("winner: " + ", ".join(game.names[i] for i in game.winners(game.scores())))
-    if game.info.key == "decathlon" and any(type(p).__name__ == "OptimalPlayer" for p in match.players):
-        print()
-        print(game.expected_score_table())
-    rolls = len(match.roller.records)
-    rerolls = sum(r.rerolls for r in match.roller.records)
-    print(f"{rolls} rolls, {rerolls} dice re-thrown (cocked or off the table)")

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from pyramid.cli.games import seat_kinds
+from pyramid.cli.args import seat_kinds
 from pyramid.physics.roller import FastRoller, PhysicalRoller, Roller
 from pyramid.rules import cast_option
 from pyramid.tablegames import TABLE_GAMES, find_table_game

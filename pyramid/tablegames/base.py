@@ -14,6 +14,8 @@ from typing import Protocol, TextIO
 
 import numpy as np
 
+from pyramid.rules import name_key
+
 Faces = tuple[int, ...]
 
 
@@ -97,6 +99,26 @@ class TableGameInfo:
     max_players: int
     description: str
     strong_player: str  # the name of the strong player, e.g. "optimal"
+    number: None = None  # not a game of the rule book (seed 004)
+
+    @property
+    def key(self) -> str:
+        """How the command line names the game."""
+        return self.name
+
+    @property
+    def title(self) -> str:
+        """The game's title."""
+        return self.description.split(":")[0]
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        """The player counts supported."""
+        return tuple(range(self.min_players, self.max_players + 1))
+
+    def names(self) -> set[str]:
+        """Every name the game answers to, as ``pyramid.rules.name_key`` gives them."""
+        return {name_key(n) for n in (self.name, *self.aliases)}
 
 
 @cache

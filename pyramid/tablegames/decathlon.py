@@ -91,6 +91,8 @@ class Decathlon:
     """One decathlon between ``players``; ``play()`` runs it to the end and returns the totals."""
 
     info = INFO
+    kind = "table"
+    default_player = INFO.strong_player
 
     def __init__(
         self,

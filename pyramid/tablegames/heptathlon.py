@@ -127,6 +127,8 @@ class Heptathlon:
     """One heptathlon between ``players``; ``play()`` runs it to the end and returns the totals."""
 
     info = INFO
+    kind = "table"
+    default_player = INFO.strong_player
 
     def __init__(
         self,

@@ -107,6 +107,8 @@ class Knights:
     """One game of Knights between ``players``; ``play()`` runs it to the end."""
 
     info = INFO
+    kind = "table"
+    default_player = INFO.strong_player
 
     def __init__(
         self,

@@ -85,6 +85,8 @@ class SportIsMurder:
     """One game of Sport is murder between ``players``; ``play()`` runs it to the end."""
 
     info = INFO
+    kind = "table"
+    default_player = INFO.strong_player
 
     def __init__(
         self,

@@ -258,7 +258,7 @@ def view_command(args: argparse.Namespace) -> int:
 
 def play_command(args: argparse.Namespace) -> int:
     """``pyramid play GAME --view``: the match in a window; ``human`` seats play by mouse and keys."""
-    from pyramid.cli.games import game_options, seat_kinds
+    from pyramid.cli.args import game_options, seat_kinds
     from pyramid.registry import find_game
     from pyramid.tablegames import find_table_game
 

@@ -245,7 +245,7 @@ def play_skill_in_window(
 
 def play_skill_command(args: argparse.Namespace) -> int:
     """``pyramid play N --view`` for a skill game: the match in a window, ``human`` seats play by hand."""
-    from pyramid.cli.games import game_options, seat_kinds
+    from pyramid.cli.args import game_options, seat_kinds
     from pyramid.registry import find_game
 
     game_type = find_game(args.game, SkillGame)
