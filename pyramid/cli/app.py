@@ -339,11 +339,8 @@ def _is_table_game(name: str) -> bool:
 
 def _games(args: argparse.Namespace) -> int:
     from pyramid.cli.games import list_games
-    from pyramid.cli.tables import list_table_games
 
     list_games()
-    print()
-    list_table_games()
     return 0
 
 
