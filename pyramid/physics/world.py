@@ -345,28 +345,33 @@ class World:
         target: Vector = (0.0, 0.0),
         speed: float = 0.5,
         spin: float = 20.0,
+        lowest_corner: bool = False,
     ) -> None:
         """Throw ``die`` from ``height`` metres towards ``target`` (x, y) from a seeded random direction.
 
-        Orientation is uniform over rotations; the horizontal speed and the spin (rad/s) are scaled by
-        uniform factors in [0.5, 1.5].
+        Orientation is uniform over rotations, the heading uniform; the horizontal speed and the spin
+        (rad/s, about a uniform random axis) are scaled by uniform factors in [0.5, 1.5]. ``height`` is
+        that of the die's centre, or with ``lowest_corner`` that of its lowest corner: then low throws
+        compare, a die released 5 mm up falls 5 mm whichever way it is turned.
         """
         quat = rng.normal(size=4)
         quat /= np.linalg.norm(quat)
         heading = rng.uniform(0, 2 * math.pi)
         v = speed * rng.uniform(0.5, 1.5)
-        fall = math.sqrt(2 * height / self.physics.gravity)
-        # Start back along the heading so that the die lands near the target.
-        start = np.array(target) - v * fall * np.array([math.cos(heading), math.sin(heading)])
         axis = rng.normal(size=3)
         omega = spin * rng.uniform(0.5, 1.5) * axis / np.linalg.norm(axis)
-        self.throw(
-            die,
-            (start[0], start[1], height),
-            (v * math.cos(heading), v * math.sin(heading), 0.0),
-            omega,
-            quat,
-        )
+        ph = self.physics
+        release = height
+        if lowest_corner:
+            rotation = geometry.quat_to_matrix(quat)[0]
+            # Depth of the box's lowest corner below its centre: the half extents projected on world z.
+            depth = float(np.abs(rotation[2]) @ (np.asarray(ph.proportions) * ph.edge / 2))
+            release = height + depth + 1e-5
+        fall = math.sqrt(2 * height / ph.gravity) if ph.gravity > 0 else 0.0
+        # Start back along the heading so that the die lands near the target.
+        direction = np.array([math.cos(heading), math.sin(heading)])
+        start = np.asarray(target, dtype=float) - v * fall * direction
+        self.throw(die, (start[0], start[1], release), (*(v * direction), 0.0), tuple(omega), tuple(quat))
 
     # -- a hand on the plate and on the dice (used by pyramid.physics.actions) -----------------------------
 
