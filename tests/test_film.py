@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageSequence
 
+from pyramid.physics.world import World
 from pyramid.ui.film import BulletRenderer, Film, write_film
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,15 +47,13 @@ def test_bad_film_requests_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="no frames"):
         write_film([], tmp_path / "film.gif")
     try:
-        import imageio_ffmpeg  # noqa: F401
+        import imageio_ffmpeg  # noqa: F401  (the film extra)
     except ImportError:
         with pytest.raises(ValueError, match="imageio-ffmpeg"):
             write_film(_frames(), tmp_path / "film.mp4")
 
 
 def test_a_falling_die_leaves_a_frame_per_step_of_film(tmp_path: Path) -> None:
-    from pyramid.physics.world import World
-
     world = World(plate=False)
     try:
         world.throw(0, (0.0, 0.0, 0.06))

@@ -7,12 +7,12 @@ Sits after ``experiments`` in the flow: it reads plain rows (dicts with ``point`
 from __future__ import annotations
 
 import math
-import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from scipy import stats
 
 FACE_KEYS = ("top", "start_top")  # columns ending so hold a face 1..6: counted, with a chi-square test
 ID_KEYS = ("die", "slot", "key", "point", "seed")  # columns that name things: not summarised
@@ -57,8 +57,6 @@ def mean_interval(values: Sequence[float], share: bool | None = None) -> dict[st
         return {"n": 1, "mean": mean, "low": math.nan, "high": math.nan}
     if np.all(x == x[0]):  # no spread: the interval is the value itself
         return {"n": n, "mean": mean, "low": mean, "high": mean}
-    from scipy import stats  # here, not at import: most commands never need it (it takes a second to load)
-
     half = float(stats.t.ppf(0.975, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
     return {"n": n, "mean": mean, "low": mean - half, "high": mean + half}
 
@@ -71,8 +69,6 @@ def chi_square_uniform(counts: Sequence[int]) -> dict[str, float]:
     if expected <= 0:
         return {"chi2": math.nan, "df": df, "p": math.nan}
     statistic = float(((c - expected) ** 2 / expected).sum())
-    from scipy import stats
-
     return {"chi2": statistic, "df": df, "p": float(stats.chi2.sf(statistic, df))}
 
 
@@ -156,11 +152,15 @@ def _label(column: str) -> str:
 
 
 def plot_summary(
-    rows: Sequence[dict[str, Any]], summary: dict[str, Any], path: Path, title: str | None = None
+    rows: Sequence[dict[str, Any]],
+    summary: dict[str, Any],
+    path: Path,
+    title: str | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> Path | None:
     """A figure of the summary: measures against the first swept setting (or their spread), face counts.
 
-    Returns None (with a note on stderr) when matplotlib is not installed: it is the ``plots`` extra.
+    Returns None (with a note to ``say``) when matplotlib is not installed: it is the ``plots`` extra.
     """
     try:
         import matplotlib
@@ -168,7 +168,8 @@ def plot_summary(
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        print("no plots: they need matplotlib, pip install 'pyramid[plots]'", file=sys.stderr)
+        if say is not None:
+            say("no plots: they need matplotlib, pip install 'pyramid[plots]'")
         return None
     points = summary["points"]
     swept = [k for k in (points[0]["params"] if points else {}) if all(_numeric(p["params"][k]) for p in points)]
