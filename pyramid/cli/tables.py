@@ -7,27 +7,25 @@ from __future__ import annotations
 
 import argparse
 import inspect
-from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 
+from pyramid.agents.table_players import OptimalPlayer, table_players
 from pyramid.cli.games import seat_kinds
 from pyramid.physics.roller import FastRoller, PhysicalRoller, Roller
-from pyramid.rules import cast_option
 from pyramid.tablegames import TABLE_GAMES, find_table_game
-from pyramid.tablegames.base import HumanPlayer, Player, RandomPlayer, ValuePlayer, parse_options
+from pyramid.tablegames.base import play_out
 from pyramid.tablegames.decathlon import Decathlon
 from pyramid.tablegames.decathlon_dp import expected_scores
-
-PLAYER_KINDS = ("optimal", "strong", "random", "human")
 
 
 def list_table_games() -> None:
     """Print the table games: name, players and a short description."""
     print("Table dice games (played with the same dice on the table):")
     for game in TABLE_GAMES:
-        info = game.info  # type: ignore[attr-defined]
-        print(f"  {info.name:18s} {info.min_players}-{info.max_players} players  {info.description}")
+        info = game.info
+        print(f"  {info.name:18s} {info.players[0]}-{info.players[-1]} players  {info.description}")
 
 
 def show_rules(name: str) -> int:
@@ -40,21 +38,15 @@ def show_rules(name: str) -> int:
     return 0
 
 
-def make_players(spec: str, rng: np.random.Generator) -> list[Player]:
-    """Players from a comma-separated list of kinds, e.g. ``optimal,random,human``."""
-    kinds = [k.lower() for k in seat_kinds(spec)] or ["optimal", "random"]
-    players: list[Player] = []
-    for n, kind in enumerate(kinds, start=1):
-        name = f"{kind}{n}"
-        if kind in ("optimal", "strong"):
-            players.append(ValuePlayer(name))
-        elif kind == "random":
-            players.append(RandomPlayer(name, rng))
-        elif kind == "human":
-            players.append(HumanPlayer(name))
-        else:
-            raise ValueError(f"unknown player {kind!r}; choose from {', '.join(PLAYER_KINDS)}")
-    return players
+def parse_options(pairs: Sequence[str]) -> dict[str, str]:
+    """``KEY=VALUE`` strings to a dict (keys in lower case); raises ValueError on a malformed one."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"option {pair!r} is not KEY=VALUE")
+        out[key.strip().lower()] = value.strip()
+    return out
 
 
 def make_roller(fast: bool, rng: np.random.Generator) -> Roller:
@@ -66,19 +58,6 @@ def make_roller(fast: bool, rng: np.random.Generator) -> Roller:
     return PhysicalRoller(World(plate=False), rng)
 
 
-def make_table_game(
-    game_type: type, players: list[Player], roller: Roller, rng: np.random.Generator, options: dict[str, str], say: Any
-) -> Any:
-    """Set up a table game from its players, roller and KEY=VALUE options; ``say`` prints its turns."""
-    if game_type is Decathlon:
-        options = dict(options)
-        championship = cast_option("decathlon", "championship", options.pop("championship", False), False)
-        if options:
-            raise ValueError(f"unknown decathlon options: {', '.join(options)}")
-        return Decathlon(players, roller, rng, championship=championship, say=say)
-    return game_type.from_options(players, roller, rng, options, say=say)  # type: ignore[attr-defined]
-
-
 def play(args: argparse.Namespace) -> int:
     """Play a table game from the command line; prints each turn and the final score sheet."""
     game_type = find_table_game(args.game)
@@ -86,14 +65,14 @@ def play(args: argparse.Namespace) -> int:
         raise ValueError(f"no table game called {args.game!r}")
     rng = np.random.default_rng(args.seed)
     options = parse_options(args.option)
-    players = make_players(args.players, rng)
+    players = table_players(seat_kinds(args.players) or ["optimal", "random"], rng)
     roller = make_roller(args.fast, rng)
-    game = make_table_game(game_type, players, roller, rng, options, say=print)
-    game.play()
+    game = game_type(rng=rng, names=[p.name for p in players], **options)
+    outcome = play_out(game, players, roller, say=print)
     print()
     print(game.score_sheet())
-    print("winner: " + ", ".join(players[i].name for i in game.winners()))
-    if game_type is Decathlon and any(isinstance(p, ValuePlayer) for p in players):
+    print("winner: " + ", ".join(game.names[i] for i in outcome.winners))
+    if game_type is Decathlon and any(isinstance(p, OptimalPlayer) for p in players):
         print()
         print(expected_score_table())
     rolls = len(roller.records)
