@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
+from table_scripts import ScriptedRoller, drive
 
 from pyramid.agents.players import RandomPlayer
 from pyramid.agents.table_players import OptimalPlayer, TableHumanPlayer
@@ -17,7 +18,6 @@ from pyramid.tablegames import decathlon_dp as dp
 from pyramid.tablegames import find_table_game
 from pyramid.tablegames.base import Decision, play_out
 from pyramid.tablegames.decathlon import DISCIPLINES, Decathlon, Entry
-from table_scripts import ScriptedRoller, drive
 
 
 @dataclass

@@ -9,6 +9,7 @@ from typing import TypeVar
 
 import numpy as np
 import pytest
+from table_scripts import ScriptedRoller, drive
 
 from pyramid.agents.players import RandomPlayer
 from pyramid.agents.table_players import OptimalPlayer, TableHumanPlayer
@@ -18,7 +19,6 @@ from pyramid.tablegames import find_table_game
 from pyramid.tablegames import heptathlon_dp as dp
 from pyramid.tablegames.base import Decision, Steps, play_out
 from pyramid.tablegames.heptathlon import EVENTS, SKILLS, Heptathlon, roll_skills
-from table_scripts import ScriptedRoller, drive
 
 T = TypeVar("T")
 

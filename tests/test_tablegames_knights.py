@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
+from table_scripts import ScriptedRoller, Table
 
 from pyramid.agents.players import Player, RandomPlayer
 from pyramid.agents.table_players import OptimalPlayer, TableHumanPlayer
@@ -16,7 +17,6 @@ from pyramid.tablegames import find_table_game
 from pyramid.tablegames import knights_cards as kc
 from pyramid.tablegames.base import Decision, TableGame, play_out
 from pyramid.tablegames.knights import Knights
-from table_scripts import ScriptedRoller, Table
 
 
 @dataclass
