@@ -13,13 +13,13 @@ from typing import Any
 import numpy as np
 import pytest
 
+from pyramid.agents.table_players import table_players
 from pyramid.cli import app as cli
 from pyramid.cli.games import seat_kinds
-from pyramid.cli.tables import make_players, make_table_game
 from pyramid.lab.experiments import ExperimentError, parse_setting, parse_vary
 from pyramid.lab.scene import SceneError, scene_from_dict
 from pyramid.lab.summaries import mean_interval, plural, summarise, summary_text
-from pyramid.physics.roller import FastRoller
+from pyramid.tablegames.base import TableGame
 from pyramid.tablegames.decathlon import Decathlon
 from pyramid.tablegames.heptathlon import Heptathlon
 from pyramid.tablegames.knights import Knights
@@ -210,9 +210,10 @@ def test_an_invalid_table_game_option_stops_the_game_naming_it(capsys: pytest.Ca
         (Knights, {"max-rounds": "12"}, ("max_rounds", 12)),
     ],
 )
-def test_table_game_options_are_read_by_type(game: type, options: dict[str, str], expected: tuple[str, Any]) -> None:
-    rng = np.random.default_rng(0)
-    made = make_table_game(game, make_players("optimal,random", rng), FastRoller(rng), rng, options, say=print)
+def test_table_game_options_are_read_by_type(
+    game: type[TableGame], options: dict[str, str], expected: tuple[str, Any]
+) -> None:
+    made = game(2, rng=np.random.default_rng(0), **options)
     assert getattr(made, expected[0]) == expected[1]
 
 
@@ -225,10 +226,11 @@ def test_table_game_options_are_read_by_type(game: type, options: dict[str, str]
         (Heptathlon, {"pairs": "banana"}, "option pairs of heptathlon: expected each or distinct, got 'banana'"),
     ],
 )
-def test_bad_table_game_options_name_the_game_and_the_option(game: type, options: dict[str, str], message: str) -> None:
-    rng = np.random.default_rng(0)
+def test_bad_table_game_options_name_the_game_and_the_option(
+    game: type[TableGame], options: dict[str, str], message: str
+) -> None:
     with pytest.raises(ValueError, match=message):
-        make_table_game(game, make_players("optimal,random", rng), FastRoller(rng), rng, options, say=print)
+        game(game.info.players[0], rng=np.random.default_rng(0), **options)
 
 
 def test_an_experiment_with_a_bad_table_game_option_stops_before_running(
@@ -358,7 +360,7 @@ def test_an_empty_player_name_is_refused(players: str, capsys: pytest.CaptureFix
     with pytest.raises(ValueError, match="empty player name"):
         seat_kinds(players)
     with pytest.raises(ValueError, match="empty player name"):
-        make_players(players, np.random.default_rng(0))
+        table_players(players.split(","), np.random.default_rng(0))
     assert seat_kinds("") == [] and seat_kinds(" greedy , random ") == ["greedy", "random"]
 
 

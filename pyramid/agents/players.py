@@ -27,7 +27,7 @@ class Player(abc.ABC, Generic[G]):
         """One action of ``legal`` for ``game.to_move``."""
 
 
-class RandomPlayer(Player[GameBase]):
+class RandomPlayer(Player[Any]):  # any kind of game: Player[Any] mixes with every other kind in one list
     """Picks uniformly among the legal actions, in any game."""
 
     name = "random"

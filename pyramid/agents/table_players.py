@@ -12,7 +12,7 @@ import numpy as np
 
 from pyramid.agents.players import Player, RandomPlayer
 from pyramid.rules import Choice
-from pyramid.tablegames.base import TableGame
+from pyramid.tablegames.base import Decision, TableGame
 
 TABLE_PLAYER_KINDS = ("optimal", "strong", "random", "human")
 
@@ -27,10 +27,11 @@ class OptimalPlayer(Player[TableGame]):
 
     def choose(self, game: TableGame, legal: Sequence[Choice]) -> Choice:
         """The option of highest expected value."""
-        decision = game.decision()
-        if decision.values is None:
-            return legal[0]
-        return legal[int(np.argmax(decision.values()))]
+        return legal[self.answer(game.decision())]
+
+    def answer(self, decision: Decision) -> int:
+        """The index of the option of highest value (the first without values)."""
+        return 0 if decision.values is None else int(np.argmax(decision.values()))
 
 
 class TableHumanPlayer(Player[TableGame]):

@@ -67,7 +67,7 @@ def play(args: argparse.Namespace) -> int:
     options = parse_options(args.option)
     players = table_players(seat_kinds(args.players) or ["optimal", "random"], rng)
     roller = make_roller(args.fast, rng)
-    game = game_type(rng=rng, names=[p.name for p in players], **options)
+    game = game_type(len(players), rng=rng, names=[p.name for p in players], **options)
     outcome = play_out(game, players, roller, say=print)
     print()
     print(game.score_sheet())

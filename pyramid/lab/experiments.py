@@ -176,7 +176,7 @@ def check_game(spec: dict[str, Any]) -> None:
 
 def check_table_game(spec: dict[str, Any]) -> None:
     """Raise ExperimentError before anything runs if the table game cannot be set up with these players and options."""
-    from pyramid.cli.tables import make_players, make_roller, make_table_game
+    from pyramid.agents.table_players import table_players
     from pyramid.tablegames import find_table_game
 
     rng = np.random.default_rng(0)
@@ -184,8 +184,8 @@ def check_table_game(spec: dict[str, Any]) -> None:
         game_type = find_table_game(spec["table_game"])
         if game_type is None:
             raise LookupError(f"no table game called {spec['table_game']!r}")
-        players = make_players(",".join(spec["players"]), rng)
-        make_table_game(game_type, players, make_roller(True, rng), rng, dict(spec["options"]), say=lambda text: None)
+        players = table_players(spec["players"], rng)
+        game_type(len(players), rng=rng, names=[p.name for p in players], **spec["options"])
     except (TypeError, ValueError, LookupError) as err:
         seats = ",".join(spec["players"])
         raise ExperimentError(f"--game {spec['table_game']} with --players {seats}: {err}") from None
@@ -193,22 +193,23 @@ def check_table_game(spec: dict[str, Any]) -> None:
 
 def _run_table_game_job(job: Job) -> dict[str, Any]:
     """One game of a table dice game (Decathlon, ...): physical rolls unless the spec says fast."""
-    from pyramid.cli.tables import make_players, make_roller, make_table_game
+    from pyramid.agents.table_players import table_players
+    from pyramid.cli.tables import make_roller
     from pyramid.tablegames import find_table_game
+    from pyramid.tablegames.base import play_out
 
     spec = job.spec
     game_type = find_table_game(spec["table_game"])
     assert game_type is not None, spec["table_game"]
     rng = np.random.default_rng(job.seed)
-    players = make_players(",".join(spec["players"]), rng)
+    players = table_players(spec["players"], rng)
     roller = make_roller(spec.get("fast", False), rng)
     options = {**spec.get("options", {}), **{k: str(v) for k, v in job.params.items()}}
-    game = make_table_game(game_type, players, roller, rng, options, say=lambda text: None)
-    scores = game.play()
-    winners = set(game.winners())
+    game = game_type(len(players), rng=rng, names=[p.name for p in players], **options)
+    outcome = play_out(game, players, roller)
     return {
-        "score": [int(x) for x in scores],
-        "win": [seat in winners for seat in range(len(players))],
+        "score": [int(x) for x in outcome.scores],
+        "win": [seat in outcome.winners for seat in range(len(players))],
         "rolls": len(roller.records),
         "rerolls": sum(r.rerolls for r in roller.records),
     }
@@ -504,7 +505,7 @@ def experiment_command(args: Any) -> int:
         options = dict(o.partition("=")[::2] for o in args.option)
         table_game = find_table_game(args.game)
         if table_game is not None:
-            name = table_game.info.name  # type: ignore[attr-defined]
+            name = table_game.info.name
             spec = {"table_game": name, "players": kinds, "fast": args.fast, "options": options}
             check_table_game(spec)
             default_out = f"experiments/{name}_{'_'.join(kinds)}"

@@ -9,9 +9,9 @@ from pyramid.tablegames.base import TableGame
 from pyramid.tablegames.decathlon import Decathlon
 from pyramid.tablegames.heptathlon import Heptathlon
 from pyramid.tablegames.knights import Knights
+from pyramid.tablegames.sport import SportIsMurder
 
-
-TABLE_GAMES: tuple[type[TableGame], ...] = (Decathlon, Heptathlon, Knights)
+TABLE_GAMES: tuple[type[TableGame], ...] = (Decathlon, Heptathlon, Knights, SportIsMurder)
 
 
 def find_table_game(name: str) -> type[TableGame] | None:
