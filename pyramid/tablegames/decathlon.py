@@ -348,7 +348,7 @@ class Decathlon(TableGame):
     def score_sheet(self) -> str:
         """The score sheet as in the rule book: per discipline each player's results and running total."""
         kind = "honours" if self.championship else "total"
-        played = [name for name in DISCIPLINES if name in self.sheet]
+        played = [name for name in DISCIPLINES if name in self.running]  # the disciplines booked
         cells = {
             name: [f"{' '.join(e.results)} [{'-' if e.best is None else e.best}]" for e in self.sheet[name]]
             for name in played

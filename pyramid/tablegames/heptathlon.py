@@ -426,7 +426,7 @@ class Heptathlon(TableGame):
                 + "".join(f" | {'[x]' * s[k] + '[ ]' * (MAX_MARKS - s[k]):{width}s}" for s in self.skills)
             )
         for name in EVENTS:
-            if name not in self.sheet:
+            if name not in self.running:  # not booked yet
                 continue
             lines.append("-" * len(lines[1]))
             lines.append(f"{EVENTS.index(name) + 1} {name.title()} ({', '.join(EVENT_SKILLS[name])})")
