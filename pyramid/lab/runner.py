@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from scipy.spatial.transform import Rotation
 
 from pyramid import geometry
 from pyramid.dice import DICE, DieId
@@ -269,8 +270,7 @@ def throw_die(
     height from the lowest point, not the centre, makes low throws comparable: a die released 5 mm up
     falls 5 mm whichever way it is turned.
     """
-    quat = rng.normal(size=4)
-    quat /= np.linalg.norm(quat)
+    quat = Rotation.random(rng=rng).as_quat()
     heading = rng.uniform(0, 2 * math.pi)
     v = speed * rng.uniform(0.5, 1.5)
     axis = rng.normal(size=3)
@@ -432,8 +432,7 @@ def _measure(
 
 def _has_moved(before: np.ndarray, after: np.ndarray, edge: float) -> bool:
     shift = float(np.linalg.norm(after[:3] - before[:3])) / edge
-    # Angle between two unit quaternions: 2 acos(|<q1, q2>|).
-    turn = math.degrees(2 * math.acos(min(1.0, abs(float(np.dot(before[3:], after[3:]))))))
+    turn = math.degrees(float((Rotation.from_quat(after[3:]) * Rotation.from_quat(before[3:]).inv()).magnitude()))
     return shift > MOVED_DISTANCE or turn > MOVED_ANGLE
 
 

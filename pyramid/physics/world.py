@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from scipy.spatial.transform import Rotation
 
 from pyramid import geometry
 from pyramid.dice import COLOURS, DENSITY, DICE, EDGE, DieId
@@ -419,8 +420,7 @@ class World:
         Orientation is uniform over rotations; the horizontal speed and the spin (rad/s) are scaled by
         uniform factors in [0.5, 1.5].
         """
-        quat = rng.normal(size=4)
-        quat /= np.linalg.norm(quat)
+        quat = Rotation.random(rng=rng).as_quat()
         heading = rng.uniform(0, 2 * math.pi)
         v = speed * rng.uniform(0.5, 1.5)
         fall = math.sqrt(2 * height / self.physics.gravity)
@@ -642,7 +642,5 @@ def _rotation_vector(target: np.ndarray, current: np.ndarray) -> np.ndarray:
 def _moved(before: np.ndarray, after: np.ndarray, edge: float, tol: float, angle_deg: float) -> np.ndarray:
     """Which dice moved more than ``tol`` edges or turned more than ``angle_deg`` between two poses."""
     shift = np.linalg.norm(after[:, :3] - before[:, :3], axis=1) / edge
-    # Angle between two unit quaternions: 2 acos(|<q1, q2>|).
-    dot = np.abs(np.einsum("ni,ni->n", before[:, 3:], after[:, 3:]))
-    turn = np.degrees(2 * np.arccos(np.clip(dot, -1, 1)))
+    turn = np.degrees((Rotation.from_quat(after[:, 3:]) * Rotation.from_quat(before[:, 3:]).inv()).magnitude())
     return (shift > tol) | (turn > angle_deg)
