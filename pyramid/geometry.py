@@ -359,6 +359,8 @@ def quat_to_matrix(q: np.ndarray) -> np.ndarray:
     """Unit quaternions (n, 4) in (x, y, z, w) order, as PyBullet gives them, to rotations (n, 3, 3)."""
     q = np.atleast_2d(np.asarray(q, dtype=float))
     x, y, z, w = q.T
+    # Written out, not scipy's Rotation, whose diagonal (x^2 - y^2 - z^2 + w^2 of a renormalised q)
+    # differs in the last bit: the chaotic physics of a plate tilted with it then differs too.
     return np.stack(
         [
             np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], axis=-1),
@@ -372,7 +374,9 @@ def quat_to_matrix(q: np.ndarray) -> np.ndarray:
 def matrix_to_quat(m: np.ndarray) -> np.ndarray:
     """A rotation (3, 3) to a unit quaternion (4,) in (x, y, z, w) order."""
     m = np.asarray(m, dtype=float)
-    # Shepperd's method: pivot on the largest of w, x, y, z to stay well conditioned.
+    # Shepperd's method: pivot on the largest of w, x, y, z to stay well conditioned. Written out, not
+    # scipy's Rotation, whose Markley method (normalising [m21 - m12, m02 - m20, m10 - m01, 1 + trace])
+    # differs in the last bit: the chaotic physics of a pyramid seated from it then differs too.
     t = np.trace(m)
     if t > 0:
         s = 2 * np.sqrt(1 + t)

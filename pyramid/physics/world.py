@@ -620,7 +620,8 @@ def _check_die(die: DieId) -> None:
 
 def _rotation_vector(target: np.ndarray, current: np.ndarray) -> np.ndarray:
     """World rotation vector (3,) that turns quaternion ``current`` into ``target`` (both x, y, z, w)."""
-    # q_err = target * conj(current), as a rotation vector along the shorter way round.
+    # q_err = target * conj(current), as a rotation vector along the shorter way round (written out:
+    # scipy's Rotation product and as_rotvec differ in the last bits, and the hand's torque with them).
     x1, y1, z1, w1 = target
     x2, y2, z2, w2 = -current[0], -current[1], -current[2], current[3]
     err = np.array(
