@@ -9,12 +9,14 @@ from typing import Any
 import numpy as np
 
 from pyramid import geometry
-from pyramid.agents.controller import EDGE, Controller
+from pyramid.agents.controller import Controller
+from pyramid.dice import EDGE
 from pyramid.geometry import Slot
 from pyramid.perception import Readout
 from pyramid.physics import hands
 from pyramid.physics.actions import Blow, PhysicalAction, Shake, Tilt, Wait
 from pyramid.skillgames.plate import funnel_point, nearest_funnel, ramp_funnels, steps
+from pyramid.units import GRAVITY
 
 # Azimuths (degrees, plate at rest) of the six steps from a funnel to its neighbours: a tilt-and-shake
 # moves a seated die along these (measured: tilting towards a corner, between two steps, moves nothing).
@@ -237,7 +239,7 @@ class TiltHand(Controller):
                 drop = (speed / reach) ** 2 / (2 * 0.9 * math.radians(self.sweep))
                 for other, r in self.launch_distances(points, line, azimuth, family).items():
                     edge_die = min(funnels[other]) == 0 or other in loose
-                    if other != die and -r * drop > self.press * self._slack * 9.81 * (0.6 if edge_die else 1.0):
+                    if other != die and -r * drop > self.press * self._slack * GRAVITY * (0.6 if edge_die else 1.0):
                         unsafe = True  # it would be left floating and land hard (by the rim: off the plate)
                         break
                     if other == die or r <= 0:

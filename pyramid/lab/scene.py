@@ -24,6 +24,7 @@ from pyramid.geometry import Slot
 from pyramid.physics import actions
 from pyramid.physics.world import Physics
 from pyramid.state import NotationError, PyramidState
+from pyramid.units import PLACE_DROP, SET_DROP
 
 TABLE_HALF_WIDTH = 0.9  # metres: the world's table is 2 m square; dice start at least 10 cm from its edges
 LAYER_COLOURS = ("red", "green", "black")  # the cycle of the "layers" and "stripes" patterns
@@ -101,12 +102,12 @@ STEP_LIMITS: dict[str, dict[str, tuple[Any, Any]]] = {
 
 # Keys of each timeline kind (besides ``do`` and ``name``) with their defaults.
 STEP_KEYS: dict[str, dict[str, Any]] = {
-    "place": {"slot": "open", "colour": "black", "up": "random", "drop": 0.002, "count": 1},
+    "place": {"slot": "open", "colour": "black", "up": "random", "drop": PLACE_DROP, "count": 1},
     "remove": {"slot": "free", "pull": True, "count": 1},
     "throw": {"colour": "red", "count": 1, "height": 0.15, "speed": 0.5, "spin": 20.0, "target": [0.0, 0.0]},
     "wait": {"seconds": 0.0, "timeout": 10.0},
     "pull": {"slot": "free", "distance": 0.008, "axis": "out", "speed": 0.03, "grip": 2.0},
-    "attach": {"colour": "black", "cell": None, "up": "123", "drop": 0.001, "scatter": 0.0003},
+    "attach": {"colour": "black", "cell": None, "up": "123", "drop": SET_DROP, "scatter": 0.0003},
     "pour": {
         "colour": "red",
         "count": 6,

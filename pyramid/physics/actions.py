@@ -21,6 +21,7 @@ from pyramid import geometry
 from pyramid.dice import DieId
 from pyramid.geometry import Slot
 from pyramid.physics import hands
+from pyramid.units import SET_DROP
 
 if TYPE_CHECKING:
     from pyramid.physics.world import World
@@ -218,7 +219,7 @@ class Attach:
     die: DieId
     cell: tuple[int, int, int]
     up: tuple[int, int, int] = (1, 2, 3)
-    drop: float = 0.001
+    drop: float = SET_DROP
     scatter: float = 0.0003
 
     def __str__(self) -> str:

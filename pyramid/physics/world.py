@@ -21,6 +21,7 @@ from pyramid.perception import Readout, read_poses
 from pyramid.physics.assets import cached_assets
 from pyramid.physics.bullet import connect, pb
 from pyramid.state import PyramidState
+from pyramid.units import GRAVITY
 
 FLOOR_DEPTH = 0.75  # metres from the table top down to the floor
 Vector = Sequence[float] | np.ndarray  # a point, direction, velocity or quaternion
@@ -76,7 +77,7 @@ class Physics:
     cone_friction: bool = True
     maximal_coordinates: bool = True
     engine_defaults: bool = False  # True: leave PyBullet's own solver settings (for comparison)
-    gravity: float = 9.81
+    gravity: float = GRAVITY
     # Bullet multiplies the two bodies' coefficients: die on die 0.81^2 = 0.66 (acrylic),
     # die on plate 0.81 * 0.45 = 0.36 (aluminium), die on table 0.81 * 0.5 = 0.40 (dry wood).
     friction_die: float = 0.81
@@ -261,7 +262,7 @@ class World:
         ValueError if a die in play already sits there (its centre within half an edge of the place).
         """
         position, orientation = self.slot_pose(slot, up)
-        position = position + np.array([0, 0, drop + 1e-5 * self.physics.edge / 0.016])
+        position = position + np.array([0, 0, drop + 1e-5 * self.physics.edge / EDGE])
         if self._bodies:
             ids, poses = self.poses()
             gaps = np.linalg.norm(poses[:, :3] - position, axis=1) / self.physics.edge

@@ -19,6 +19,7 @@ from pyramid.perception import DieReading, Readout
 from pyramid.rules import GameInfo, Termination
 from pyramid.skillgames.base import SkillGame, TurnEnd, TurnRecord, stock
 from pyramid.state import Cell, PyramidState
+from pyramid.units import PLACE_DROP
 
 if TYPE_CHECKING:
     from pyramid.physics.world import World
@@ -168,7 +169,7 @@ class HideAway(SkillGame):
                 r = readout.dice[die]
                 if r.slot != slot and slot not in readout.slot_die:
                     world.remove(die, pull=False)
-                    world.place(die, slot, drop=0.002)
+                    world.place(die, slot, drop=PLACE_DROP)
                     self.events.append(f"player {p} rebuilds {slot}")
         self.thrown = None
 

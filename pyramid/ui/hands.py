@@ -18,6 +18,7 @@ from pyramid.dice import COLOURS, DICE, Colour, DieId
 from pyramid.physics import actions
 from pyramid.rules import Place, Remove, RemoveColumn
 from pyramid.state import Cell, PyramidState
+from pyramid.units import PLACE_DROP
 
 if TYPE_CHECKING:
     from pyramid.physics.world import World
@@ -234,7 +235,7 @@ class Hands:
             self.note(str(err))
             return
         self.note(f"place {self.colour} die {die} at {slot} showing {''.join(map(str, self.up))}")
-        self.viewer.queue.append(lambda: world.place(die, slot, self.up, drop=0.002))
+        self.viewer.queue.append(lambda: world.place(die, slot, self.up, drop=PLACE_DROP))
 
     def lift(self, die: DieId) -> None:
         """Queue lifting ``die`` out: out of its slot along its way out, or off the table straight up."""
