@@ -33,6 +33,7 @@ HANDLERS = {
     "view": "pyramid.cli.view:view",
 }
 WINDOW_PLAY = "pyramid.cli.view:play"  # ``pyramid play --view``
+WINDOW_MODULE = "pyramid.cli.view"  # needs pyglet and a screen: both checked before it loads
 EXTRAS = {"pyglet": "view", "imageio_ffmpeg": "film", "mujoco": "bench", "dask": "dask", "matplotlib": "plots"}
 
 EPILOG = """examples:
@@ -238,7 +239,7 @@ def game_name(text: str) -> str:
 
 def player_list(text: str) -> str:
     """An argparse type for ``--players``: comma-separated names, none of them empty."""
-    from pyramid.cli.games import seat_kinds  # loads the games: only when --players is given
+    from pyramid.cli.games import seat_kinds  # the games load only for the commands that seat players
 
     try:
         seat_kinds(text)
@@ -261,7 +262,7 @@ def handler(args: argparse.Namespace) -> Callable[[argparse.Namespace], int]:
     """The function that runs ``args.command``, its module loaded now (for a window: pyglet and a screen first)."""
     target = WINDOW_PLAY if args.command == "play" and args.view else HANDLERS[args.command]
     module, _, function = target.partition(":")
-    if module == WINDOW_PLAY.partition(":")[0]:
+    if module == WINDOW_MODULE:
         require_window()
     return getattr(load(module), function)  # type: ignore[no-any-return]
 

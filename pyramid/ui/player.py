@@ -1,8 +1,9 @@
-"""A person at the window: ``pyramid view`` and ``pyramid play --view``, and a player who chooses by clicking.
+"""A person at the window: a world or a scene watched live with hands on it, and a match with a player who clicks.
 
-Every input becomes one action of the API (``pyramid.physics.actions`` or the rules' ``Place``/``Remove``),
-performed by the same code a script calls: what a person does is what a script can do. The hands
-that turn mouse and keys into those actions live in ``pyramid.ui.hands``.
+The sessions behind ``pyramid view`` and ``pyramid play --view`` (``pyramid.cli.view``). Every input
+becomes one action of the API (``pyramid.physics.actions`` or the rules' ``Place``/``Remove``), performed
+by the same code a script calls: what a person does is what a script can do. The hands that turn mouse
+and keys into those actions live in ``pyramid.ui.hands``.
 """
 
 from __future__ import annotations
