@@ -121,6 +121,10 @@ def make_renderer(
         return BulletRenderer(width, height, camera)
     try:
         return StageRenderer(width, height, camera)
+    except ImportError as err:  # no pyglet
+        if kind == "opengl":
+            raise LookupError("the opengl renderer needs pyglet, the view extra: pip install -e '.[view]'") from err
+        return BulletRenderer(width, height, camera)
     except Exception as err:  # no EGL, no X server, no OpenGL 3.3: whatever stops pyglet
         if kind == "opengl":
             raise RuntimeError(f"OpenGL offscreen rendering is not available here: {err}") from err
