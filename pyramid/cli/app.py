@@ -54,6 +54,7 @@ EPILOG = """examples:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The parser of the ``pyramid`` command and its subcommands (their handlers are in ``HANDLERS``)."""
     parser = argparse.ArgumentParser(
         prog="pyramid",
         description="Reinhold Wittig's dice pyramid (Das Spiel, 1979) and its games, in 3-D physics.",

@@ -76,6 +76,7 @@ class ProgressReport:
         self.bar: Progress | None = None
 
     def __call__(self, done: int, total: int) -> None:
+        """Start the bar at the first report, move it at each next one, end it with the last run."""
         if self.bar is None:
             self.bar = Progress(total, done)
             return
