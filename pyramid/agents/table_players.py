@@ -35,8 +35,7 @@ class OptimalPlayer(Player[TableGame]):
 
 
 class TableHumanPlayer(Player[TableGame]):
-    """A person at the terminal: the prompt and numbered options, asked again after bad input; a lone option
-    is taken without asking."""
+    """A person at the terminal: prompt and numbered options, asked again after bad input; a lone option is taken."""
 
     name = "human"
 

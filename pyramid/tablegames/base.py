@@ -61,6 +61,7 @@ class TableGame(GameBase):
     ``permutation``), and write the game as ``script``: ``choice = yield from ask(...)``,
     ``faces = yield from roll(n)``, messages through ``say``. The base answers the contract from the
     pending request and records every answer, so that ``clone`` replays them into a fresh script.
+    ``to_move`` is the seat of the pending decision (while a roll is pending, of the last one).
     """
 
     kind: ClassVar[str] = "table"
@@ -201,8 +202,7 @@ def _silent(text: str) -> None:
 def play_out(
     game: TableGame, players: Sequence[Player[TableGame]], roller: Roller, say: Callable[[str], None] = _silent
 ) -> Outcome:
-    """Play ``game`` to the end: ``roller`` answers the rolls, ``players`` (one per seat) the decisions; the
-    game's messages go to ``say`` as they appear."""
+    """Play ``game`` to the end: ``roller`` rolls, ``players`` (one per seat) decide, ``say`` hears each message."""
     shown = 0
     while True:
         for text in game.events[shown:]:
