@@ -32,9 +32,7 @@ from pyramid.perception import DieReading, Readout, Status
 from pyramid.physics import actions
 from pyramid.physics.world import World
 from pyramid.state import Cell, PyramidState
-
-MOVED_DISTANCE = 0.25  # edges: a die whose centre moved farther than this has moved
-MOVED_ANGLE = 15.0  # degrees: or one that turned more than this
+from pyramid.tolerances import TOL
 
 
 @dataclass
@@ -433,7 +431,7 @@ def _measure(
 def _has_moved(before: np.ndarray, after: np.ndarray, edge: float) -> bool:
     shift = float(np.linalg.norm(after[:3] - before[:3])) / edge
     turn = math.degrees(float((Rotation.from_quat(after[3:]) * Rotation.from_quat(before[3:]).inv()).magnitude()))
-    return shift > MOVED_DISTANCE or turn > MOVED_ANGLE
+    return shift > TOL.moved_shift or turn > TOL.moved_turn
 
 
 def _off_table(reading: DieReading) -> bool:

@@ -21,6 +21,7 @@ from pyramid.perception import Readout, read_poses
 from pyramid.physics.assets import cached_assets
 from pyramid.physics.bullet import connect, pb
 from pyramid.state import PyramidState
+from pyramid.tolerances import TOL
 from pyramid.units import GRAVITY
 
 FLOOR_DEPTH = 0.75  # metres from the table top down to the floor
@@ -266,7 +267,7 @@ class World:
         if self._bodies:
             ids, poses = self.poses()
             gaps = np.linalg.norm(poses[:, :3] - position, axis=1) / self.physics.edge
-            if gaps.min() < 0.5:
+            if gaps.min() < TOL.occupied:
                 n = int(gaps.argmin())
                 raise ValueError(f"slot {slot} is taken: die {ids[n]} sits there ({gaps[n]:.2f} edges from its centre)")
         self._spawn(die, position, orientation)
@@ -508,8 +509,8 @@ class World:
         self,
         timeout: float = 10.0,
         window: float = 0.25,
-        position_tolerance: float = 0.005,
-        angle_tolerance: float = 1.0,
+        position_tolerance: float = TOL.rest_shift,
+        angle_tolerance: float = TOL.rest_turn,
         raise_on_timeout: bool = True,
     ) -> SettleReport:
         """Step until every die is at rest: over a whole ``window`` of seconds no die moved more than
