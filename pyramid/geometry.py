@@ -60,8 +60,8 @@ def check_slot(slot: Slot) -> Slot:
 
 def _check_all(occupied: Iterable[Slot]) -> set[Slot]:
     occ = set(occupied)
-    strays = occ - SLOT_SET
-    if strays:
+    if not occ <= SLOT_SET:
+        strays = occ - SLOT_SET
         raise ValueError(f"{min(strays, key=str)} is not a slot of the pyramid ({len(strays)} such)")
     return occ
 
@@ -100,16 +100,21 @@ def resting_on(slot: Slot) -> tuple[Slot, ...]:
     return tuple(s for s in (_add(check_slot(slot), u, -1) for u in _UNIT) if min(s) >= 0)
 
 
+# Lattice tables in slot order, computed once: the games ask the two questions below thousands of times.
+_RESTING_ON: tuple[tuple[Slot, ...], ...] = tuple(resting_on(s) for s in SLOTS)
+_SUPPORTS: tuple[tuple[Slot, ...], ...] = tuple(supports(s) for s in SLOTS)
+
+
 def free_slots(occupied: Iterable[Slot]) -> list[Slot]:
-    """Occupied slots whose die can be removed without moving another: nothing rests on it."""
+    """Occupied slots whose die can be removed without moving another: nothing rests on it. In slot order."""
     occ = _check_all(occupied)
-    return [s for s in SLOTS if s in occ and not any(r in occ for r in resting_on(s))]
+    return [s for s, above in zip(SLOTS, _RESTING_ON, strict=True) if s in occ and occ.isdisjoint(above)]
 
 
 def open_slots(occupied: Iterable[Slot]) -> list[Slot]:
-    """Empty slots ready for a die: base funnels, or funnels whose three supports are occupied."""
+    """Empty slots ready for a die: base funnels, or funnels whose three supports are occupied. In slot order."""
     occ = _check_all(occupied)
-    return [s for s in SLOTS if s not in occ and all(t in occ for t in supports(s))]
+    return [s for s, below in zip(SLOTS, _SUPPORTS, strict=True) if s not in occ and occ.issuperset(below)]
 
 
 def is_stable(occupied: Iterable[Slot]) -> bool:

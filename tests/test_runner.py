@@ -13,7 +13,7 @@ import pytest
 from pyramid import geometry
 from pyramid.cli import app as cli
 from pyramid.dice import DICE, EDGE
-from pyramid.lab.runner import build_start, run_scene, summary_text, throw_die
+from pyramid.lab.runner import build_start, report_text, run_scene, throw_die
 from pyramid.lab.scene import load_scene, scene_from_dict
 from pyramid.perception import Status
 from pyramid.physics import actions
@@ -230,7 +230,7 @@ def test_pyramid_run_writes_a_json_report_and_prints_a_summary(
     printed = capsys.readouterr().out
     report = json.loads((out / "die_throw_seed4.json").read_text())
     assert report["seed"] == 4 and report["measures"]["thrown"][0]["top"] in range(1, 7)
-    assert summary_text(report) in printed and f"report: {out / 'die_throw_seed4.json'}" in printed
+    assert report_text(report) in printed and f"report: {out / 'die_throw_seed4.json'}" in printed
 
 
 def test_run_with_set_changes_a_setting_without_editing_the_file(tmp_path: Path) -> None:

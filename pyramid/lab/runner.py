@@ -464,8 +464,8 @@ def _picture(world: World, folder: Path, name: str) -> Path:
     return save_picture(world, folder / f"{name}.png", width=640, height=480)
 
 
-def summary_text(report: dict[str, Any]) -> str:
-    """A readable summary of a run's report for the terminal."""
+def report_text(report: dict[str, Any]) -> str:
+    """A scene run's report as lines for the terminal (``summaries.summary_text`` is an experiment's)."""
     lines = [
         f"scene {report['scene']} ({report['source']}), seed {report['seed']}",
         f"simulated {report['simulated_seconds']:.2f} s in {report['wall_seconds']:.2f} s wall; "
@@ -503,6 +503,6 @@ def run_command(args: Any) -> int:
         path = out / f"{stem}.json"
         path.write_text(json.dumps(report, indent=1) + "\n")
         if not args.quiet:
-            print(summary_text(report))
+            print(report_text(report))
         print(f"report: {path}" + (f"; pictures in {out / stem}" if args.pictures else ""))
     return 0
