@@ -13,7 +13,7 @@ import pytest
 from pyramid import geometry
 from pyramid.cli import app as cli
 from pyramid.dice import DICE
-from pyramid.lab.runner import build_start, run_scene, summary_text, throw_die
+from pyramid.lab.runner import build_start, run_scene, summary_text
 from pyramid.lab.scene import load_scene, scene_from_dict
 from pyramid.perception import Status
 from pyramid.physics import actions
@@ -69,7 +69,7 @@ def test_a_throw_is_released_with_its_lowest_corner_at_the_given_height() -> Non
     world = World(scene.physics, plate=False)
     rng = np.random.default_rng(5)
     for die in range(5):
-        throw_die(world, die, rng, 0.03, (0.1 * die, 0.0), 0.0, 0.0)
+        world.random_throw(die, rng, 0.03, (0.1 * die, 0.0), 0.0, 0.0, lowest_corner=True)
     dice, poses = world.poses()
     corners = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]) * 0.008
     for pose in poses:

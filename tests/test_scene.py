@@ -4,6 +4,8 @@ every action of the timeline."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +15,7 @@ import pytest
 from pyramid import geometry
 from pyramid.cli import app as cli
 from pyramid.lab.scene import Scene, SceneError, load_scene, scene_from_dict
-from pyramid.physics.world import Physics
+from pyramid.physics.settings import Physics
 
 SCENES = sorted((Path(__file__).parent.parent / "scenes").glob("*.toml"))
 
@@ -249,6 +251,18 @@ def test_overrides_reach_named_entries_numbered_entries_and_tables() -> None:
     assert raw["timeline"][1] == {"do": "throw", "name": "throw"}  # the original is left alone
     with pytest.raises(SceneError, match="timeline.5.height: the timeline has 2 entries"):
         scene_from_dict(raw, "x.toml", {"timeline.5.height": 0.1})
+
+
+def test_reading_the_scenes_does_not_import_pybullet() -> None:
+    code = (
+        "import sys, pathlib\n"
+        "from pyramid.lab.scene import load_scene\n"
+        "for path in sorted(pathlib.Path('scenes').glob('*.toml')):\n"
+        "    load_scene(path)\n"
+        "assert 'pybullet' not in sys.modules, 'reading a scene imported pybullet'\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=SCENES[0].parent.parent, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
 
 
 @pytest.mark.parametrize("path", SCENES, ids=[p.stem for p in SCENES])

@@ -244,46 +244,13 @@ def _perform(world: World, step: Step, rng: np.random.Generator, record: RunReco
             record.events.append(f"{action} ({p['colour']})")
         elif step.kind == "throw":
             die = _spare_die(world, p["colour"])
-            throw_die(world, die, rng, p["height"], (p["target"][0], p["target"][1]), p["speed"], p["spin"])
+            world.random_throw(die, rng, p["height"], p["target"], p["speed"], p["spin"], lowest_corner=True)
             record.thrown.append((die, _top_face(world, die)))
             record.events.append(
                 f"threw die {die} ({p['colour']}) from {p['height']:g} m, face {_top_face(world, die)} up"
             )
         else:
             _physical(world, step, rng, record)
-
-
-def throw_die(
-    world: World,
-    die: DieId,
-    rng: np.random.Generator,
-    height: float,
-    target: tuple[float, float],
-    speed: float,
-    spin: float,
-) -> None:
-    """Release ``die`` with its lowest corner ``height`` m above the table, to land near ``target`` (x, y).
-
-    The orientation is uniform over rotations, the heading uniform; the horizontal speed and the spin
-    (rad/s, about a uniform random axis) are scaled by uniform factors in [0.5, 1.5]. Measuring the
-    height from the lowest point, not the centre, makes low throws comparable: a die released 5 mm up
-    falls 5 mm whichever way it is turned.
-    """
-    quat = rng.normal(size=4)
-    quat /= np.linalg.norm(quat)
-    heading = rng.uniform(0, 2 * math.pi)
-    v = speed * rng.uniform(0.5, 1.5)
-    axis = rng.normal(size=3)
-    omega = spin * rng.uniform(0.5, 1.5) * axis / np.linalg.norm(axis)
-    ph = world.physics
-    rotation = geometry.quat_to_matrix(quat)[0]
-    # Depth of the box's lowest corner below its centre: the half extents projected on world z.
-    depth = float(np.abs(rotation[2]) @ (np.asarray(ph.proportions) * ph.edge / 2))
-    fall = math.sqrt(2 * height / ph.gravity) if ph.gravity > 0 else 0.0
-    # Start back along the heading so that the die lands near the target.
-    direction = np.array([math.cos(heading), math.sin(heading)])
-    start = np.asarray(target, dtype=float) - v * fall * direction
-    world.throw(die, (start[0], start[1], height + depth + 1e-5), (*(v * direction), 0.0), tuple(omega), tuple(quat))
 
 
 def _place(world: World, p: Mapping[str, Any], readout: Readout, rng: np.random.Generator, record: RunRecord) -> None:
