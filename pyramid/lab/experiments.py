@@ -12,17 +12,18 @@ import csv
 import itertools
 import json
 import os
+import shutil
 import signal
 import sys
-import time
 import tomllib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
+from tqdm import tqdm
 
 from pyramid.agents.seats import make_seat
 from pyramid.cli.tables import make_players, make_roller, make_table_game
@@ -228,42 +229,59 @@ def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
 # -- running many -----------------------------------------------------------------------------
 
 
-class Progress:
-    """A progress bar on stderr: redrawn in place on a terminal, a line every 10% otherwise."""
+class Progress(tqdm):
+    """The runs' progress bar: tqdm on stderr, redrawn in place on a terminal, a line about every tenth otherwise.
 
-    def __init__(self, total: int, done: int = 0, width: int = 30, stream: Any = None) -> None:
-        self.total, self.done, self.width = total, done, width
-        self.stream = stream or sys.stderr
-        self.start, self.first = time.perf_counter(), done
-        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
-        self.last_draw, self.last_tenth = 0.0, -1
+    A resumed experiment starts at the ``done`` runs already written; its pace, and so the time left,
+    counts this session's runs only, and shows once the first of them has finished.
+    """
 
-    def update(self, n: int = 1) -> None:
-        """Count ``n`` more finished runs."""
-        self.done += n
-        now = time.perf_counter()
-        tenth = 10 * self.done // max(self.total, 1)
-        if (self.tty and now - self.last_draw > 0.1) or (not self.tty and tenth != self.last_tenth):
-            self.draw()
-            self.last_draw, self.last_tenth = now, tenth
+    monitor_interval = 0  # no tqdm monitor thread: it would redraw off the main thread and undo the pacing
 
-    def draw(self) -> None:
-        """Write the bar once."""
-        fraction = self.done / max(self.total, 1)
-        bar = "#" * round(self.width * fraction)
-        elapsed = time.perf_counter() - self.start
-        rate = (self.done - self.first) / elapsed if elapsed > 0 else 0.0
-        left = f", ~{(self.total - self.done) / rate:.0f} s left" if rate > 0 else ""
-        text = f"[{bar:<{self.width}}] {self.done}/{self.total} runs {100 * fraction:3.0f}%  {elapsed:.0f} s{left}"
-        self.stream.write(("\r" + text) if self.tty else text + "\n")
+    def __init__(self, total: int, done: int = 0, width: int = 30, stream: TextIO | None = None) -> None:
+        stream = stream or sys.stderr
+        tty = stream.isatty()
+        # The terminal's size, 80 x 24 where it does not tell (tqdm would then draw nothing).
+        columns, lines = shutil.get_terminal_size() if tty else (None, None)
+        super().__init__(
+            total=total,
+            initial=done,
+            file=stream if tty else _Lines(stream),
+            bar_format=f"[{{bar:{width}}}] " + "{n_fmt}/{total_fmt} runs {percentage:3.0f}%  {elapsed_s:.0f} s{left}",
+            ascii=" #",
+            smoothing=0,  # the pace is this session's average, not a moving one
+            ncols=columns,
+            nrows=lines,
+            mininterval=0.1 if tty else 0,
+            miniters=None if tty else max(1, -(-(total - done) // 10)),
+        )
+
+    @property
+    def format_dict(self) -> MutableMapping[str, Any]:
+        """tqdm's fields, and ``left``: the time left at this session's pace, blank before its first run is in."""
+        fields = super().format_dict
+        ran = fields["n"] - fields["initial"]
+        fields["left"] = f", ~{(fields['total'] - fields['n']) * fields['elapsed'] / ran:.0f} s left" if ran > 0 else ""
+        return fields
+
+
+class _Lines:
+    """A stream for a progress bar off a terminal: each redraw becomes a line of its own, a repeat is left out."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream, self.last = stream, ""
+
+    def write(self, text: str) -> int:
+        """Write a redraw (tqdm's carriage return and padding dropped) as one line."""
+        line = text.strip()
+        if line and line != self.last:
+            self.stream.write(line + "\n")
+            self.last = line
+        return len(text)
+
+    def flush(self) -> None:
+        """Flush the stream beneath."""
         self.stream.flush()
-
-    def close(self) -> None:
-        """Draw the final state (unless just drawn) and end the line."""
-        if self.tty or self.last_tenth != 10 * self.done // max(self.total, 1):
-            self.draw()
-        if self.tty:
-            self.stream.write("\n")
 
 
 def _start_worker() -> None:
