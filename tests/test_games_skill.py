@@ -52,9 +52,7 @@ def test_every_skill_game_has_a_rules_card_and_a_programmed_player() -> None:
             assert heading in doc, f"{game.info.title} lacks {heading}"
         make_hand(game.default_player, np.random.default_rng(0))
     assert (
-        find_game("mikado", SkillGame) is DiceMikado
-        and find_game(3).kind == "skill"
-        and find_game(39).kind != "skill"
+        find_game("mikado", SkillGame) is DiceMikado and find_game(3).kind == "skill" and find_game(39).kind != "skill"
     )
 
 
