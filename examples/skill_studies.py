@@ -111,7 +111,8 @@ def _climb(action: object, start: tuple[int, int, int]) -> str:
 
 def climb_by_stroke() -> None:
     """Coulomb's last die: two-handed strokes that throw it straight at the top of three dice."""
-    from pyramid.agents.plate_hands import TiltHand, azimuth_to
+    from pyramid.agents.plate_aim import azimuth_to
+    from pyramid.agents.plate_hands import TiltHand
 
     hand = TiltHand(np.random.default_rng(0))
     outcomes: Counter[str] = Counter()
@@ -127,7 +128,7 @@ def climb_by_puff() -> None:
     """Dune's last die: 0.1 s puffs straight at the top of three dice, from level with the die's centre or below."""
     import math
 
-    from pyramid.agents.plate_hands import azimuth_to
+    from pyramid.agents.plate_aim import azimuth_to
     from pyramid.physics.actions import Blow
     from pyramid.physics.hands import unit
 

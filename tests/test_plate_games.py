@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from pyramid import geometry as g
-from pyramid.agents.plate_hands import TiltHand, base_funnel, funnel_steps
+from pyramid.agents.plate_aim import base_funnel, funnel_steps
+from pyramid.agents.plate_hands import TiltHand
 from pyramid.lab.scene import SceneError, scene_from_dict
 from pyramid.physics import actions as A
 from pyramid.physics import hands

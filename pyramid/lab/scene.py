@@ -1,7 +1,7 @@
 """Scene files (TOML) -> validated Scene data: the starting arrangement, physics, timeline and measures.
 
-First in the flow: scene file -> Scene -> World (see ``runner``). Every mistake raises SceneError
-naming the file, the key and what was expected; nothing runs from a file that does not validate.
+First in the flow: scene file -> Scene -> World (``runner``); nothing runs from a file that does not validate.
+The checks are in ``scene_checks``, the timeline's actions in ``timeline``, ``--set`` keys in ``overrides``.
 """
 
 from __future__ import annotations

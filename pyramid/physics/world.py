@@ -14,15 +14,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pyramid import geometry
-from pyramid.dice import COLOURS, DICE, DieId
+from pyramid.dice import DICE, DieId
 from pyramid.geometry import Slot, UpFaces
 from pyramid.perception import Readout, read_poses
-from pyramid.physics.assets import cached_assets
+from pyramid.physics import stage
 from pyramid.physics.bullet import connect, pb
 from pyramid.physics.settings import Physics
 from pyramid.state import PyramidState
 
-FLOOR_DEPTH = 0.75  # metres from the table top down to the floor
 Vector = Sequence[float] | np.ndarray  # a point, direction, velocity or quaternion
 
 
@@ -59,91 +58,12 @@ class World:
         self._asleep = False
         self._plate_bodies: list[int] = []
         self._plate_pose = np.array([0, 0, 0, 0, 0, 0, 1.0])
-        self._configure()
-        self._make_table()
+        stage.configure(self.client, self.physics)
+        self.table, self.floor = stage.make_table(self.client, self.physics)
         if self.plate:
-            self._make_plate()
-        ph = self.physics
-        self._die_shape = self._make_die_shape()
-        folder = cached_assets(ph.edge)
-        self._die_visual = self.client.createVisualShape(
-            pb.GEOM_MESH, fileName=str(folder / "die.obj"), meshScale=list(ph.proportions)
-        )
-        self._textures = {c: self.client.loadTexture(str(folder / f"die_{c}.png")) for c in COLOURS}
-
-    # -- construction ----------------------------------------------------------------------------
-
-    def _configure(self) -> None:
-        c, ph = self.client, self.physics
-        c.resetSimulation()
-        c.setGravity(0, 0, -ph.gravity)
-        c.setPhysicsEngineParameter(fixedTimeStep=ph.time_step, deterministicOverlappingPairs=1)
-        if ph.engine_defaults:
-            return
-        c.setPhysicsEngineParameter(
-            numSubSteps=0,
-            numSolverIterations=ph.solver_iterations,
-            contactERP=ph.contact_erp,
-            warmStartingFactor=ph.warm_starting,
-            contactBreakingThreshold=ph.contact_breaking_threshold,
-            useSplitImpulse=int(ph.split_impulse),
-            splitImpulsePenetrationThreshold=ph.split_impulse_threshold,
-            contactSlop=ph.contact_slop,
-            restitutionVelocityThreshold=ph.restitution_threshold,
-            enableConeFriction=int(ph.cone_friction),
-        )
-
-    def _make_table(self) -> None:
-        c, ph = self.client, self.physics
-        shape = c.createCollisionShape(pb.GEOM_BOX, halfExtents=[1.0, 1.0, 0.02])
-        visual = c.createVisualShape(pb.GEOM_BOX, halfExtents=[1.0, 1.0, 0.02], rgbaColor=[0.55, 0.40, 0.25, 1])
-        self.table = c.createMultiBody(0, shape, visual, basePosition=[0, 0, -0.02])
-        c.changeDynamics(self.table, -1, lateralFriction=ph.friction_table, restitution=ph.restitution_table)
-        # The floor under the table: a die that leaves the table comes to rest there. A box, not a plane:
-        # a die on Bullet's plane touches it at one point a step and spins on it for ever.
-        floor = c.createCollisionShape(pb.GEOM_BOX, halfExtents=[5.0, 5.0, 0.05])
-        self.floor = c.createMultiBody(0, floor, basePosition=[0, 0, -FLOOR_DEPTH - 0.05])
-        c.changeDynamics(self.floor, -1, lateralFriction=ph.friction_table, restitution=ph.restitution_table)
-
-    def _make_plate(self) -> None:
-        """The plate: a triangular slab and the 55 cubes of the virtual 10th layer forming the funnels."""
-        c, ph = self.client, self.physics
-        a = ph.edge
-        grey = [0.72, 0.74, 0.76, 1]
-        vertices, tris = geometry.slab_prism()
-        verts = (vertices * a).tolist()
-        slab = c.createCollisionShape(pb.GEOM_MESH, vertices=verts)
-        slab_vis = c.createVisualShape(pb.GEOM_MESH, vertices=verts, indices=tris.ravel().tolist(), rgbaColor=grey)
-        bodies = [c.createMultiBody(0, slab, slab_vis)]
-        orn = geometry.matrix_to_quat(geometry.CUBE_TO_PLATE).tolist()
-        centres = geometry.PLATE_CUBE_CENTRES * a
-        # PyBullet's compound shapes keep only their first 16 children: chunk the 55 cubes.
-        for start in range(0, len(centres), 16):
-            chunk = centres[start : start + 16]
-            n = len(chunk)
-            shape = c.createCollisionShapeArray(
-                [pb.GEOM_BOX] * n,
-                halfExtents=[[a / 2] * 3] * n,
-                collisionFramePositions=chunk.tolist(),
-                collisionFrameOrientations=[orn] * n,
-            )
-            visual = c.createVisualShapeArray(
-                [pb.GEOM_BOX] * n,
-                halfExtents=[[a / 2] * 3] * n,
-                visualFramePositions=chunk.tolist(),
-                visualFrameOrientations=[orn] * n,
-                rgbaColors=[grey] * n,
-            )
-            bodies.append(c.createMultiBody(0, shape, visual))
-        for b in bodies:
-            c.changeDynamics(b, -1, lateralFriction=ph.friction_plate, restitution=ph.restitution_plate)
-        self._plate_bodies = bodies
-
-    def _make_die_shape(self) -> int:
-        """The die's collision shape: a box of the die's edge (and proportions)."""
-        ph = self.physics
-        half = np.array(ph.proportions) * ph.edge / 2
-        return self.client.createCollisionShape(pb.GEOM_BOX, halfExtents=half.tolist())
+            self._plate_bodies = stage.make_plate(self.client, self.physics)
+        self._die_shape = stage.make_die_shape(self.client, self.physics)
+        self._die_visual, self._textures = stage.make_die_visuals(self.client, self.physics)
 
     # -- dice in and out -----------------------------------------------------------------------
 
