@@ -82,8 +82,9 @@ CLIMB_STARTS = ((3, 3, 2), (4, 2, 2))  # beside two of the three (a ramp funnel)
 
 def _point(slot: tuple[int, int, int]) -> np.ndarray:
     from pyramid import geometry
+    from pyramid.dice import EDGE
 
-    return geometry.slot_centre(slot) * 0.016
+    return geometry.slot_centre(slot) * EDGE
 
 
 def _climb(action: object, start: tuple[int, int, int]) -> str:

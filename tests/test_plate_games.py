@@ -10,6 +10,7 @@ import pytest
 from pyramid import geometry as g
 from pyramid.agents.plate_aim import base_funnel, funnel_steps
 from pyramid.agents.plate_hands import TiltHand
+from pyramid.dice import EDGE
 from pyramid.lab.scene import SceneError, scene_from_dict
 from pyramid.physics import actions as A
 from pyramid.physics import hands
@@ -25,7 +26,6 @@ from pyramid.skillgames.plate import (
     steps,
 )
 
-EDGE = 0.016
 B, C = (0, 8, 0), (0, 0, 8)
 
 

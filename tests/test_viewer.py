@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from pyramid import geometry
-from pyramid.dice import DICE
+from pyramid.dice import DICE, EDGE
 from pyramid.skillgames.mount import Mounting
 from pyramid.state import Cell, PyramidState
 
@@ -621,7 +621,7 @@ def test_u_pulls_the_die_under_the_mouse_out_and_it_stays_in_play(display: str) 
 def test_face_cell_names_the_cell_beyond_each_face_of_a_die_on_a_tilted_plate() -> None:
     from pyramid.ui.player import face_cell
 
-    edge = 0.016
+    edge = EDGE
     angle = math.radians(10)
     rot = np.array([[1, 0, 0], [0, math.cos(angle), -math.sin(angle)], [0, math.sin(angle), math.cos(angle)]])
     plate_pose = np.concatenate([[0.01, -0.02, 0.05], geometry.matrix_to_quat(rot)])

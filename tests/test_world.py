@@ -9,6 +9,7 @@ from pyramid import geometry as g
 from pyramid.perception import Status
 from pyramid.physics.world import NotAtRestError, Physics, World
 from pyramid.state import Cell, PyramidState, random_pattern
+from pyramid.units import GRAVITY
 
 EDGE_TOLERANCE = 0.02
 
@@ -213,7 +214,7 @@ def slid_on_slope(slope: float, azimuth: float, cone: bool = True) -> float:
     world.throw(0, (0.0, 0.0, edge / 2))
     world.step(0.2)
     t, z = np.radians(slope), np.radians(azimuth)
-    world.client.setGravity(9.81 * np.sin(t) * np.cos(z), 9.81 * np.sin(t) * np.sin(z), -9.81 * np.cos(t))
+    world.client.setGravity(GRAVITY * np.sin(t) * np.cos(z), GRAVITY * np.sin(t) * np.sin(z), -GRAVITY * np.cos(t))
     before = world.poses()[1][0, :3]
     world.step(1.0)
     slid = float(np.linalg.norm(world.poses()[1][0, :3] - before)) / edge

@@ -8,8 +8,9 @@ from typing import Any
 import numpy as np
 
 from pyramid import geometry
-from pyramid.agents.controller import EDGE, Controller
+from pyramid.agents.controller import Controller
 from pyramid.agents.plate_aim import STEPS, azimuth_to, base_funnel, funnel_steps
+from pyramid.dice import EDGE
 from pyramid.geometry import Slot
 from pyramid.perception import Readout
 from pyramid.physics import hands

@@ -16,8 +16,6 @@ from pyramid.perception import Readout
 from pyramid.physics.actions import PhysicalAction
 from pyramid.state import PyramidState
 
-EDGE = 0.016
-
 
 class Controller(abc.ABC):
     """Chooses the next physical action of a skill game's turn."""

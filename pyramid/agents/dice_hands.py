@@ -9,13 +9,15 @@ from typing import Any
 import numpy as np
 
 from pyramid import geometry
-from pyramid.agents.controller import EDGE, Controller, reachable, weakened
+from pyramid.agents.controller import Controller, reachable, weakened
 from pyramid.agents.plate_hands import azimuth_to
+from pyramid.dice import EDGE
 from pyramid.geometry import Slot
 from pyramid.perception import Readout, Status
 from pyramid.physics import hands
 from pyramid.physics.actions import Attach, Blow, Flick, Lift, PhysicalAction, Pour, Pull, Shake, Throw, Tilt, Wait
 from pyramid.skillgames.more import ROLL_DROP, tower_spot
+from pyramid.units import SET_DROP
 
 
 class MikadoHand(Controller):
@@ -332,7 +334,7 @@ class StackHand(Controller):
     """
 
     STRATEGIES = ("pyramid", "tower")
-    DROP = 0.001  # metres between the die and what it is set on, at release
+    DROP = SET_DROP  # metres between the die and what it is set on, at release
     LEAN, LEAN_DEG = 0.0015, 1.5  # a tower whose top die is this far (m) off its foot, or tilted (degrees), leans
 
     def __init__(

@@ -31,6 +31,7 @@ from pyramid.perception import Readout
 from pyramid.physics import hands
 from pyramid.physics.actions import PhysicalAction, Shake, Tilt, Wait
 from pyramid.skillgames.plate import funnel_point, ramp_funnels
+from pyramid.units import GRAVITY
 
 
 @dataclass(frozen=True)
@@ -194,7 +195,7 @@ class TiltHand(Controller):
                 drop = (speed / reach) ** 2 / (2 * 0.9 * math.radians(self.sweep))
                 for other, r in self.launch_distances(points, line, azimuth, family).items():
                     edge_die = min(funnels[other]) == 0 or other in loose
-                    if other != die and -r * drop > self.press * self._slack * 9.81 * (0.6 if edge_die else 1.0):
+                    if other != die and -r * drop > self.press * self._slack * GRAVITY * (0.6 if edge_die else 1.0):
                         unsafe = True  # it would be left floating and land hard (by the rim: off the plate)
                         break
                     if other == die or r <= 0:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.spatial.transform import Rotation
 
 from pyramid import geometry
 from pyramid.dice import EDGE, die_mass
@@ -92,8 +93,7 @@ def gentle_drop(physics: Physics) -> Figure:
         axis = np.cross(normal, [0.0, 0.0, 1.0])
         axis = axis / np.linalg.norm(axis) if np.linalg.norm(axis) > 1e-9 else np.array([1.0, 0.0, 0.0])
         angle = np.arccos(normal[2])
-        quat = np.concatenate([axis * np.sin(angle / 2), [np.cos(angle / 2)]])
-        world.throw(0, (0.0, 0.0, physics.edge / 2 + 0.01), orientation=quat)
+        world.throw(0, (0.0, 0.0, physics.edge / 2 + 0.01), orientation=Rotation.from_rotvec(axis * angle).as_quat())
         world.settle()
         kept += world.readout().dice[0].top == top
         world.close()
@@ -149,10 +149,11 @@ def mujoco_scene(sleep: bool, timestep: float = 0.005, edge: float = EDGE, solve
     """
     iterations = ' iterations="20"' if solver == "CG" else ""
     a = edge
-    quat_xyzw = geometry.matrix_to_quat(geometry.CUBE_TO_PLATE)
-    quat = " ".join(f"{q:.9f}" for q in (quat_xyzw[3], *quat_xyzw[:3]))
-    die_quat_xyzw = geometry.matrix_to_quat(geometry.seated_rotation((1, 2, 3)))
-    die_quat = " ".join(f"{q:.9f}" for q in (die_quat_xyzw[3], *die_quat_xyzw[:3]))
+    # MuJoCo writes quaternions scalar first (w, x, y, z).
+    quat, die_quat = (
+        " ".join(f"{q:.9f}" for q in Rotation.from_matrix(m).as_quat(scalar_first=True))
+        for m in (geometry.CUBE_TO_PLATE, geometry.seated_rotation((1, 2, 3)))
+    )
     vertices, _ = geometry.slab_prism()
     slab = " ".join(f"{v:.7f}" for v in (vertices * a).ravel())
     cubes = "\n".join(

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from scipy.spatial.transform import Rotation
 
 from pyramid import geometry
 from pyramid.dice import DICE, DieId
@@ -31,9 +32,7 @@ from pyramid.perception import DieReading, Readout, Status
 from pyramid.physics import actions
 from pyramid.physics.world import World
 from pyramid.state import Cell, PyramidState
-
-MOVED_DISTANCE = 0.25  # edges: a die whose centre moved farther than this has moved
-MOVED_ANGLE = 15.0  # degrees: or one that turned more than this
+from pyramid.tolerances import TOL
 
 
 @dataclass
@@ -399,9 +398,8 @@ def _measure(
 
 def _has_moved(before: np.ndarray, after: np.ndarray, edge: float) -> bool:
     shift = float(np.linalg.norm(after[:3] - before[:3])) / edge
-    # Angle between two unit quaternions: 2 acos(|<q1, q2>|).
-    turn = math.degrees(2 * math.acos(min(1.0, abs(float(np.dot(before[3:], after[3:]))))))
-    return shift > MOVED_DISTANCE or turn > MOVED_ANGLE
+    turn = math.degrees(float((Rotation.from_quat(after[3:]) * Rotation.from_quat(before[3:]).inv()).magnitude()))
+    return shift > TOL.moved_shift or turn > TOL.moved_turn
 
 
 def _off_table(reading: DieReading) -> bool:
@@ -434,8 +432,8 @@ def _picture(world: World, folder: Path, name: str) -> Path:
     return save_picture(world, folder / f"{name}.png", width=640, height=480)
 
 
-def summary_text(report: dict[str, Any]) -> str:
-    """A readable summary of a run's report for the terminal."""
+def report_text(report: dict[str, Any]) -> str:
+    """A scene run's report as lines for the terminal (``summaries.summary_text`` is an experiment's)."""
     lines = [
         f"scene {report['scene']} ({report['source']}), seed {report['seed']}",
         f"simulated {report['simulated_seconds']:.2f} s in {report['wall_seconds']:.2f} s wall; "
@@ -473,6 +471,6 @@ def run_command(args: Any) -> int:
         path = out / f"{stem}.json"
         path.write_text(json.dumps(report, indent=1) + "\n")
         if not args.quiet:
-            print(summary_text(report))
+            print(report_text(report))
         print(f"report: {path}" + (f"; pictures in {out / stem}" if args.pictures else ""))
     return 0

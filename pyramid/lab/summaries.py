@@ -114,7 +114,7 @@ def _face_summary(values: Sequence[Any]) -> dict[str, Any]:
 
 
 def summary_text(summary: dict[str, Any], limit: int = 12) -> str:
-    """The summary as lines for the terminal: one block per sweep point."""
+    """An experiment's summary as lines for the terminal, a block per sweep point (a run's: ``report_text``)."""
     lines = [f"{plural(summary['runs'], 'run')}, {summary['errors']} with errors"]
     for entry in summary["points"]:
         head = ", ".join(f"{k}={v}" for k, v in entry["params"].items()) or "all runs"

@@ -13,6 +13,7 @@ from typing import Any, TypeAlias
 from pyramid.dice import COUNTS
 from pyramid.lab.scene_checks import TABLE_HALF_WIDTH, SceneChecks
 from pyramid.physics import actions
+from pyramid.units import PLACE_DROP, SET_DROP
 
 DIE_WORDS = ("apex", "free", "thrown", "loose", "table")  # how a flick names its die
 REQUIRED: Any = dataclasses.MISSING  # the default of a key an entry must give
@@ -199,7 +200,7 @@ ACTIONS: dict[str, ActionKind] = {
             "slot": Key("open", slot_or_word, words=("open",)),
             "colour": Key("black", set_colour),
             "up": Key("random", up_faces),
-            "drop": number(0.002, 0.0, 0.1),
+            "drop": number(PLACE_DROP, 0.0, 0.1),
             "count": Key(1, whole_count),
         },
         on_pyramid=True,
@@ -240,7 +241,7 @@ ACTIONS: dict[str, ActionKind] = {
             "colour": Key("black", set_colour),
             "cell": Key(None, lattice_cell),
             "up": Key("123", up_faces),
-            "drop": number(0.001, 0.0, 0.1),
+            "drop": number(SET_DROP, 0.0, 0.1),
             "scatter": number(0.0003, 0.0, 0.01),
         },
         on_pyramid=True,

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
+from scipy.spatial.transform import Rotation
 
 from pyramid import geometry
 from pyramid.dice import DieId
@@ -22,6 +23,7 @@ from pyramid.geometry import Slot
 from pyramid.physics import hands
 from pyramid.physics.plate_motion import HOME, Shake, Tilt, plate_pose_at, tilt_duration
 from pyramid.physics.plate_motion import tilt_lift as tilt_lift  # re-exported with the other plate motions
+from pyramid.units import SET_DROP
 
 if TYPE_CHECKING:
     from pyramid.physics.world import World
@@ -144,7 +146,7 @@ class Attach:
     die: DieId
     cell: tuple[int, int, int]
     up: tuple[int, int, int] = (1, 2, 3)
-    drop: float = 0.001
+    drop: float = SET_DROP
     scatter: float = 0.0003
 
     def __str__(self) -> str:
@@ -290,12 +292,13 @@ def throw_release(
     )
     axis = rng.normal(size=3)
     spin = a.spin * axis / np.linalg.norm(axis)
-    quat = rng.normal(size=4)  # drawn even when the hand chooses, so that the random stream stays the same
+    turn = Rotation.random(rng=rng)  # drawn even when the hand chooses, so that the random stream stays the same
     if a.orientation is not None:
         quat = np.asarray(a.orientation, dtype=float)
         if quat.shape != (4,) or not np.linalg.norm(quat) > 0:
             raise ValueError(f"a throw's orientation is a quaternion (x, y, z, w), not {a.orientation!r}")
-    return start, speed * direction, spin, quat / np.linalg.norm(quat)
+        turn = Rotation.from_quat(quat)
+    return start, speed * direction, spin, turn.as_quat()
 
 
 def _throw(world: World, a: Throw, rng: np.random.Generator) -> None:
@@ -360,7 +363,7 @@ def _pour(world: World, a: Pour, rng: np.random.Generator) -> None:
     centre = np.array([a.target[0], a.target[1], a.height])
     flow = a.speed * hands.unit(a.azimuth)
     for die, offset in zip(a.dice, offsets, strict=True):
-        quat = rng.normal(size=4)
+        quat = Rotation.random(rng=rng).as_quat()
         jitter = rng.normal(scale=0.2 * a.speed + 0.01, size=3)
-        world.throw(die, centre + offset, flow + jitter, rng.normal(scale=5.0, size=3), quat / np.linalg.norm(quat))
+        world.throw(die, centre + offset, flow + jitter, rng.normal(scale=5.0, size=3), quat)
         world.step(a.interval)

@@ -15,13 +15,13 @@ import numpy as np
 from pyramid.dice import DieId, dice_of
 from pyramid.perception import DieReading, Readout, Status
 from pyramid.physics.world import World
+from pyramid.tolerances import TOL
 
 TABLE_RADIUS = 0.35  # metres: a die resting farther than this from the origin has left the table area
 MAX_ATTEMPTS = 20  # re-throws of one roll before giving up
 SETTLE_TIMEOUT = 4.0  # seconds of simulated time before a die spinning flat on the table is read anyway
 SPIN_WINDOW = 0.25  # seconds over which such a die must keep its top face and place
 SPIN_TIMEOUT = 8.0  # further seconds of waiting for the spinning dice
-STILL_DRIFT = 0.1  # edges: farthest such a die may slide over the window
 
 
 @dataclass(frozen=True)
@@ -151,5 +151,5 @@ def _spinning_flat(before: DieReading, after: DieReading, edge: float) -> bool:
         before.status is Status.LYING
         and after.status is Status.LYING
         and before.top == after.top
-        and math.dist(before.position, after.position) < STILL_DRIFT * edge
+        and math.dist(before.position, after.position) < TOL.spin_drift * edge
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pyramid.dice import DENSITY, EDGE
+from pyramid.units import GRAVITY
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ class Physics:
     cone_friction: bool = True
     maximal_coordinates: bool = True
     engine_defaults: bool = False  # True: leave PyBullet's own solver settings (for comparison)
-    gravity: float = 9.81
+    gravity: float = GRAVITY
     # Bullet multiplies the two bodies' coefficients: die on die 0.81^2 = 0.66 (acrylic),
     # die on plate 0.81 * 0.45 = 0.36 (aluminium), die on table 0.81 * 0.5 = 0.40 (dry wood).
     friction_die: float = 0.81

@@ -12,15 +12,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from scipy.spatial.transform import Rotation
 
 from pyramid import geometry
-from pyramid.dice import DICE, DieId
+from pyramid.dice import DICE, EDGE, DieId
 from pyramid.geometry import Slot, UpFaces
 from pyramid.perception import Readout, read_poses
 from pyramid.physics import stage
 from pyramid.physics.bullet import connect, pb
 from pyramid.physics.settings import Physics
 from pyramid.state import PyramidState
+from pyramid.tolerances import TOL
 
 Vector = Sequence[float] | np.ndarray  # a point, direction, velocity or quaternion
 
@@ -112,11 +114,11 @@ class World:
         ValueError if a die in play already sits there (its centre within half an edge of the place).
         """
         position, orientation = self.slot_pose(slot, up)
-        position = position + np.array([0, 0, drop + 1e-5 * self.physics.edge / 0.016])
+        position = position + np.array([0, 0, drop + 1e-5 * self.physics.edge / EDGE])
         if self._bodies:
             ids, poses = self.poses()
             gaps = np.linalg.norm(poses[:, :3] - position, axis=1) / self.physics.edge
-            if gaps.min() < 0.5:
+            if gaps.min() < TOL.occupied:
                 n = int(gaps.argmin())
                 raise ValueError(f"slot {slot} is taken: die {ids[n]} sits there ({gaps[n]:.2f} edges from its centre)")
         self._spawn(die, position, orientation)
@@ -274,8 +276,7 @@ class World:
         that of the die's centre, or with ``lowest_corner`` that of its lowest corner: then low throws
         compare, a die released 5 mm up falls 5 mm whichever way it is turned.
         """
-        quat = rng.normal(size=4)
-        quat /= np.linalg.norm(quat)
+        quat = Rotation.random(rng=rng).as_quat()
         heading = rng.uniform(0, 2 * math.pi)
         v = speed * rng.uniform(0.5, 1.5)
         axis = rng.normal(size=3)
@@ -364,8 +365,8 @@ class World:
         self,
         timeout: float = 10.0,
         window: float = 0.25,
-        position_tolerance: float = 0.005,
-        angle_tolerance: float = 1.0,
+        position_tolerance: float = TOL.rest_shift,
+        angle_tolerance: float = TOL.rest_turn,
         raise_on_timeout: bool = True,
     ) -> SettleReport:
         """Step until every die is at rest: over a whole ``window`` of seconds no die moved more than
@@ -477,7 +478,8 @@ def _check_die(die: DieId) -> None:
 
 def _rotation_vector(target: np.ndarray, current: np.ndarray) -> np.ndarray:
     """World rotation vector (3,) that turns quaternion ``current`` into ``target`` (both x, y, z, w)."""
-    # q_err = target * conj(current), as a rotation vector along the shorter way round.
+    # q_err = target * conj(current), as a rotation vector along the shorter way round (written out:
+    # scipy's Rotation product and as_rotvec differ in the last bits, and the hand's torque with them).
     x1, y1, z1, w1 = target
     x2, y2, z2, w2 = -current[0], -current[1], -current[2], current[3]
     err = np.array(
@@ -499,7 +501,5 @@ def _rotation_vector(target: np.ndarray, current: np.ndarray) -> np.ndarray:
 def _moved(before: np.ndarray, after: np.ndarray, edge: float, tol: float, angle_deg: float) -> np.ndarray:
     """Which dice moved more than ``tol`` edges or turned more than ``angle_deg`` between two poses."""
     shift = np.linalg.norm(after[:, :3] - before[:, :3], axis=1) / edge
-    # Angle between two unit quaternions: 2 acos(|<q1, q2>|).
-    dot = np.abs(np.einsum("ni,ni->n", before[:, 3:], after[:, 3:]))
-    turn = np.degrees(2 * np.arccos(np.clip(dot, -1, 1)))
+    turn = np.degrees((Rotation.from_quat(after[:, 3:]) * Rotation.from_quat(before[:, 3:]).inv()).magnitude())
     return (shift > tol) | (turn > angle_deg)

@@ -355,7 +355,7 @@ def film_command(args: Any) -> int:
     import json
 
     from pyramid.lab.experiments import parse_vary
-    from pyramid.lab.runner import summary_text
+    from pyramid.lab.runner import report_text
     from pyramid.lab.scene import load_scene
 
     overrides = {}
@@ -374,7 +374,7 @@ def film_command(args: Any) -> int:
         out.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(report, indent=1) + "\n")
         if not args.quiet:
-            print(summary_text(report))
+            print(report_text(report))
         print(f"report: {path}; drawn by the {renderer.name} renderer")
         if args.picture:
             print(f"pictures: {len(report['pictures'])} in {out / stem}")

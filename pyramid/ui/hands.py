@@ -18,6 +18,8 @@ from pyramid.dice import COLOURS, DICE, Colour, DieId
 from pyramid.physics import actions
 from pyramid.rules import Place, Remove, RemoveColumn
 from pyramid.state import Cell, PyramidState
+from pyramid.tolerances import TOL
+from pyramid.units import PLACE_DROP
 
 if TYPE_CHECKING:
     from pyramid.physics.world import World
@@ -234,7 +236,7 @@ class Hands:
             self.note(str(err))
             return
         self.note(f"place {self.colour} die {die} at {slot} showing {''.join(map(str, self.up))}")
-        self.viewer.queue.append(lambda: world.place(die, slot, self.up, drop=0.002))
+        self.viewer.queue.append(lambda: world.place(die, slot, self.up, drop=PLACE_DROP))
 
     def lift(self, die: DieId) -> None:
         """Queue lifting ``die`` out: out of its slot along its way out, or off the table straight up."""
@@ -430,7 +432,7 @@ class Hands:
             return
         cell = face_cell(origin + distance * direction, poses[n, :3], world.plate_pose, edge)
         seat = actions.cell_pose(world, cell, self.up)[0]
-        if float(np.linalg.norm(poses[:, :3] - seat, axis=1).min()) < 0.5 * edge:
+        if float(np.linalg.norm(poses[:, :3] - seat, axis=1).min()) < TOL.occupied * edge:
             self.note(f"the cell {cell} beyond that face of die {dice[n]} is taken")
             return
         if self.sink is not None:
