@@ -14,7 +14,8 @@ import pytest
 
 from pyramid import geometry
 from pyramid.cli import app as cli
-from pyramid.lab.scene import Scene, SceneError, load_scene, scene_from_dict
+from pyramid.lab.runner import start_state
+from pyramid.lab.scene import Scene, SceneError, load_scene, reserved_dice, scene_from_dict
 from pyramid.physics.settings import Physics
 
 SCENES = sorted((Path(__file__).parent.parent / "scenes").glob("*.toml"))
@@ -295,9 +296,6 @@ def test_the_scenes_together_show_every_action_and_every_kind_of_start() -> None
 
 
 def test_the_random_colours_of_the_start_leave_the_dice_the_timeline_needs() -> None:
-    from pyramid.lab.runner import start_state
-    from pyramid.lab.scene import reserved_dice
-
     raw = {
         "start": {"pyramid": "full", "colours": "random"},
         "timeline": [{"do": "throw", "colour": "blue", "count": 10}, {"do": "place", "colour": "gold"}],

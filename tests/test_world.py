@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
+from scipy.stats import chisquare
 
 from pyramid import geometry as g
 from pyramid.perception import Status
@@ -146,8 +150,6 @@ def test_same_seed_same_run() -> None:
 
 @pytest.mark.slow
 def test_600_throws_are_fair() -> None:
-    from scipy.stats import chisquare
-
     rng = np.random.default_rng(2026)
     counts = np.zeros(6, dtype=int)
     world = World(plate=False)
@@ -237,8 +239,6 @@ def test_without_the_friction_cone_a_die_holds_far_past_its_friction_angle_along
 
 
 def test_a_window_without_a_display_is_refused_with_a_reason(monkeypatch: pytest.MonkeyPatch) -> None:
-    import sys
-
     if not sys.platform.startswith("linux"):
         pytest.skip("DISPLAY is how Linux finds a screen")
     monkeypatch.delenv("DISPLAY", raising=False)
@@ -247,9 +247,6 @@ def test_a_window_without_a_display_is_refused_with_a_reason(monkeypatch: pytest
 
 
 def test_the_world_prints_nothing_of_its_own() -> None:
-    import subprocess
-    import sys
-
     script = "from pyramid.physics.world import World; w = World(plate=False); w.throw(0, (0, 0, 0.05)); w.settle()"
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout == "" and done.stderr == ""  # no "argv[0]=" or "pybullet build time" from PyBullet's C code

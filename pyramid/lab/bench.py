@@ -1,4 +1,4 @@
-"""Speed and accuracy figures of the physics, printed as a table (``pyramid bench``). Not a test.
+"""Speed and accuracy figures of the physics, and their table (``pyramid bench`` prints it). Not a test.
 
 Every figure of one run comes from the same machine in the same minute, so ratios between rows are
 meaningful even where absolute times are noisy.
@@ -121,7 +121,7 @@ def readout_time(repeats: int = 20) -> Figure:
 
 def mujoco_pyramid(seconds: float, sleep: bool, solver: str = "Newton", timestep: float = 0.005) -> Figure:
     """The identical full pyramid in MuJoCo: awake (sleep disabled) or with MuJoCo's own sleeping."""
-    import mujoco
+    import mujoco  # the bench extra
 
     model = mujoco.MjModel.from_xml_string(mujoco_scene(sleep, timestep, solver=solver))
     data = mujoco.MjData(model)
@@ -193,8 +193,11 @@ def _row(f: Figure) -> str:
     )
 
 
-def run_bench(seconds: float = 10.0, mujoco: bool = True, progress: Callable[[str], None] = print) -> int:
-    """Measure and print every figure; returns a process exit code."""
+def run_bench(
+    seconds: float = 10.0, mujoco: bool = True, progress: Callable[[str], None] | None = None
+) -> list[Figure]:
+    """Measure every figure, telling ``progress`` which one is being measured; returns them in order."""
+    say = progress or (lambda text: None)
     ours = Physics()
     figures: list[Figure] = []
     steps: list[tuple[str, Callable[[], Figure]]] = [
@@ -214,24 +217,27 @@ def run_bench(seconds: float = 10.0, mujoco: bool = True, progress: Callable[[st
     ]
     if mujoco:
         try:
-            import mujoco as _  # noqa: F401
+            import mujoco as _  # noqa: F401  (the bench extra)
 
             steps.append(("MuJoCo Newton awake", lambda: mujoco_pyramid(seconds, sleep=False)))
             steps.append(("MuJoCo CG awake", lambda: mujoco_pyramid(seconds, sleep=False, solver="CG")))
             steps.append(("MuJoCo Newton asleep", lambda: mujoco_pyramid(seconds, sleep=True)))
         except ImportError:
-            progress("MuJoCo is not installed (pip install -e '.[bench]'): skipping the comparison")
+            say("MuJoCo is not installed (pip install -e '.[bench]'): skipping the comparison")
     for n, (name, step) in enumerate(steps, 1):
-        progress(f"[{n}/{len(steps)}] {name} ...")
+        say(f"[{n}/{len(steps)}] {name} ...")
         figures.append(step())
-    print()
-    print(f"{'':<52}{'x realtime':>10}{'sag mean':>11}{'sag max':>10}{'wall s':>10}")
-    for f in figures:
-        print(_row(f))
+    return figures
+
+
+def bench_table(figures: list[Figure]) -> str:
+    """The figures as a table after a blank line, then each pyramid's speed against ours awake."""
+    lines = ["", f"{'':<52}{'x realtime':>10}{'sag mean':>11}{'sag max':>10}{'wall s':>10}"]
+    lines += [_row(f) for f in figures]
+    lines.append("")
     by = {f.what: f for f in figures}
     ref = by["PyBullet tuned (ours), awake pyramid"]
-    print()
     for f in figures:
         if f.realtime is not None and f.realtime < 1e5 and ref.realtime and f is not ref and "pyramid" in f.what:
-            print(f"{f.what}: {f.realtime / ref.realtime:.2f} x the speed of ours awake")
-    return 0
+            lines.append(f"{f.what}: {f.realtime / ref.realtime:.2f} x the speed of ours awake")
+    return "\n".join(lines)

@@ -11,23 +11,22 @@ from __future__ import annotations
 import csv
 import itertools
 import json
+import logging
 import os
-import shutil
 import signal
-import sys
-import tomllib
-from collections.abc import Callable, Iterable, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import numpy as np
-from tqdm import tqdm
 
 from pyramid.agents.seats import make_seat
 from pyramid.cli.tables import make_players, make_roller, make_table_game
-from pyramid.lab.summaries import plot_summary, plural, summarise, summary_text
+from pyramid.lab.runner import run_scene
+from pyramid.lab.scene import scene_from_dict
+from pyramid.lab.summaries import plot_summary, plural, summarise
 from pyramid.play import start_match
 from pyramid.registry import find_game
 from pyramid.rules import Game
@@ -73,43 +72,6 @@ class Plan:
         ]
 
 
-def parse_vary(text: str) -> tuple[str, list[Any]]:
-    """``KEY=V1,V2,...`` or ``KEY=START:STOP:COUNT`` (COUNT evenly spaced numbers) -> (key, values)."""
-    key, sep, values = text.partition("=")
-    if not sep or not key.strip() or not values.strip():
-        raise ExperimentError(f"--vary takes KEY=V1,V2 or KEY=START:STOP:COUNT, got {text!r}")
-    parts = values.split(":")
-    if len(parts) == 3:
-        start, stop, count = (_literal(p, text) for p in parts)
-        if not _is_number(start) or not _is_number(stop) or not isinstance(count, int) or isinstance(count, bool):
-            raise ExperimentError(f"--vary {text!r}: START:STOP:COUNT takes two numbers and a whole count")
-        if count < 1:
-            raise ExperimentError(f"--vary {text!r}: the COUNT of START:STOP:COUNT must be at least 1, got {count}")
-        return key.strip(), [round(float(v), 10) for v in np.linspace(start, stop, count)]
-    return key.strip(), [_literal(v, text) for v in values.split(",")]
-
-
-def parse_setting(text: str, option: str = "--set") -> tuple[str, Any]:
-    """``KEY=VALUE`` (one value) -> (key, value); ExperimentError naming ``option`` when it is not that."""
-    key, sep, value = text.partition("=")
-    if not sep or not key.strip() or not value.strip():
-        raise ExperimentError(f"{option} takes KEY=VALUE, e.g. throw.height=0.02, got {text!r}")
-    return key.strip(), _literal(value, text, option)
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _literal(text: str, whole: str, option: str = "--vary") -> Any:
-    try:
-        return tomllib.loads(f"v = {text.strip()}")["v"]
-    except tomllib.TOMLDecodeError:
-        if text.strip().replace("_", "").replace("-", "").isalnum():
-            return text.strip()  # a bare word, e.g. a colour
-        raise ExperimentError(f"{option} {whole!r}: cannot read the value {text!r}") from None
-
-
 # -- one run, in any process ------------------------------------------------------------------
 
 
@@ -128,9 +90,6 @@ def run_job(job: Job) -> dict[str, Any]:
 
 
 def _run_scene_job(job: Job) -> dict[str, Any]:
-    from pyramid.lab.runner import run_scene
-    from pyramid.lab.scene import scene_from_dict
-
     scene = scene_from_dict(job.spec["scene"], job.spec["source"], job.params)
     return run_scene(scene, seed=job.seed)["measures"]
 
@@ -229,61 +188,6 @@ def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
 # -- running many -----------------------------------------------------------------------------
 
 
-class Progress(tqdm):
-    """The runs' progress bar: tqdm on stderr, redrawn in place on a terminal, a line about every tenth otherwise.
-
-    A resumed experiment starts at the ``done`` runs already written; its pace, and so the time left,
-    counts this session's runs only, and shows once the first of them has finished.
-    """
-
-    monitor_interval = 0  # no tqdm monitor thread: it would redraw off the main thread and undo the pacing
-
-    def __init__(self, total: int, done: int = 0, width: int = 30, stream: TextIO | None = None) -> None:
-        stream = stream or sys.stderr
-        tty = stream.isatty()
-        # The terminal's size, 80 x 24 where it does not tell (tqdm would then draw nothing).
-        columns, lines = shutil.get_terminal_size() if tty else (None, None)
-        super().__init__(
-            total=total,
-            initial=done,
-            file=stream if tty else _Lines(stream),
-            bar_format=f"[{{bar:{width}}}] " + "{n_fmt}/{total_fmt} runs {percentage:3.0f}%  {elapsed_s:.0f} s{left}",
-            ascii=" #",
-            smoothing=0,  # the pace is this session's average, not a moving one
-            ncols=columns,
-            nrows=lines,
-            mininterval=0.1 if tty else 0,
-            miniters=None if tty else max(1, -(-(total - done) // 10)),
-        )
-
-    @property
-    def format_dict(self) -> MutableMapping[str, Any]:
-        """tqdm's fields, and ``left``: the time left at this session's pace, blank before its first run is in."""
-        fields = super().format_dict
-        ran = fields["n"] - fields["initial"]
-        fields["left"] = f", ~{(fields['total'] - fields['n']) * fields['elapsed'] / ran:.0f} s left" if ran > 0 else ""
-        return fields
-
-
-class _Lines:
-    """A stream for a progress bar off a terminal: each redraw becomes a line of its own, a repeat is left out."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream, self.last = stream, ""
-
-    def write(self, text: str) -> int:
-        """Write a redraw (tqdm's carriage return and padding dropped) as one line."""
-        line = text.strip()
-        if line and line != self.last:
-            self.stream.write(line + "\n")
-            self.last = line
-        return len(text)
-
-    def flush(self) -> None:
-        """Flush the stream beneath."""
-        self.stream.flush()
-
-
 def _start_worker() -> None:
     """Set up a worker process: the parent handles Ctrl-C; PyBullet's banners do not reach the terminal."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops handing out jobs
@@ -332,8 +236,6 @@ def require_dask() -> None:
 def run_dask(jobs: Sequence[Job], workers: int, address: str | None, on_row: Callable[[dict[str, Any]], None]) -> None:
     """Run ``jobs`` on a Dask cluster: the scheduler at ``address``, or a local cluster of ``workers`` processes."""
     require_dask()
-    import logging
-
     from dask.distributed import Client, LocalCluster, as_completed
 
     cluster = None
@@ -377,13 +279,16 @@ def run_experiment(
     workers: int | None = None,
     engine: str = "local",
     address: str | None = None,
-    progress: bool = True,
+    progress: Callable[[int, int], None] | None = None,
     plots: bool = True,
+    say: Callable[[str], None] | None = None,
 ) -> Outcome:
     """Run ``plan`` into the folder ``out``, skipping runs already written there; then table, summary, plots.
 
     The folder holds ``experiment.json`` (the plan), ``rows.jsonl`` (one row per run, written as each
     finishes), ``rows.csv``, ``summary.json`` and ``summary.png``. Ctrl-C keeps every row written.
+    ``progress`` is told (runs done, runs in all) before the first run and after each; ``say`` gets notes
+    (no plot without matplotlib).
     """
     if engine not in ENGINES:
         raise ExperimentError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
@@ -411,25 +316,26 @@ def run_experiment(
     rows = read_rows(rows_path)
     done = {r["key"] for r in rows}
     jobs = [j for j in plan.jobs() if j.key not in done]
-    bar = Progress(len(plan.jobs()), len(done)) if progress else None
+    total = len(plan.jobs())
+    finished = len(done)
+    if progress is not None:
+        progress(finished, total)
     with rows_path.open("a", encoding="utf-8") as sink:
 
         def keep(row: dict[str, Any]) -> None:
+            nonlocal finished
             sink.write(json.dumps(row, sort_keys=True) + "\n")
             sink.flush()
             os.fsync(sink.fileno())
             rows.append(row)
-            if bar is not None:
-                bar.update()
+            finished += 1
+            if progress is not None:
+                progress(finished, total)
 
-        try:
-            if engine == "dask":
-                run_dask(jobs, workers, address, keep)
-            else:
-                run_local(jobs, workers, keep)
-        finally:
-            if bar is not None:
-                bar.close()
+        if engine == "dask":
+            run_dask(jobs, workers, address, keep)
+        else:
+            run_local(jobs, workers, keep)
     files = [manifest, rows_path, write_csv(rows, folder / "rows.csv")]
     summary = summarise(rows, plan.points())
     (folder / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
@@ -442,10 +348,11 @@ def run_experiment(
         )
         shape = f" ({plural(len(plan.points()), 'setting')} x {plural(plan.seeds, 'seed')})"
         shape = shape if len(plan.points()) > 1 else ""
-        picture = plot_summary(rows, summary, folder / "summary.png", f"{what}: {plural(len(rows), 'run')}{shape}")
+        title = f"{what}: {plural(len(rows), 'run')}{shape}"
+        picture = plot_summary(rows, summary, folder / "summary.png", title, say)
         if picture is not None:
             files.append(picture)
-    return Outcome(len(plan.jobs()), len(done), len(jobs), files, summary)
+    return Outcome(total, len(done), len(jobs), files, summary)
 
 
 def _comparable(plan_data: dict[str, Any]) -> dict[str, Any]:
@@ -490,53 +397,3 @@ def write_csv(rows: Sequence[dict[str, Any]], path: Path) -> Path:
 
 def _cell(value: Any) -> Any:
     return "" if value is None else int(value) if isinstance(value, bool) else value
-
-
-def experiment_command(args: Any) -> int:
-    """``pyramid experiment``: build the plan from the arguments, check it, run it, print the summary."""
-    vary = dict(parse_vary(text) for text in args.vary)
-    if args.scene is None and args.game is None:
-        raise ExperimentError("nothing to run: give a scene file (e.g. scenes/die_throw.toml) or --game with --players")
-    if args.scene is not None and args.game is not None:
-        raise ExperimentError(f"give a scene file or --game, not both (got {args.scene} and --game {args.game})")
-    if args.scene is not None:
-        from pyramid.lab.scene import load_scene
-
-        base = load_scene(args.scene)
-        for point in Plan({}, vary, 1).points():  # every sweep point must make a valid scene before anything runs
-            load_scene(args.scene, point, origin="--vary")
-        spec: dict[str, Any] = {"scene": dict(base.raw), "source": str(args.scene)}
-        default_out = f"experiments/{base.name}"
-    else:
-        kinds = [k.strip() for k in args.players.split(",")]
-        if not all(kinds):
-            raise ExperimentError(f"--players {args.players!r} has an empty player name")
-        if "human" in kinds:
-            raise ExperimentError("--players names the bots of every seat, e.g. greedy,random (no human)")
-        options = dict(o.partition("=")[::2] for o in args.option)
-        spec, default_out = game_spec(args.game, kinds, args.fast, options)
-    if args.seeds < 1:
-        raise ExperimentError(f"--seeds must be at least 1, got {args.seeds}")
-    if args.first_seed < 0:
-        raise ExperimentError(f"--first-seed must be 0 or more, got {args.first_seed}")
-    if args.workers is not None and args.workers < 1:
-        raise ExperimentError(f"--workers must be at least 1, got {args.workers}")
-    plan = Plan(spec, vary, args.seeds, args.first_seed)
-    out = Path(args.out or default_out)
-    shape = f"{plural(len(plan.points()), 'setting')} x {plural(args.seeds, 'seed')}"
-    print(f"{plural(len(plan.jobs()), 'run')} ({shape}) into {out}", file=sys.stderr)
-    try:
-        result = run_experiment(plan, out, args.workers, args.engine, args.address, not args.quiet, not args.no_plots)
-    except KeyboardInterrupt:
-        kept = len(read_rows(out / "rows.jsonl"))
-        print(
-            f"interrupted: {kept} rows kept in {out / 'rows.jsonl'}; run the same command again to resume",
-            file=sys.stderr,
-        )
-        return 130
-    if result.resumed:
-        print(f"resumed: {result.resumed} runs were already done, {result.ran} run now", file=sys.stderr)
-    print(summary_text(result.summary))
-    for path in result.files:
-        print(f"wrote {path}")
-    return 0

@@ -30,6 +30,7 @@ from pyramid.lab.scene import (
 )
 from pyramid.perception import DieReading, Readout, Status
 from pyramid.physics import actions
+from pyramid.physics.render import save_picture
 from pyramid.physics.world import World
 from pyramid.state import Cell, PyramidState
 from pyramid.tolerances import TOL
@@ -427,8 +428,6 @@ def _thrown(readout: Readout, die: DieId, start_top: int, plate: bool) -> dict[s
 
 
 def _picture(world: World, folder: Path, name: str) -> Path:
-    from pyramid.physics.render import save_picture
-
     return save_picture(world, folder / f"{name}.png", width=640, height=480)
 
 
@@ -450,27 +449,3 @@ def report_text(report: dict[str, Any]) -> str:
         else:
             lines.append(f"  {key:<18} {json.dumps(value) if isinstance(value, dict) else value}")
     return "\n".join(lines)
-
-
-def run_command(args: Any) -> int:
-    """``pyramid run``: run each scene file, print its summary, write its JSON report (and pictures)."""
-    from pyramid.lab.experiments import parse_vary
-    from pyramid.lab.scene import load_scene
-
-    overrides = {}
-    for text in args.set:
-        key, values = parse_vary(text)
-        overrides[key] = values[0]
-    scenes = [load_scene(path, overrides) for path in args.scene]  # every file checked before anything runs
-    out = Path(args.out)
-    for scene in scenes:
-        seed = scene.seed if args.seed is None else args.seed
-        stem = f"{scene.name}_seed{seed}"
-        report = run_scene(scene, seed, out / stem if args.pictures else None)
-        out.mkdir(parents=True, exist_ok=True)
-        path = out / f"{stem}.json"
-        path.write_text(json.dumps(report, indent=1) + "\n")
-        if not args.quiet:
-            print(report_text(report))
-        print(f"report: {path}" + (f"; pictures in {out / stem}" if args.pictures else ""))
-    return 0

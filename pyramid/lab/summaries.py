@@ -7,12 +7,12 @@ Sits after ``experiments`` in the flow: it reads plain rows (dicts with ``point`
 from __future__ import annotations
 
 import math
-import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from scipy import stats
 
 FACE_KEYS = ("top", "start_top")  # columns ending so hold a face 1..6: counted, with a chi-square test
 ID_KEYS = ("die", "slot", "key", "point", "seed")  # columns that name things: not summarised
@@ -41,7 +41,6 @@ def mean_interval(values: Sequence[float], share: bool | None = None) -> dict[st
     if n == 0:
         return {"n": 0, "mean": math.nan, "low": math.nan, "high": math.nan}
     mean = float(x.mean())
-    from scipy import stats  # here, not at import: most commands never need it (it takes a second to load)
 
     if share:
         wilson = stats.binomtest(round(float(x.sum())), n).proportion_ci(method="wilson")
@@ -64,8 +63,6 @@ def chi_square_uniform(counts: Sequence[int]) -> dict[str, float]:
     df = len(c) - 1
     if expected <= 0:
         return {"chi2": math.nan, "df": df, "p": math.nan}
-    from scipy import stats
-
     test = stats.chisquare(c)
     return {"chi2": float(test.statistic), "df": df, "p": float(test.pvalue)}
 
@@ -150,11 +147,15 @@ def _label(column: str) -> str:
 
 
 def plot_summary(
-    rows: Sequence[dict[str, Any]], summary: dict[str, Any], path: Path, title: str | None = None
+    rows: Sequence[dict[str, Any]],
+    summary: dict[str, Any],
+    path: Path,
+    title: str | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> Path | None:
     """A figure of the summary: measures against the first swept setting (or their spread), face counts.
 
-    Returns None (with a note on stderr) when matplotlib is not installed: it is the ``plots`` extra.
+    Returns None (with a note to ``say``) when matplotlib is not installed: it is the ``plots`` extra.
     """
     try:
         import matplotlib
@@ -162,7 +163,8 @@ def plot_summary(
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        print("no plots: they need matplotlib, pip install 'pyramid[plots]'", file=sys.stderr)
+        if say is not None:
+            say("no plots: they need matplotlib, pip install 'pyramid[plots]'")
         return None
     points = summary["points"]
     swept = [k for k in (points[0]["params"] if points else {}) if all(_numeric(p["params"][k]) for p in points)]

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from pyramid.dice import DieId, dice_of
 from pyramid.perception import DieReading, Readout, Status
-from pyramid.physics.world import World
 from pyramid.tolerances import TOL
+
+if TYPE_CHECKING:
+    from pyramid.physics.world import World  # a PhysicalRoller is handed its world: the games load without PyBullet
 
 TABLE_RADIUS = 0.35  # metres: a die resting farther than this from the origin has left the table area
 MAX_ATTEMPTS = 20  # re-throws of one roll before giving up

@@ -23,6 +23,7 @@ from scipy.spatial.transform import Rotation
 from pyramid import geometry
 from pyramid.dice import COLOURS, DICE, EDGE, Colour
 from pyramid.physics import assets
+from pyramid.physics.render import view_points
 from pyramid.state import PyramidState
 from pyramid.tolerances import TOL
 from pyramid.ui.camera import OrbitCamera
@@ -425,10 +426,8 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
 
     def frame_world(self) -> None:
         """Aim the camera (and its home, R) so that the plate and every die of the world are in view."""
-        from pyramid.ui.film import frame_camera
-
         if self.world is not None:
-            frame_camera(self.camera, self.world, self.width / max(self.height, 1))
+            self.camera.fit(view_points(self.world), self.width / max(self.height, 1))
 
     def screenshot(self) -> np.ndarray:
         """The window as a person sees it now: an RGB image (height, width, 3) uint8."""
