@@ -14,15 +14,15 @@ from typing import Any
 import numpy as np
 import pytest
 
+from pyramid.agents.table_players import table_players
 from pyramid.cli import app as cli
 from pyramid.cli.args import seat_kinds
-from pyramid.cli.tables import make_players, make_table_game
 from pyramid.lab.demo import run_demo
 from pyramid.lab.scene import SceneError, scene_from_dict
 from pyramid.lab.settings import SettingError, parse_setting, parse_vary
 from pyramid.lab.summaries import mean_interval, plural, summarise, summary_text
-from pyramid.physics.roller import FastRoller
 from pyramid.state import SPARE_DICE
+from pyramid.tablegames.base import TableGame
 from pyramid.tablegames.decathlon import Decathlon
 from pyramid.tablegames.heptathlon import Heptathlon
 from pyramid.tablegames.knights import Knights
@@ -90,7 +90,7 @@ def test_demo_picture_that_cannot_be_written_is_refused_before_the_simulation(
 def test_play_picture_into_a_folder_is_refused_before_the_match(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr("pyramid.cli.games.play", _never("the match"))
+    monkeypatch.setattr("pyramid.cli.play.play", _never("the match"))
     assert cli.main(["play", "10", "--picture", str(tmp_path)]) == 2
     assert f"--picture {tmp_path}: cannot write there: {tmp_path} is a folder" in capsys.readouterr().err
 
@@ -211,9 +211,10 @@ def test_an_invalid_table_game_option_stops_the_game_naming_it(capsys: pytest.Ca
         (Knights, {"max-rounds": "12"}, ("max_rounds", 12)),
     ],
 )
-def test_table_game_options_are_read_by_type(game: type, options: dict[str, str], expected: tuple[str, Any]) -> None:
-    rng = np.random.default_rng(0)
-    made = make_table_game(game, make_players("optimal,random", rng), FastRoller(rng), rng, options, say=print)
+def test_table_game_options_are_read_by_type(
+    game: type[TableGame], options: dict[str, str], expected: tuple[str, Any]
+) -> None:
+    made = game(2, rng=np.random.default_rng(0), **options)
     assert getattr(made, expected[0]) == expected[1]
 
 
@@ -226,10 +227,11 @@ def test_table_game_options_are_read_by_type(game: type, options: dict[str, str]
         (Heptathlon, {"pairs": "banana"}, "option pairs of heptathlon: expected each or distinct, got 'banana'"),
     ],
 )
-def test_bad_table_game_options_name_the_game_and_the_option(game: type, options: dict[str, str], message: str) -> None:
-    rng = np.random.default_rng(0)
+def test_bad_table_game_options_name_the_game_and_the_option(
+    game: type[TableGame], options: dict[str, str], message: str
+) -> None:
     with pytest.raises(ValueError, match=message):
-        make_table_game(game, make_players("optimal,random", rng), FastRoller(rng), rng, options, say=print)
+        game(game.info.players[0], rng=np.random.default_rng(0), **options)
 
 
 def test_an_experiment_with_a_bad_table_game_option_stops_before_running(
@@ -359,7 +361,7 @@ def test_an_empty_player_name_is_refused(players: str, capsys: pytest.CaptureFix
     with pytest.raises(ValueError, match="empty player name"):
         seat_kinds(players)
     with pytest.raises(ValueError, match="empty player name"):
-        make_players(players, np.random.default_rng(0))
+        table_players(players.split(","), np.random.default_rng(0))
     assert seat_kinds("") == [] and seat_kinds(" greedy , random ") == ["greedy", "random"]
 
 

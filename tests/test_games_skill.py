@@ -20,7 +20,7 @@ from pyramid.agents import (
     weakened,
 )
 from pyramid.agents.seats import make_hand
-from pyramid.cli.games import play as play_skill
+from pyramid.cli.play import play as play_skill
 from pyramid.dice import EDGE
 from pyramid.perception import Status
 from pyramid.physics.actions import Attach, Lift, Pull, Throw, Tilt, Wait, perform

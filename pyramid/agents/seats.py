@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -24,9 +25,10 @@ from pyramid.agents.dice_hands import (
 )
 from pyramid.agents.plate_hands import BlowHand, FlintHand, TiltHand
 from pyramid.agents.players import GreedyPlayer, HumanPlayer, Player, RandomPlayer
+from pyramid.agents.table_players import OptimalPlayer, TableHumanPlayer
 from pyramid.rules import GameBase
 
-BOARD_PLAYERS: dict[str, Callable[[np.random.Generator], Player]] = {
+BOARD_PLAYERS: dict[str, Callable[[np.random.Generator], Player[Any]]] = {
     "random": RandomPlayer,
     "greedy": GreedyPlayer,
     "human": lambda rng: HumanPlayer(),
@@ -53,9 +55,19 @@ SKILL_PLAYERS: dict[str, Callable[[np.random.Generator], Controller]] = {
 }
 
 
-def _table(kind: str) -> dict[str, Callable[[np.random.Generator], Player | Controller]]:
+TABLE_PLAYERS: dict[str, Callable[[np.random.Generator], Player[Any]]] = {
+    "optimal": lambda rng: OptimalPlayer(),
+    "strong": lambda rng: OptimalPlayer("strong"),
+    "random": RandomPlayer,
+    "human": lambda rng: TableHumanPlayer(),
+}
+
+
+def _table(kind: str) -> dict[str, Callable[[np.random.Generator], Player[Any] | Controller]]:
     if kind == "skill":
         return dict(SKILL_PLAYERS)
+    if kind == "table":
+        return dict(TABLE_PLAYERS)
     return dict(BOARD_PLAYERS)
 
 
@@ -71,10 +83,16 @@ def make_hand(kind: str, rng: np.random.Generator) -> Controller:
     return SKILL_PLAYERS[kind](rng)
 
 
-def make_seat(kind: str, rng: np.random.Generator, game_cls: type[GameBase]) -> Player | Controller:
-    """The player called ``kind`` for a game of ``game_cls``; ValueError naming the choices when unknown."""
+def make_seat(
+    kind: str, rng: np.random.Generator, game_cls: type[GameBase], name: str | None = None
+) -> Player[Any] | Controller:
+    """The player called ``kind`` for a game of ``game_cls`` (named ``name`` at the table, if given);
+    ValueError naming the choices when unknown."""
     table = _table(game_cls.kind)
     if kind not in table:
         what = "skill player" if game_cls.kind == "skill" else "player"
         raise ValueError(f"unknown {what} {kind!r}; choose from {', '.join(table)}")
-    return table[kind](rng)
+    seat = table[kind](rng)
+    if name is not None:
+        seat.name = name
+    return seat

@@ -1,6 +1,6 @@
 """The ``pyramid`` command: the parser of every subcommand, and the table of the modules that run them.
 
-Each subcommand's handler module (``cli.lab``, ``cli.experiment``, ``cli.dispatch``, ``cli.view``) is
+Each subcommand's handler module (``cli.lab``, ``cli.experiment``, ``cli.games``, ``cli.play``, ``cli.view``) is
 loaded by name only when that subcommand runs (``HANDLERS``), so ``pyramid games`` never pays for
 the physics (PyBullet, trimesh), SciPy or a window; a module that needs a missing extra ends in one
 line saying what to install.
@@ -27,9 +27,9 @@ HANDLERS = {
     "bench": "pyramid.cli.lab:bench",
     "run": "pyramid.cli.lab:run",
     "experiment": "pyramid.cli.experiment:experiment",
-    "games": "pyramid.cli.dispatch:games",
-    "rules": "pyramid.cli.dispatch:rules",
-    "play": "pyramid.cli.dispatch:play",
+    "games": "pyramid.cli.games:games",
+    "rules": "pyramid.cli.games:rules",
+    "play": "pyramid.cli.play:play",
     "view": "pyramid.cli.view:view",
 }
 WINDOW_PLAY = "pyramid.cli.view:play"  # ``pyramid play --view``

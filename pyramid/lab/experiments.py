@@ -23,7 +23,6 @@ from typing import Any
 import numpy as np
 
 from pyramid.agents.seats import make_seat
-from pyramid.cli.tables import make_players, make_roller, make_table_game
 from pyramid.lab.runner import run_scene
 from pyramid.lab.scene import scene_from_dict
 from pyramid.lab.summaries import plot_summary, plural, summarise
@@ -97,9 +96,7 @@ def _run_scene_job(job: Job) -> dict[str, Any]:
 def _run_game_job(job: Job) -> dict[str, Any]:
     """One seeded match of any game (board, skill or table) with its bots, as ``pyramid play`` sets it up."""
     spec = job.spec
-    if "table_game" in spec:
-        return _run_table_game_job(job)
-    game_cls = find_game(spec["game"])
+    game_cls = find_game(spec.get("game") or spec["table_game"])
     options = {**spec.get("options", {}), **{k: str(v) for k, v in job.params.items()}}
     kinds = spec["players"]
     match = start_match(game_cls, kinds, job.seed, fast=spec.get("fast", False), options=options)
@@ -108,9 +105,18 @@ def _run_game_job(job: Job) -> dict[str, Any]:
     finally:
         match.close()
     game = match.game
+    win = [seat in outcome.winners for seat in range(len(kinds))]
+    if game_cls.kind == "table":
+        records = match.roller.records
+        return {
+            "score": [int(x) for x in outcome.scores],
+            "win": win,
+            "rolls": len(records),
+            "rerolls": sum(r.rerolls for r in records),
+        }
     return {
         "score": list(outcome.scores),
-        "win": [seat in outcome.winners for seat in range(len(kinds))],
+        "win": win,
         "termination": outcome.termination.name.lower(),
         "turns": len(game.history) if isinstance(game, Game) else None,
     }
@@ -129,37 +135,11 @@ def game_spec(name: str, kinds: list[str], fast: bool, options: dict[str, str]) 
     return spec, folder
 
 
-def _run_table_game_job(job: Job) -> dict[str, Any]:
-    """One game of a table dice game (Decathlon, ...): physical rolls unless the spec says fast."""
-    spec = job.spec
-    game_type = find_game(spec["table_game"])
-    rng = np.random.default_rng(job.seed)
-    players = make_players(",".join(spec["players"]), rng)
-    roller = make_roller(spec.get("fast", False), rng)
-    options = {**spec.get("options", {}), **{k: str(v) for k, v in job.params.items()}}
-    game: Any = make_table_game(game_type, players, roller, rng, options, say=lambda text: None)
-    scores = game.play()
-    winners = set(game.winners())
-    return {
-        "score": [int(x) for x in scores],
-        "win": [seat in winners for seat in range(len(players))],
-        "rolls": len(roller.records),
-        "rerolls": sum(r.rerolls for r in roller.records),
-    }
-
-
 def check_game(spec: dict[str, Any]) -> None:
     """Raise ExperimentError before anything runs if the game cannot be set up with these players and options."""
     name = spec.get("game") or spec["table_game"]
     try:
         game_cls = find_game(name)
-        if game_cls.kind == "table":
-            rng = np.random.default_rng(0)
-            players = make_players(",".join(spec["players"]), rng)
-            make_table_game(
-                game_cls, players, make_roller(True, rng), rng, dict(spec["options"]), say=lambda text: None
-            )
-            return
         if game_cls.kind == "skill" and spec.get("fast", False):
             raise ValueError(f"{game_cls.info.title} is a game of physical skill: it has no fast mode")
         rng = np.random.default_rng(0)

@@ -6,6 +6,7 @@ FastRoller draws the faces for strategy studies. Both record every roll.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 
 TABLE_RADIUS = 0.35  # metres: a die resting farther than this from the origin has left the table area
 MAX_ATTEMPTS = 20  # re-throws of one roll before giving up
+ROLL_TRIES = 3  # whole rolls made afresh when the physics cannot read one (RollError) before giving up
 SETTLE_TIMEOUT = 4.0  # seconds of simulated time before a die spinning flat on the table is read anyway
 SPIN_WINDOW = 0.25  # seconds over which such a die must keep its top face and place
 SPIN_TIMEOUT = 8.0  # further seconds of waiting for the spinning dice
@@ -113,7 +115,16 @@ class PhysicalRoller:
         raise RollError(f"dice still moving after {SETTLE_TIMEOUT + SPIN_TIMEOUT:g} s")
 
     def roll(self, n: int) -> list[int]:
-        """Throw ``n`` dice, re-throw the cocked or lost ones, and return the faces in throwing order."""
+        """Throw ``n`` dice, re-throw the cocked or lost ones, and return the faces in throwing order.
+
+        A roll the physics cannot read at all (RollError) is made afresh, ``ROLL_TRIES`` times in all.
+        """
+        for _ in range(ROLL_TRIES - 1):
+            with contextlib.suppress(RollError):
+                return self._roll_once(n)
+        return self._roll_once(n)
+
+    def _roll_once(self, n: int) -> list[int]:
         dice = self._free_dice(n)
         faces: dict[DieId, int] = {}
         pending = list(dice)

@@ -1,4 +1,4 @@
-"""The table of Sport is murder as set up (seats, athletes, decks, coaches), its dice throws, re-rolls and contests.
+"""The table of Sport is murder as set up (athletes, decks, coaches, pills), its reads, throws, re-rolls and contests.
 
 ``sport`` plays the nine phases of each round on this table; its docstring is the rules card.
 """
@@ -8,59 +8,41 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-import numpy as np
-
-from pyramid.physics.roller import Roller, RollError
+from pyramid.rules import Seat
 from pyramid.tablegames import sport_cards as sc
-from pyramid.tablegames.base import Decision, Player, TableGameInfo
-from pyramid.tablegames.sport_cards import Athlete, Card, HouseRules
+from pyramid.tablegames.base import Steps, TableGame, ask, roll
+from pyramid.tablegames.sport_cards import Athlete, Card
 
-INFO = TableGameInfo(
-    name="sport-is-murder",
-    aliases=("sport-ist-mord", "sportistmord", "sportismurder", "poehl"),
-    min_players=3,
-    max_players=6,
-    description="Henning Poehl's Sport is murder: train in 8 sports with dice, doping and deadly accidents",
-    strong_player="strong",
-)
-DEFAULT_RULES = HouseRules()
 ROLL_GROUP = 5  # dice thrown together on the physical table
-ROLL_RETRIES = 3
-
-Values = Callable[[], list[float]] | None
 
 
-class SportTable:
-    def __init__(
-        self,
-        players: list[Player],
-        roller: Roller,
-        rng: np.random.Generator,
-        rules: HouseRules = DEFAULT_RULES,
-        say: Callable[[str], None] = lambda text: None,
-    ) -> None:
-        if not INFO.min_players <= len(players) <= INFO.max_players:
-            raise ValueError(f"sport is murder takes {INFO.min_players} to {INFO.max_players} players")
-        self.players = players
-        self.roller = roller
-        self.rng = rng
-        self.rules = rules
-        self.say = say
-        self.athletes = [Athlete() for _ in players]
-        self.decks: dict[str, list[Card]] = {s: sc.make_deck(rng) for s in rules.sports}
+class SportTable(TableGame):
+    """The state of a game of Sport is murder and the steps its phases share; ``SportIsMurder`` plays it."""
+
+    def setup(self) -> None:
+        self.rules = sc.rules_from_options({key: str(value) for key, value in self.options.items()})
+        self.athletes = [Athlete() for _ in range(self.players)]
+        self.decks: dict[str, list[Card]] = {s: sc.make_deck(self.permutation(len(sc.DECK))) for s in self.rules.sports}
         self.closed: list[str] = []
-        self.pill_supply = sc.PILLS - len(players)
+        self.pill_supply = sc.PILLS - self.players
         self.coach: int | None = None  # the 1A-coach
         self.best: int | None = None  # "The best coach available!"
         self.round = 0
-        self.log: list[str] = []
 
-    # -- reading the table ----------------------------------------------------------------------------
+    def scores(self) -> tuple[float, ...]:
+        return tuple(a.score(self.rules.chain) for a in self.athletes)
+
+    def winners(self, scores: tuple[float, ...]) -> tuple[Seat, ...]:
+        """The highest score; ties go to the most accidents; then shared."""
+        key = [(a.score(self.rules.chain), a.toughness()) for a in self.athletes]
+        return tuple(i for i, k in enumerate(key) if k == max(key))
+
+    # -- reading the table ----------------------------------------------------------------------
 
     def order(self) -> list[int]:
         """The seats in playing order, starting with the 1A-coach."""
         first = self.coach or 0
-        return [(first + k) % len(self.players) for k in range(len(self.players))]
+        return [(first + k) % self.players for k in range(self.players)]
 
     def open_sports(self) -> list[str]:
         """The sports not closed, in circle order."""
@@ -99,42 +81,28 @@ class SportTable:
         """All sports closed, or the round limit reached."""
         return not self.open_sports() or self.round >= self.rules.max_rounds
 
-    # -- asking, throwing and contests ----------------------------------------------------------------
-
-    def _note(self, text: str) -> None:
-        self.log.append(text)
-        self.say(text)
-
-    def _ask(self, i: int, prompt: str, options: list[str], values: Values = None) -> int:
-        return self.players[i].choose(Decision(self.players[i].name, prompt, options, values))
+    # -- throws, gifts, re-rolls and contests ---------------------------------------------------
 
     def _name(self, i: int) -> str:
-        return self.players[i].name
+        return self.names[i]
 
-    def _roll(self, n: int) -> list[int]:
-        """``n`` dice, thrown in small groups; a group the physics cannot read is thrown again."""
+    def _roll(self, n: int) -> Steps[list[int]]:
+        """``n`` dice, thrown in small groups."""
         faces: list[int] = []
         while len(faces) < n:
-            k = min(ROLL_GROUP, n - len(faces))
-            for attempt in range(ROLL_RETRIES):
-                try:
-                    faces += self.roller.roll(k)
-                    break
-                except RollError:
-                    if attempt == ROLL_RETRIES - 1:
-                        raise
+            faces += yield from roll(min(ROLL_GROUP, n - len(faces)))
         return faces
 
-    def _give_away(self, i: int, what: str) -> int:
+    def _give_away(self, i: int, what: str) -> Steps[int]:
         """Player ``i`` picks another player to receive ``what``; the strong player picks the weakest."""
-        others = [j for j in range(len(self.players)) if j != i]
-        choice = self._ask(i, f"give {what} to", [self._name(j) for j in others], partial(self._weakness, others))
+        others = [j for j in range(self.players) if j != i]
+        choice = yield from ask(i, f"give {what} to", [self._name(j) for j in others], partial(self._weakness, others))
         return others[choice]
 
     def _weakness(self, players: list[int]) -> list[float]:
         return [-self._standing(j) for j in players]
 
-    def _reroll_own(self, i: int, dice: list[int], prompt: str, wanted: list[int]) -> list[int]:
+    def _reroll_own(self, i: int, dice: list[int], prompt: str, wanted: list[int]) -> Steps[list[int]]:
         """Player ``i`` marks any of ``dice`` to throw again (in place; the strong player marks ``wanted``);
         the faces re-rolled."""
         marked: list[int] = []
@@ -144,51 +112,53 @@ class SportTable:
                 left.remove(v)
             values = sorted(set(left), reverse=True)
             options = [f"throw the marked dice {marked}" if marked else "throw none"] + [f"mark a {v}" for v in values]
-            choice = self._ask(
-                i, f"{prompt} dice {dice}", options, partial(sc.mark_values, list(marked), values, wanted)
-            )
+            values_now = partial(sc.mark_values, list(marked), values, wanted)
+            choice = yield from ask(i, f"{prompt} dice {dice}", options, values_now)
             if choice == 0:
                 break
             marked.append(values[choice - 1])
         for v in marked:
             dice.remove(v)
-        dice += self._roll(len(marked))
+        dice += yield from self._roll(len(marked))
         dice.sort(reverse=True)
         return marked
 
     def _best_coach_reroll(
         self, i: int, hands: list[tuple[int, list[int]]], prompt: str, worth: Callable[[int, list[int]], float]
-    ) -> None:
+    ) -> Steps[None]:
         """The best coach's holder re-rolls one die of any hand in ``hands`` (or none)."""
         moves = [(j, v) for j, hand in hands for v in sorted(set(hand), reverse=True)]
         options = ["re-roll no die"] + [f"re-roll {self._name(j)}'s {v}" for j, v in moves]
-        choice = self._ask(i, prompt, options, partial(sc.reroll_values, i, dict(hands), moves, worth))
+        choice = yield from ask(i, prompt, options, partial(sc.reroll_values, i, dict(hands), moves, worth))
         if choice == 0:
             return
         j, v = moves[choice - 1]
         hand = dict(hands)[j]
         hand.remove(v)
-        face = self._roll(1)[0]
+        face = (yield from self._roll(1))[0]
         hand.append(face)
         hand.sort(reverse=True)
-        self._note(f"  {self._name(i)} re-rolls {self._name(j)}'s {v}: {face}")
+        self.say(f"  {self._name(i)} re-rolls {self._name(j)}'s {v}: {face}")
 
-    def contest(self, group: list[int], what: str) -> list[int]:
+    def contest(self, group: list[int], what: str) -> Steps[list[int]]:
         """The players of ``group`` ranked by a contest of their free dice, best first; ties contest again."""
         if len(group) <= 1:
             return list(group)
-        throws = {i: sorted(self._roll(self.athletes[i].supply), reverse=True) for i in group}
+        throws: dict[int, list[int]] = {}
+        for i in group:
+            throws[i] = sorted((yield from self._roll(self.athletes[i].supply)), reverse=True)
         if self.best in group:
             hands = [(i, throws[i]) for i in group]
-            self._best_coach_reroll(self.best, hands, f"contest {what}: re-roll one die?", self._contest_worth)
+            prompt = f"contest {what}: re-roll one die?"
+            yield from self._best_coach_reroll(self.best, hands, prompt, self._contest_worth)
         if self.coach in group:
             low = [v for v in throws[self.coach] if v <= 3]
-            self._reroll_own(self.coach, throws[self.coach], f"contest {what}: re-roll which?", low)
-        self._note(f"  contest {what}: " + "; ".join(f"{self._name(i)} {sum(throws[i])}" for i in group))
+            yield from self._reroll_own(self.coach, throws[self.coach], f"contest {what}: re-roll which?", low)
+        self.say(f"  contest {what}: " + "; ".join(f"{self._name(i)} {sum(throws[i])}" for i in group))
         ranking: list[int] = []
         for total in sorted({sum(t) for t in throws.values()}, reverse=True):
             tied = [i for i in group if sum(throws[i]) == total]
-            ranking += self.contest(tied, what) if len(tied) > 1 and total > 0 else tied
+            ranking += (yield from self.contest(tied, what)) if len(tied) > 1 and total > 0 else tied
         return ranking
 
     def _contest_worth(self, i: int, dice: list[int]) -> float:
