@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
@@ -15,10 +14,10 @@ from pyramid.geometry import Slot
 from pyramid.perception import Readout
 from pyramid.physics import hands
 from pyramid.physics.actions import Blow, PhysicalAction, Wait
-from pyramid.skillgames.plate import funnel_point
+from pyramid.skillgames.plate import TimedPlateGame, funnel_point
 
 
-class BlowHand(Controller):
+class BlowHand(Controller[TimedPlateGame]):
     """A feedback blower: one short puff per control step at one die, sized for one funnel, read back after.
 
     Each control step the mouth reads every die's funnel from its pose and picks the die nearest its
@@ -37,6 +36,7 @@ class BlowHand(Controller):
     """
 
     name = "blow"
+    plays = (TimedPlateGame,)
 
     def __init__(
         self,
@@ -97,7 +97,7 @@ class BlowHand(Controller):
         elevation = -math.degrees(math.atan2(lift, self.distance))
         return Blow(origin, azimuth, elevation=elevation, speed=round(speed, 3), duration=self.duration, gust=0.05)
 
-    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+    def act(self, game: TimedPlateGame, readout: Readout, elapsed: float) -> PhysicalAction:
         """One puff at one die."""
         dice = [d for d in game.dice if d in readout.dice]
         funnels = {d: base_funnel(readout.dice[d].position) for d in dice}

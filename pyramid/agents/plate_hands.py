@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -30,7 +29,8 @@ from pyramid.geometry import Slot
 from pyramid.perception import Readout
 from pyramid.physics import hands
 from pyramid.physics.actions import PhysicalAction, Shake, Tilt, Wait
-from pyramid.skillgames.plate import funnel_point, ramp_funnels
+from pyramid.skillgames.plate import TimedPlateGame, funnel_point, ramp_funnels
+from pyramid.skillgames.standing import CaptainFlint
 from pyramid.units import GRAVITY
 
 
@@ -48,7 +48,7 @@ class Stroke:
     climbing: bool = False
 
 
-class TiltHand(Controller):
+class TiltHand(Controller[TimedPlateGame]):
     """A feedback controller for Faraday and Coulomb: the plate held in two hands, turned about a chosen line.
 
     One stroke per control step, read back after. A stroke (``Tilt`` with a ``pivot``) turns the
@@ -92,6 +92,7 @@ class TiltHand(Controller):
     """
 
     name = "tilt"
+    plays = (TimedPlateGame,)
 
     def __init__(
         self,
@@ -276,7 +277,7 @@ class TiltHand(Controller):
         elif moved > 1 or others or funnels[die] not in plan.aims:
             self.speeds[die] = max(speed * 0.92, self.weakest)
 
-    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+    def act(self, game: TimedPlateGame, readout: Readout, elapsed: float) -> PhysicalAction:
         """One settling shake or one stroke towards the goals."""
         dice = [d for d in game.dice if d in readout.dice]
         loose = [d for d in dice if readout.dice[d].slot is None and readout.dice[d].on_plate]
@@ -328,10 +329,11 @@ class TiltHand(Controller):
         return self.stroke(points[plan.die], plan.azimuth, plan.reach, speed, plan.family)
 
 
-class FlintHand(Controller):
+class FlintHand(Controller[CaptainFlint]):
     """Captain Flint: a finger presses the top with ``press`` N while the plate is tilted steeply and jiggled."""
 
     name = "flint"
+    plays = (CaptainFlint,)
 
     def __init__(self, rng: np.random.Generator, angle: float = 50.0, press: float = 5.0, shake: float = 0.003) -> None:
         self.rng = rng
@@ -339,7 +341,7 @@ class FlintHand(Controller):
         self.press = press
         self.shake = shake
 
-    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+    def act(self, game: CaptainFlint, readout: Readout, elapsed: float) -> PhysicalAction:
         """One press-tilt-shake towards a random side."""
         direction = float(self.rng.uniform(0, 360))
         return Tilt(direction, self.angle, ramp=0.6, hold=1.5, shake=self.shake, frequency=8.0, press=self.press)

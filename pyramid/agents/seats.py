@@ -93,6 +93,9 @@ def make_seat(
         what = "skill player" if game_cls.kind == "skill" else "player"
         raise ValueError(f"unknown {what} {kind!r}; choose from {', '.join(table)}")
     seat = table[kind](rng)
+    if isinstance(seat, Controller) and not issubclass(game_cls, seat.plays):
+        games = ", ".join(g.__name__ for g in seat.plays)
+        raise ValueError(f"the {kind!r} hand plays {games}, not {game_cls.info.title}; choose a hand of this game")
     if name is not None:
         seat.name = name
     return seat

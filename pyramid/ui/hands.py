@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from pyglet.window import key, mouse
@@ -20,7 +20,9 @@ from pyramid.dice import COLOURS, DICE, Colour, DieId
 from pyramid.physics import actions
 from pyramid.picking import face_cell, nearest_funnel, pick_die, ray_hit, table_point
 from pyramid.rules import Action, Place, Remove, RemoveColumn
+from pyramid.skillgames.base import DiceInHand, SkillGame
 from pyramid.skillgames.mount import Mounting, corner_down
+from pyramid.skillgames.throwing import Trulla
 from pyramid.state import Cell, PyramidState
 from pyramid.tolerances import TOL
 from pyramid.ui.viewer import Viewer
@@ -94,7 +96,8 @@ class Hands:
         self.chooser: Prompt | None = None  # set while a window player is choosing
         # Set while a person takes a turn of a skill game: the actions go to the game, not the queue.
         self.sink: Callable[[actions.PhysicalAction], None] | None = None
-        self.game: Any = None  # that skill game: it hands out the dice to attach (Mount(a)ing) or pour (Trulla)
+        # That skill game: it hands out the dice to attach (Mount(a)ing) or pour (Trulla).
+        self.game: SkillGame | None = None
         self.show_help = True
         self.log: list[str] = []
 
@@ -345,7 +348,7 @@ class Hands:
             self._attach()
         elif symbol == key.L:
             self._pour()
-        elif symbol == key.E and self.sink is not None and callable(getattr(self.game, "stop", None)):
+        elif symbol == key.E and self.sink is not None and isinstance(self.game, DiceInHand):
             self.game.stop()  # Mount(a)ing: the player declares the turn over; the hands let go for a moment
             self.act(actions.Wait(0.1))
         elif symbol == key.W:
@@ -428,11 +431,10 @@ class Hands:
         origin, direction = self.ray(*self.mouse)
         point = self._aim(origin, direction)
         if self.sink is not None:
-            ladleful = getattr(self.game, "ladleful", None)
-            if ladleful is None:
+            if not isinstance(self.game, Trulla):
                 self.note("only Trulla has a ladle: lift, flick, blow, tilt, shake or throw")
                 return
-            dice = list(ladleful(LADLE))
+            dice = list(self.game.ladleful(LADLE))
         else:
             dice = [d.id for d in DICE if d.colour == self.colour and d.id not in set(self.world.dice)][:LADLE]
         if not dice:

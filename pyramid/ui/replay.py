@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from pyramid.agents import Controller
 from pyramid.agents.players import Player
@@ -16,6 +15,8 @@ from pyramid.perception import Readout
 from pyramid.physics import actions
 from pyramid.physics.actions import PhysicalAction
 from pyramid.rules import Action, Game
+from pyramid.skillgames.base import DiceInHand, SkillGame
+from pyramid.skillgames.throwing import Trulla
 
 
 class ReplayPlayer(Player):
@@ -59,15 +60,15 @@ class Recorder(Controller):
         """The recorded actions, in order."""
         return [m.action for m in self.moves]
 
-    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+    def act(self, game: SkillGame, readout: Readout, elapsed: float) -> PhysicalAction:
         """The wrapped controller's action, recorded."""
-        before = bool(getattr(game, "stopped", False))
+        before = isinstance(game, DiceInHand) and game.stopped
         action = self.player.act(game, readout, elapsed)
-        self.moves.append(Move(action, bool(getattr(game, "stopped", False)) and not before))
+        self.moves.append(Move(action, isinstance(game, DiceInHand) and game.stopped and not before))
         return action
 
 
-def from_hand(game: Any, action: actions.PhysicalAction) -> PhysicalAction:
+def from_hand(game: SkillGame, action: actions.PhysicalAction) -> PhysicalAction:
     """``action`` with the dice it sets down taken from the game's hand again, as the player's hands took them.
 
     A recorded ``Attach`` (Mount(a)ing) or ``Pour`` (Trulla) names dice that the game handed out when it
@@ -76,11 +77,11 @@ def from_hand(game: Any, action: actions.PhysicalAction) -> PhysicalAction:
     sets down the dice it hands out now (the same ones while the replay runs as the match ran). With the
     hand empty, the hands wait.
     """
-    if isinstance(action, actions.Attach) and callable(getattr(game, "next_die", None)):
+    if isinstance(action, actions.Attach) and isinstance(game, DiceInHand):
         if not game.hand:
             return actions.Wait(0.1)
         return replace(action, die=game.next_die())
-    if isinstance(action, actions.Pour) and callable(getattr(game, "ladleful", None)):
+    if isinstance(action, actions.Pour) and isinstance(game, Trulla):
         dice = tuple(game.ladleful(len(action.dice)))
         return replace(action, dice=dice) if dice else actions.Wait(0.1)
     return action
@@ -94,11 +95,11 @@ class ReplayHand(Controller):
     def __init__(self, recorded: Sequence[Move]) -> None:
         self.recorded = list(recorded)
 
-    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+    def act(self, game: SkillGame, readout: Readout, elapsed: float) -> PhysicalAction:
         """The next recorded action, its dice taken from the game's hand; the player stops where they stopped."""
         if not self.recorded:
             return actions.Wait(0.5)
         move = self.recorded.pop(0)
-        if move.stops and callable(getattr(game, "stop", None)):
+        if move.stops and isinstance(game, DiceInHand):
             game.stop()
         return from_hand(game, move.action)

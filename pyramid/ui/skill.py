@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -43,7 +42,7 @@ class WindowHand(Controller):
         self.viewer = viewer
         self.hands = hands
 
-    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+    def act(self, game: SkillGame, readout: Readout, elapsed: float) -> PhysicalAction:
         """Wait, drawing (the world stands still), until the person acts."""
         chosen: list[PhysicalAction] = []
         self.viewer.queue.clear()  # what the hands did while another player had the turn does not count
