@@ -18,7 +18,7 @@ from pyramid import geometry
 from pyramid.agents.controller import Controller
 from pyramid.agents.players import Player
 from pyramid.agents.seats import make_seat
-from pyramid.physics.actions import Lift, perform
+from pyramid.physics import actions
 from pyramid.physics.roller import FastRoller, PhysicalRoller, Roller
 from pyramid.physics.world import World
 from pyramid.rules import Action, Game, GameBase, Outcome, Phase, Place, Remove, RemoveColumn, Rolled, exact_result
@@ -183,30 +183,30 @@ class Match:
         game.begin_turn(world)
         world.settle(timeout=self.settle_timeout, raise_on_timeout=False)
         player = self._seat(seat)
-        start, actions = world.time, 0
+        start, done = world.time, 0
         self._say(f"turn {len(game.records) + 1}: player {seat} ({player.name})")
         while True:
             elapsed = world.time - start
             end = game.judge(world.readout(require_rest=False), elapsed)
             if end is None and elapsed >= game.time_limit:
                 end = TurnEnd(False, f"time is up after {game.time_limit:g} s")
-            if end is None and actions >= self.max_actions:
-                end = TurnEnd(False, f"{actions} actions without an end")
+            if end is None and done >= self.max_actions:
+                end = TurnEnd(False, f"{done} actions without an end")
             if end is not None:
                 break
             action = player.act(game, world.readout(require_rest=False), elapsed)
-            actions += 1
-            if isinstance(action, Lift) and not game.lifts_dice_out:
+            done += 1
+            if isinstance(action, actions.Lift) and not game.lifts_dice_out:
                 # The game keeps track of its dice: none may leave play by a hand.
                 self._say(f"   refused: {action}: no die is lifted out in {game.info.title}")
                 continue
-            perform(world, action, self.rng)
+            actions.perform(world, action, self.rng)  # through the module: a recorder may wrap it
             world.settle(timeout=self.settle_timeout, raise_on_timeout=False)
             self._say(f"   {world.time - start:7.2f} s  {action}")
         self._flush_events()
-        record = game.end_turn(end, world.time - start, actions)
+        record = game.end_turn(end, world.time - start, done)
         verdict = "done" if end.success else "failed"
-        self._say(f"   -> {verdict}: {end.note} ({record.time:.2f} s simulated, {actions} actions)")
+        self._say(f"   -> {verdict}: {end.note} ({record.time:.2f} s simulated, {done} actions)")
         return record
 
     def close(self) -> None:
