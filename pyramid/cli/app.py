@@ -17,6 +17,7 @@ import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
+from pyramid.cli.args import seat_kinds
 from pyramid.cli.paths import check_output_file
 from pyramid.state import SPARE_DICE
 
@@ -240,8 +241,6 @@ def game_name(text: str) -> str:
 
 def player_list(text: str) -> str:
     """An argparse type for ``--players``: comma-separated names, none of them empty."""
-    from pyramid.cli.args import seat_kinds
-
     try:
         seat_kinds(text)
     except ValueError as err:
