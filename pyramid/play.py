@@ -24,8 +24,7 @@ from pyramid.physics.world import World
 from pyramid.rules import Action, Game, GameBase, Outcome, Phase, Place, Remove, RemoveColumn, Rolled, exact_result
 from pyramid.skillgames.base import SkillGame, TurnEnd, TurnRecord
 from pyramid.state import Cell, PyramidState
-
-DROP = 0.002  # metres: a placed die is released this far above its funnel
+from pyramid.units import PLACE_DROP
 
 
 class Match:
@@ -45,7 +44,7 @@ class Match:
         world: World | None = None,
         rng: np.random.Generator | None = None,
         log: Callable[[str], None] | None = None,
-        drop: float = DROP,
+        drop: float = PLACE_DROP,
         *,
         make_world: Callable[[], World] | None = None,
         roller: Roller | None = None,

@@ -24,9 +24,7 @@ def _record_and_replay(number: int, kinds: list[str], options: dict[str, str], s
         match.run()
         return game, match.world, players
 
-    played, world, recorders = play(
-        [make_hand(k, np.random.default_rng([seed, 2, n])) for n, k in enumerate(kinds)]
-    )
+    played, world, recorders = play([make_hand(k, np.random.default_rng([seed, 2, n])) for n, k in enumerate(kinds)])
     replayed, replay_world, _ = play([ReplayHand(r.moves) for r in recorders])
     return (played, world), (replayed, replay_world)
 

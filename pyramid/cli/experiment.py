@@ -157,7 +157,7 @@ def experiment(args: argparse.Namespace) -> int:
         _say(f"interrupted: {kept} rows kept in {out / 'rows.jsonl'}; run the same command again to resume")
         return 130
     if result.resumed:
-        _say(f"resumed: {result.resumed} runs were already done, {result.ran} run now")
+        _say(f"resumed: {plural(result.resumed, 'run')} already done, {plural(result.ran, 'run')} this time")
     print(summary_text(result.summary))
     for path in result.files:
         print(f"wrote {path}")

@@ -9,26 +9,27 @@ from __future__ import annotations
 import argparse
 import inspect
 
-from pyramid.registry import BOARD_GAMES, SKILL_GAMES, find_game
+from pyramid import registry
+from pyramid.registry import find_game
 from pyramid.rules import GameBase, player_counts
 from pyramid.skillgames.base import SkillGame
-from pyramid.tablegames import TABLE_GAMES
 
 
 def list_games() -> None:
     """Print every game: the board games, the skill games and the table games, each with its players."""
+    games = registry.GAMES  # read when asked: a game added to the registry is listed with the others
     print(f"{'no.':>3}  {'title':<24} {'category':<9} players")
-    for game in BOARD_GAMES:
+    for game in (g for g in games if g.kind == "board"):
         info = game.info
         print(f"{info.number:>3}  {info.title:<24} {info.category:<9} {player_counts(info.players)}")
     print("\nSkill games (physical play; `pyramid play N`):")
-    for skill in SKILL_GAMES:
+    for skill in (g for g in games if isinstance(g, type) and issubclass(g, SkillGame)):
         info = skill.info
         counts = player_counts(info.players)
         print(f"{info.number:>3}  {info.title:<32} {info.category:<4} {counts:<12} player: {skill.default_player}")
     print()
     print("Table dice games (played with the same dice on the table):")
-    for table in TABLE_GAMES:
+    for table in (g for g in games if g.kind == "table"):
         info = table.info
         print(f"  {info.name:18s} {info.players[0]}-{info.players[-1]} players  {info.description}")
 

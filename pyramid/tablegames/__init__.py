@@ -12,4 +12,3 @@ from pyramid.tablegames.knights import Knights
 from pyramid.tablegames.sport import SportIsMurder
 
 TABLE_GAMES: tuple[type[TableGame], ...] = (Decathlon, Heptathlon, Knights, SportIsMurder)
-
