@@ -131,11 +131,11 @@ def game_spec(name: str, kinds: list[str], fast: bool, options: dict[str, str]) 
     else:
         spec = {"game": game_cls.info.key, "players": kinds, "fast": fast, "options": options}
         folder = f"experiments/game{game_cls.info.key}_{'_'.join(kinds)}"
-    check_game(spec)
+    check_game_spec(spec)
     return spec, folder
 
 
-def check_game(spec: dict[str, Any]) -> None:
+def check_game_spec(spec: dict[str, Any]) -> None:
     """Raise ExperimentError before anything runs if the game cannot be set up with these players and options."""
     name = spec.get("game") or spec["table_game"]
     try:
@@ -243,7 +243,7 @@ def run_dask(jobs: Sequence[Job], workers: int, address: str | None, on_row: Cal
 
 
 @dataclass
-class Outcome:
+class ExperimentResult:
     """What an experiment call did: runs done before and now, and the files written."""
 
     total: int
@@ -262,7 +262,7 @@ def run_experiment(
     progress: Callable[[int, int], None] | None = None,
     plots: bool = True,
     say: Callable[[str], None] | None = None,
-) -> Outcome:
+) -> ExperimentResult:
     """Run ``plan`` into the folder ``out``, skipping runs already written there; then table, summary, plots.
 
     The folder holds ``experiment.json`` (the plan), ``rows.jsonl`` (one row per run, written as each
@@ -332,7 +332,7 @@ def run_experiment(
         picture = plot_summary(rows, summary, folder / "summary.png", title, say)
         if picture is not None:
             files.append(picture)
-    return Outcome(total, len(done), len(jobs), files, summary)
+    return ExperimentResult(total, len(done), len(jobs), files, summary)
 
 
 def _comparable(plan_data: dict[str, Any]) -> dict[str, Any]:
