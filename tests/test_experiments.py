@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from pyramid.cli import app as cli
-from pyramid.cli.experiment import Progress
+from pyramid.cli.experiment import Progress, plan_from_args
 from pyramid.lab import experiments
 from pyramid.lab.experiments import ExperimentError, Plan, read_rows, run_experiment
 from pyramid.lab.scene import load_scene
@@ -237,3 +237,25 @@ def test_a_few_hundred_runs_finish_with_their_summary_and_plot(tmp_path: Path) -
     assert kept[0] > kept[2]  # low throws remember their start face
     assert (out / "summary.png").stat().st_size > 10_000
     assert os.path.getsize(out / "rows.csv") > 0
+
+
+@pytest.mark.parametrize(
+    ("game", "seats"),
+    [
+        ("6", ["careful"]),
+        ("dice mikado", ["careful"]),
+        ("10", ["greedy", "random", "random"]),
+        ("decathlon", ["optimal", "random"]),
+    ],
+)
+def test_an_experiment_on_a_game_without_players_seats_them_as_play_does(game: str, seats: list[str]) -> None:
+    args = cli.build_parser().parse_args(["experiment", "--game", game, "--seeds", "3"])
+    plan, folder = plan_from_args(args)
+    assert plan.spec["players"] == seats and len(plan.jobs()) == 3
+    assert folder.endswith("_".join(seats))
+
+
+def test_a_hand_that_does_not_play_the_game_is_refused_before_anything_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["experiment", "--game", "6", "--players", "flick", "--seeds", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "--game 6 with --players flick" in err and "careful, bottom, random" in err and "tilt" not in err

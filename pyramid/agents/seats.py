@@ -72,8 +72,24 @@ def _table(kind: str) -> dict[str, Callable[[np.random.Generator], Player[Any] |
 
 
 def seat_kinds(game_cls: type[GameBase]) -> tuple[str, ...]:
-    """The names of the players that can sit at ``game_cls``."""
-    return tuple(_table(game_cls.kind))
+    """The names of the players that can sit at ``game_cls`` (for a skill game: the hands that play it)."""
+    table = _table(game_cls.kind)
+    if game_cls.kind == "skill":
+        return tuple(k for k, make in table.items() if _plays(make(np.random.default_rng(0)), game_cls))
+    return tuple(table)
+
+
+def _plays(seat: Player[Any] | Controller, game_cls: type[GameBase]) -> bool:
+    return not isinstance(seat, Controller) or issubclass(game_cls, seat.plays)
+
+
+def default_seats(game_cls: type[GameBase]) -> list[str]:
+    """Who plays ``game_cls`` when nobody is named: the strong player first, filled up to the fewest seats."""
+    if game_cls.kind == "board":
+        return ["greedy"] + ["random"] * (game_cls.info.players[0] - 1)
+    if game_cls.kind == "table":
+        return [game_cls.default_player, "random"]
+    return [game_cls.default_player] * game_cls.info.players[0]
 
 
 def make_hand(kind: str, rng: np.random.Generator) -> Controller:
@@ -91,11 +107,12 @@ def make_seat(
     table = _table(game_cls.kind)
     if kind not in table:
         what = "skill player" if game_cls.kind == "skill" else "player"
-        raise ValueError(f"unknown {what} {kind!r}; choose from {', '.join(table)}")
+        raise ValueError(f"unknown {what} {kind!r}; choose from {', '.join(seat_kinds(game_cls))}")
     seat = table[kind](rng)
-    if isinstance(seat, Controller) and not issubclass(game_cls, seat.plays):
-        games = ", ".join(g.__name__ for g in seat.plays)
-        raise ValueError(f"the {kind!r} hand plays {games}, not {game_cls.info.title}; choose a hand of this game")
+    if not _plays(seat, game_cls):
+        raise ValueError(
+            f"the {kind!r} hand does not play {game_cls.info.title}; choose from {', '.join(seat_kinds(game_cls))}"
+        )
     if name is not None:
         seat.name = name
     return seat

@@ -181,8 +181,9 @@ def _add_experiment_parser(sub: argparse._SubParsersAction[argparse.ArgumentPars
     p.add_argument(
         "--players",
         type=player_list,
-        default="greedy,random",
-        help="bots of every seat for --game (default greedy,random)",
+        default="",
+        help="bots of every seat for --game (default: as `pyramid play` seats them, e.g. greedy,random; "
+        "a skill game's own hand)",
     )
     p.add_argument("--fast", action="store_true", help="with --game: exact placement, no physics")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option; repeatable")

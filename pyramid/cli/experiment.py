@@ -15,6 +15,8 @@ from typing import Any, TextIO
 
 from tqdm import tqdm
 
+from pyramid.agents.seats import default_seats
+from pyramid.cli.args import game_options, seat_kinds
 from pyramid.lab.experiments import (
     ExperimentError,
     Plan,
@@ -25,6 +27,7 @@ from pyramid.lab.experiments import (
 from pyramid.lab.scene import load_scene
 from pyramid.lab.settings import parse_vary
 from pyramid.lab.summaries import plural, summary_text
+from pyramid.registry import find_game
 
 
 class Progress(tqdm):
@@ -107,7 +110,7 @@ def _say(text: str) -> None:
     print(text, file=sys.stderr)
 
 
-def _plan(args: argparse.Namespace) -> tuple[Plan, str]:
+def plan_from_args(args: argparse.Namespace) -> tuple[Plan, str]:
     """The plan of the experiment the arguments ask for, every sweep point or seat checked; and its default folder."""
     vary = dict(parse_vary(text) for text in args.vary)
     if args.scene is None and args.game is None:
@@ -121,13 +124,10 @@ def _plan(args: argparse.Namespace) -> tuple[Plan, str]:
         spec: dict[str, Any] = {"scene": dict(base.raw), "source": str(args.scene)}
         default_out = f"experiments/{base.name}"
     else:
-        kinds = [k.strip() for k in args.players.split(",")]
-        if not all(kinds):
-            raise ExperimentError(f"--players {args.players!r} has an empty player name")
+        kinds = seat_kinds(args.players) or default_seats(find_game(args.game))
         if "human" in kinds:
             raise ExperimentError("--players names the bots of every seat, e.g. greedy,random (no human)")
-        options = dict(o.partition("=")[::2] for o in args.option)
-        spec, default_out = game_spec(args.game, kinds, args.fast, options)
+        spec, default_out = game_spec(args.game, kinds, args.fast, game_options(args.option))
     if args.seeds < 1:
         raise ExperimentError(f"--seeds must be at least 1, got {args.seeds}")
     if args.first_seed < 0:
@@ -139,7 +139,7 @@ def _plan(args: argparse.Namespace) -> tuple[Plan, str]:
 
 def experiment(args: argparse.Namespace) -> int:
     """``pyramid experiment``: build the plan from the arguments, check it, run it, print the summary."""
-    plan, default_out = _plan(args)
+    plan, default_out = plan_from_args(args)
     out = Path(args.out or default_out)
     shape = f"{plural(len(plan.points()), 'setting')} x {plural(args.seeds, 'seed')}"
     _say(f"{plural(len(plan.jobs()), 'run')} ({shape}) into {out}")

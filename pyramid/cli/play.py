@@ -8,26 +8,18 @@ from __future__ import annotations
 
 import argparse
 
+from pyramid.agents.seats import default_seats
 from pyramid.agents.seats import seat_kinds as kinds_for
 from pyramid.agents.table_players import OptimalPlayer
 from pyramid.cli.args import game_options, seat_kinds
 from pyramid.physics.render import save_picture
 from pyramid.play import Match, start_match
 from pyramid.registry import find_game
-from pyramid.rules import Game, GameBase
+from pyramid.rules import Game
 from pyramid.skillgames.base import SkillGame
 from pyramid.tablegames.base import TableGame
 from pyramid.tablegames.decathlon import Decathlon
 from pyramid.tablegames.decathlon_dp import expected_scores
-
-
-def default_seats(game: type[GameBase]) -> list[str]:
-    """Who plays when ``--players`` is not given."""
-    if game.kind == "board":
-        return ["greedy"] + ["random"] * (game.info.players[0] - 1)
-    if game.kind == "table":
-        return [game.default_player, "random"]
-    return [game.default_player] * game.info.players[0]
 
 
 def play(args: argparse.Namespace) -> int:
