@@ -16,6 +16,7 @@ figure is simulated, from seeds 0..N-1; the same seeds print the same figures.
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -23,7 +24,14 @@ from typing import Any
 
 import numpy as np
 
+from pyramid import geometry
 from pyramid.agents import StackHand
+from pyramid.agents.plate_aim import azimuth_to
+from pyramid.agents.plate_hands import TiltHand
+from pyramid.dice import EDGE
+from pyramid.physics import actions
+from pyramid.physics.actions import Blow
+from pyramid.physics.hands import unit
 from pyramid.physics.world import World
 from pyramid.play import Match, play_game
 from pyramid.registry import find_game
@@ -81,16 +89,11 @@ CLIMB_STARTS = ((3, 3, 2), (4, 2, 2))  # beside two of the three (a ramp funnel)
 
 
 def _point(slot: tuple[int, int, int]) -> np.ndarray:
-    from pyramid import geometry
-
-    return geometry.slot_centre(slot) * 0.016
+    return geometry.slot_centre(slot) * EDGE
 
 
 def _climb(action: object, start: tuple[int, int, int]) -> str:
     """One try at putting a die from ``start`` onto TRIO: 'top', 'trio moved', 'off the plate', 'stayed' or 'moved'."""
-    from pyramid.physics import actions
-    from pyramid.physics.world import World
-
     world = World()
     world.place(0, start)
     for die, slot in enumerate(TRIO, start=1):
@@ -111,8 +114,6 @@ def _climb(action: object, start: tuple[int, int, int]) -> str:
 
 def climb_by_stroke() -> None:
     """Coulomb's last die: two-handed strokes that throw it straight at the top of three dice."""
-    from pyramid.agents.plate_hands import TiltHand, azimuth_to
-
     hand = TiltHand(np.random.default_rng(0))
     outcomes: Counter[str] = Counter()
     for start in CLIMB_STARTS:
@@ -125,12 +126,6 @@ def climb_by_stroke() -> None:
 
 def climb_by_puff() -> None:
     """Dune's last die: 0.1 s puffs straight at the top of three dice, from level with the die's centre or below."""
-    import math
-
-    from pyramid.agents.plate_hands import azimuth_to
-    from pyramid.physics.actions import Blow
-    from pyramid.physics.hands import unit
-
     outcomes: Counter[str] = Counter()
     for start in CLIMB_STARTS:
         here, azimuth = _point(start), azimuth_to(_point(start), _point(TOP))

@@ -60,8 +60,8 @@ def check_slot(slot: Slot) -> Slot:
 
 def _check_all(occupied: Iterable[Slot]) -> set[Slot]:
     occ = set(occupied)
-    strays = occ - SLOT_SET
-    if strays:
+    if not occ <= SLOT_SET:
+        strays = occ - SLOT_SET
         raise ValueError(f"{min(strays, key=str)} is not a slot of the pyramid ({len(strays)} such)")
     return occ
 
@@ -100,16 +100,21 @@ def resting_on(slot: Slot) -> tuple[Slot, ...]:
     return tuple(s for s in (_add(check_slot(slot), u, -1) for u in _UNIT) if min(s) >= 0)
 
 
+# Lattice tables in slot order, computed once: the games ask the two questions below thousands of times.
+_RESTING_ON: tuple[tuple[Slot, ...], ...] = tuple(resting_on(s) for s in SLOTS)
+_SUPPORTS: tuple[tuple[Slot, ...], ...] = tuple(supports(s) for s in SLOTS)
+
+
 def free_slots(occupied: Iterable[Slot]) -> list[Slot]:
-    """Occupied slots whose die can be removed without moving another: nothing rests on it."""
+    """Occupied slots whose die can be removed without moving another: nothing rests on it. In slot order."""
     occ = _check_all(occupied)
-    return [s for s in SLOTS if s in occ and not any(r in occ for r in resting_on(s))]
+    return [s for s, above in zip(SLOTS, _RESTING_ON, strict=True) if s in occ and occ.isdisjoint(above)]
 
 
 def open_slots(occupied: Iterable[Slot]) -> list[Slot]:
-    """Empty slots ready for a die: base funnels, or funnels whose three supports are occupied."""
+    """Empty slots ready for a die: base funnels, or funnels whose three supports are occupied. In slot order."""
     occ = _check_all(occupied)
-    return [s for s in SLOTS if s not in occ and all(t in occ for t in supports(s))]
+    return [s for s, below in zip(SLOTS, _SUPPORTS, strict=True) if s not in occ and occ.issuperset(below)]
 
 
 def is_stable(occupied: Iterable[Slot]) -> bool:
@@ -359,6 +364,8 @@ def quat_to_matrix(q: np.ndarray) -> np.ndarray:
     """Unit quaternions (n, 4) in (x, y, z, w) order, as PyBullet gives them, to rotations (n, 3, 3)."""
     q = np.atleast_2d(np.asarray(q, dtype=float))
     x, y, z, w = q.T
+    # Written out, not scipy's Rotation, whose diagonal (x^2 - y^2 - z^2 + w^2 of a renormalised q)
+    # differs in the last bit: the chaotic physics of a plate tilted with it then differs too.
     return np.stack(
         [
             np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], axis=-1),
@@ -372,7 +379,9 @@ def quat_to_matrix(q: np.ndarray) -> np.ndarray:
 def matrix_to_quat(m: np.ndarray) -> np.ndarray:
     """A rotation (3, 3) to a unit quaternion (4,) in (x, y, z, w) order."""
     m = np.asarray(m, dtype=float)
-    # Shepperd's method: pivot on the largest of w, x, y, z to stay well conditioned.
+    # Shepperd's method: pivot on the largest of w, x, y, z to stay well conditioned. Written out, not
+    # scipy's Rotation, whose Markley method (normalising [m21 - m12, m02 - m20, m10 - m01, 1 + trace])
+    # differs in the last bit: the chaotic physics of a pyramid seated from it then differs too.
     t = np.trace(m)
     if t > 0:
         s = 2 * np.sqrt(1 + t)

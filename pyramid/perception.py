@@ -17,11 +17,7 @@ from pyramid import geometry
 from pyramid.dice import DICE, EDGE, Colour, DieId
 from pyramid.geometry import Face, Slot, UpFaces
 from pyramid.state import Cell, PyramidState
-
-# Tolerances of the read-out, in one place.
-SEAT_TOLERANCE = 0.25  # edges: farthest a die centre may be from its slot centre to count as seated
-ALIGN_TOLERANCE = 15.0  # degrees: largest turn away from the lattice for a seated die
-COCK_TOLERANCE = 10.0  # degrees: a lying die whose best face is further than this from up is cocked
+from pyramid.tolerances import TOL
 
 
 class Status(enum.Enum):
@@ -139,11 +135,7 @@ def read_poses(
         position = (float(poses[n, 0]), float(poses[n, 1]), float(poses[n, 2]))
         slot = (int(slots[n, 0]), int(slots[n, 1]), int(slots[n, 2]))
         seated = bool(
-            plate
-            and in_lattice[n]
-            and seat_error[n] <= SEAT_TOLERANCE
-            and turn[n] <= ALIGN_TOLERANCE
-            and slot not in slot_die
+            plate and in_lattice[n] and seat_error[n] <= TOL.seat and turn[n] <= TOL.align and slot not in slot_die
         )
         if seated:
             up = (int(ups[n, 0]), int(ups[n, 1]), int(ups[n, 2]))
@@ -159,7 +151,7 @@ def read_poses(
                 tilt=float(turn[n]),
             )
             slot_die[slot] = die
-        elif tilt[n] <= COCK_TOLERANCE:
+        elif tilt[n] <= TOL.cock:
             readings[die] = DieReading(
                 die, colour, Status.LYING, position, bool(on_plate[n]), top=int(tops[n]), tilt=float(tilt[n])
             )

@@ -24,8 +24,7 @@ from pyramid.physics.world import World
 from pyramid.rules import Action, Game, GameBase, Outcome, Phase, Place, Remove, RemoveColumn, Rolled, exact_result
 from pyramid.skillgames.base import SkillGame, TurnEnd, TurnRecord
 from pyramid.state import Cell, PyramidState
-
-DROP = 0.002  # metres: a placed die is released this far above its funnel
+from pyramid.units import PLACE_DROP
 
 
 class Match:
@@ -45,7 +44,7 @@ class Match:
         world: World | None = None,
         rng: np.random.Generator | None = None,
         log: Callable[[str], None] | None = None,
-        drop: float = DROP,
+        drop: float = PLACE_DROP,
         *,
         make_world: Callable[[], World] | None = None,
         roller: Roller | None = None,
@@ -69,6 +68,8 @@ class Match:
         self.slot_die: dict[geometry.Slot, int] = {}
         self.turns = 0
         self._events_seen = 0
+        # A table game's messages are its own lines; the pyramid's games indent theirs under the turn.
+        self._indent = "" if game.kind == "table" else "      "
         if world is not None and isinstance(game, Game) and game.state:
             self.slot_die = world.build(game.state)
             self._settle_and_observe(None)
@@ -96,9 +97,9 @@ class Match:
         if self.log is not None:
             self.log(text)
 
-    def _flush_events(self, indent: str = "      ") -> None:
+    def _flush_events(self) -> None:
         for event in self.game.events[self._events_seen :]:
-            self._say(f"{indent}{event}")
+            self._say(f"{self._indent}{event}")
         self._events_seen = len(self.game.events)
 
     def _seat(self, seat: int) -> Any:
@@ -110,11 +111,11 @@ class Match:
         """One choice by the player to move, carried out and applied."""
         game = self.game
         if not isinstance(game, Game):
-            self._flush_events(indent="")
+            self._flush_events()
             seat = game.to_move
             choice = self._seat(seat).choose(game, game.legal_actions())
             game.apply(choice)  # type: ignore[attr-defined]
-            self._flush_events(indent="")
+            self._flush_events()
             return choice
         seat = game.to_move
         action = self._seat(seat).choose(game, game.legal_actions())
@@ -158,11 +159,11 @@ class Match:
     def roll(self) -> Rolled:
         """The dice a table game asks for, rolled by the world (or drawn), applied to the game."""
         game = self.game
-        self._flush_events(indent="")
+        self._flush_events()
         request = game.chance()  # type: ignore[attr-defined]
         rolled = Rolled(tuple(self.roller.roll(request.dice)))
         game.apply(rolled)  # type: ignore[attr-defined]
-        self._flush_events(indent="")
+        self._flush_events()
         return rolled
 
     # -- physical turns ------------------------------------------------------------------------
@@ -208,10 +209,12 @@ class Match:
         return record
 
     def close(self) -> None:
-        """Close the world the match played in, if any."""
+        """Close the worlds the match played in, if any: the pyramid's and the dice table's."""
         if self.world is not None:
             self.world.close()
             self.world = None
+        if isinstance(self.roller, PhysicalRoller):
+            self.roller.world.close()
 
 
 def start_match(
@@ -233,8 +236,8 @@ def start_match(
     options = dict(options or {})
     if game_cls.kind == "table":
         rng = np.random.default_rng(seed)
-        seats = [make_seat(kind, rng, game_cls) for kind in kinds]
         names = [f"{kind}{n}" for n, kind in enumerate(kinds, start=1)]
+        seats = [make_seat(kind, rng, game_cls, name) for kind, name in zip(kinds, names, strict=True)]
         table = game_cls(len(kinds), rng=rng, names=names, **options)  # type: ignore[call-arg]
         roller: Roller = FastRoller(rng) if fast else PhysicalRoller(World(plate=False), rng)
         return Match(table, seats, rng=rng, log=log, roller=roller)

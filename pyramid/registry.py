@@ -7,7 +7,7 @@ named as such.
 
 from __future__ import annotations
 
-from typing import TypeVar, cast, overload
+from typing import TypeVar, overload
 
 from pyramid.games.chunks import QuadrulaRasa, TabulaRasa
 from pyramid.games.construction import FireAndWater, ForbiddenNumber, MostSimpleGame, Mucho, Rasanto, SummitStorm
@@ -73,7 +73,7 @@ SKILL_GAMES: tuple[type[SkillGame], ...] = (
 )
 
 # Every game: the rule book's (board and skill), then the dice games of the other seeds (table).
-GAMES: tuple[type[GameBase], ...] = (*BOARD_GAMES, *SKILL_GAMES, *cast(list[type[GameBase]], TABLE_GAMES))
+GAMES: tuple[type[GameBase], ...] = (*BOARD_GAMES, *SKILL_GAMES, *TABLE_GAMES)
 
 # The rule book's games that are not played here yet: number -> title (the book lists 57).
 NOT_YET: dict[int, str] = {

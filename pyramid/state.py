@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pyramid import geometry
-from pyramid.dice import CODE_TO_COLOUR, COLOURS, COUNTS, Colour
+from pyramid.dice import CODE_TO_COLOUR, COLOURS, COUNTS, DICE, Colour
 from pyramid.geometry import LAYERS, Slot, UpFaces
 
+SPARE_DICE = len(DICE) - len(geometry.SLOTS)  # the dice left over once the full pyramid is built: 116
 _VALID_UP = frozenset(geometry.ALL_UP_FACES)
 _TOKEN = re.compile(r"\.|([A-Z])(\d{3})?")
 

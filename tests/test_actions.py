@@ -8,13 +8,12 @@ import numpy as np
 import pytest
 
 from pyramid import geometry as g
+from pyramid.dice import EDGE
 from pyramid.perception import Status
 from pyramid.physics import actions as A
 from pyramid.physics import hands
 from pyramid.physics.world import World
 from pyramid.state import Cell, PyramidState
-
-EDGE = 0.016
 
 
 def test_jet_slows_with_distance_spreads_and_has_no_flow_behind() -> None:

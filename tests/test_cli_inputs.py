@@ -7,19 +7,22 @@ from __future__ import annotations
 
 import io
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from pyramid.agents.table_players import table_players
 from pyramid.cli import app as cli
 from pyramid.cli.args import seat_kinds
-from pyramid.cli.tables import make_players, make_table_game
-from pyramid.lab.experiments import ExperimentError, parse_setting, parse_vary
+from pyramid.lab.demo import run_demo
 from pyramid.lab.scene import SceneError, scene_from_dict
+from pyramid.lab.settings import SettingError, parse_setting, parse_vary
 from pyramid.lab.summaries import mean_interval, plural, summarise, summary_text
-from pyramid.physics.roller import FastRoller
+from pyramid.state import SPARE_DICE
+from pyramid.tablegames.base import TableGame
 from pyramid.tablegames.decathlon import Decathlon
 from pyramid.tablegames.heptathlon import Heptathlon
 from pyramid.tablegames.knights import Knights
@@ -75,7 +78,7 @@ def blocked(tmp_path: Path) -> Path:
 def test_demo_picture_that_cannot_be_written_is_refused_before_the_simulation(
     blocked: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr("pyramid.lab.demo.run_demo", _never("the demo"))
+    monkeypatch.setattr("pyramid.cli.lab.run_demo", _never("the demo"))
     assert cli.main(["demo", "--throws", "0", "--picture", str(blocked / "x.png")]) == 2
     err = capsys.readouterr().err.strip()
     assert (
@@ -87,7 +90,7 @@ def test_demo_picture_that_cannot_be_written_is_refused_before_the_simulation(
 def test_play_picture_into_a_folder_is_refused_before_the_match(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr("pyramid.cli.games.play", _never("the match"))
+    monkeypatch.setattr("pyramid.cli.play.play", _never("the match"))
     assert cli.main(["play", "10", "--picture", str(tmp_path)]) == 2
     assert f"--picture {tmp_path}: cannot write there: {tmp_path} is a folder" in capsys.readouterr().err
 
@@ -95,9 +98,9 @@ def test_play_picture_into_a_folder_is_refused_before_the_match(
 @pytest.mark.parametrize(
     "argv, stopped",
     [
-        (["run", str(DIE_THROW), "--out"], "pyramid.lab.runner.run_scene"),
+        (["run", str(DIE_THROW), "--out"], "pyramid.cli.lab.run_scene"),
         (["experiment", "--game", "10", "--players", "greedy,random,random", "--fast", "--seeds", "1", "--out"], None),
-        (["assets", "--out"], "pyramid.physics.assets.write_assets"),
+        (["assets", "--out"], "pyramid.cli.lab.write_assets"),
     ],
     ids=["run", "experiment", "assets"],
 )
@@ -151,8 +154,6 @@ def test_demo_throws_outside_the_spare_dice_are_refused_by_the_parser(
 
 
 def test_demo_throws_at_the_limits_are_accepted_and_the_api_checks_too() -> None:
-    from pyramid.lab.demo import SPARE_DICE, run_demo
-
     assert SPARE_DICE == 116  # 281 dice in the set, 165 in the full pyramid
     for throws in ("0", "116"):
         assert cli.build_parser().parse_args(["demo", "--throws", throws]).throws == int(throws)
@@ -210,9 +211,10 @@ def test_an_invalid_table_game_option_stops_the_game_naming_it(capsys: pytest.Ca
         (Knights, {"max-rounds": "12"}, ("max_rounds", 12)),
     ],
 )
-def test_table_game_options_are_read_by_type(game: type, options: dict[str, str], expected: tuple[str, Any]) -> None:
-    rng = np.random.default_rng(0)
-    made = make_table_game(game, make_players("optimal,random", rng), FastRoller(rng), rng, options, say=print)
+def test_table_game_options_are_read_by_type(
+    game: type[TableGame], options: dict[str, str], expected: tuple[str, Any]
+) -> None:
+    made = game(2, rng=np.random.default_rng(0), **options)
     assert getattr(made, expected[0]) == expected[1]
 
 
@@ -225,10 +227,11 @@ def test_table_game_options_are_read_by_type(game: type, options: dict[str, str]
         (Heptathlon, {"pairs": "banana"}, "option pairs of heptathlon: expected each or distinct, got 'banana'"),
     ],
 )
-def test_bad_table_game_options_name_the_game_and_the_option(game: type, options: dict[str, str], message: str) -> None:
-    rng = np.random.default_rng(0)
+def test_bad_table_game_options_name_the_game_and_the_option(
+    game: type[TableGame], options: dict[str, str], message: str
+) -> None:
     with pytest.raises(ValueError, match=message):
-        make_table_game(game, make_players("optimal,random", rng), FastRoller(rng), rng, options, say=print)
+        game(game.info.players[0], rng=np.random.default_rng(0), **options)
 
 
 def test_an_experiment_with_a_bad_table_game_option_stops_before_running(
@@ -325,7 +328,7 @@ def test_the_experiment_announces_its_size_in_singular(tmp_path: Path, capsys: p
 def test_set_mistakes_are_blamed_on_set_not_the_file(
     setting: str, expected: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr("pyramid.lab.runner.run_scene", _never("the scene"))
+    monkeypatch.setattr("pyramid.cli.lab.run_scene", _never("the scene"))
     assert cli.main(["run", str(DIE_THROW), "--set", setting]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"pyramid run: {expected}"), err
@@ -345,9 +348,9 @@ def test_vary_mistakes_are_blamed_on_vary_and_the_python_api_still_on_the_file()
 
 
 def test_a_sweep_count_of_zero_says_it_must_be_at_least_one() -> None:
-    with pytest.raises(ExperimentError, match="COUNT of START:STOP:COUNT must be at least 1, got 0"):
+    with pytest.raises(SettingError, match="COUNT of START:STOP:COUNT must be at least 1, got 0"):
         parse_vary("throw.height=0.005:0.2:0")
-    with pytest.raises(ExperimentError, match="two numbers and a whole count"):
+    with pytest.raises(SettingError, match="two numbers and a whole count"):
         parse_vary("throw.height=0.005:0.2:1.5")
 
 
@@ -358,7 +361,7 @@ def test_an_empty_player_name_is_refused(players: str, capsys: pytest.CaptureFix
     with pytest.raises(ValueError, match="empty player name"):
         seat_kinds(players)
     with pytest.raises(ValueError, match="empty player name"):
-        make_players(players, np.random.default_rng(0))
+        table_players(players.split(","), np.random.default_rng(0))
     assert seat_kinds("") == [] and seat_kinds(" greedy , random ") == ["greedy", "random"]
 
 
@@ -372,3 +375,28 @@ def test_a_reader_that_goes_away_ends_a_listing_quietly(
     monkeypatch.setattr("sys.stdout", GoneReader())
     assert cli.main(["games"]) == 0  # `pyramid games | head -1`: no message, no traceback
     assert capsys.readouterr().err == ""
+
+
+# -- a window without its extra or without a screen -----------------------------------------------------
+
+
+@pytest.mark.parametrize("argv", [["view"], ["play", "10", "--view"]], ids=["view", "play-view"])
+def test_a_window_without_pyglet_says_which_extra_to_install_in_one_line(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "pyglet", None)  # as if the view extra were not installed
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err == f"pyramid {argv[0]}: pyglet is not installed; install the view extra: pip install -e '.[view]'\n"
+
+
+@pytest.mark.parametrize("argv", [["view"], ["play", "10", "--view"]], ids=["view", "play-view"])
+def test_a_window_without_a_display_says_what_to_do_instead_in_one_line(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("pyglet", reason="the view extra")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"pyramid {argv[0]}: no display for a window; use xvfb-run") and err.count("\n") == 1

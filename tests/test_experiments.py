@@ -18,8 +18,11 @@ from typing import Any
 import pytest
 
 from pyramid.cli import app as cli
-from pyramid.lab.experiments import ExperimentError, Plan, Progress, parse_vary, read_rows, run_experiment
+from pyramid.cli.experiment import Progress, plan_from_args
+from pyramid.lab import experiments
+from pyramid.lab.experiments import ExperimentError, Plan, read_rows, run_experiment
 from pyramid.lab.scene import load_scene
+from pyramid.lab.settings import SettingError, parse_vary
 from pyramid.lab.summaries import chi_square_uniform, mean_interval
 
 ROOT = Path(__file__).parent.parent
@@ -41,7 +44,7 @@ def test_parse_vary_reads_lists_ranges_and_words() -> None:
     assert parse_vary("throw.colour=red,green") == ("throw.colour", ["red", "green"])
     assert parse_vary("start.layers=3") == ("start.layers", [3])
     for bad in ("throw.height", "=1,2", "x=1:2:0", "x=1:2:1.5"):
-        with pytest.raises(ExperimentError, match="--vary"):
+        with pytest.raises(SettingError, match="--vary"):
             parse_vary(bad)
 
 
@@ -64,8 +67,8 @@ def test_confidence_intervals_and_chi_square_agree_with_scipy() -> None:
 
 def test_a_sweep_gives_the_same_rows_for_the_same_seeds_in_any_number_of_processes(tmp_path: Path) -> None:
     plan = _plan(4)
-    one = run_experiment(plan, tmp_path / "one", workers=1, progress=False, plots=False)
-    run_experiment(plan, tmp_path / "two", workers=2, progress=False, plots=False)
+    one = run_experiment(plan, tmp_path / "one", workers=1, plots=False)
+    run_experiment(plan, tmp_path / "two", workers=2, plots=False)
     assert one.total == one.ran == 8 and one.resumed == 0
     rows = _rows(tmp_path / "one")
     assert rows == _rows(tmp_path / "two")
@@ -79,7 +82,7 @@ def test_a_sweep_gives_the_same_rows_for_the_same_seeds_in_any_number_of_process
 
 def test_the_table_summary_and_plot_are_written_with_confidence_intervals(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    result = run_experiment(_plan(6), tmp_path / "exp", workers=2, progress=False)
+    result = run_experiment(_plan(6), tmp_path / "exp", workers=2)
     names = sorted(p.name for p in result.files)
     assert names == ["experiment.json", "rows.csv", "rows.jsonl", "summary.json", "summary.png"]
     with (tmp_path / "exp" / "rows.csv").open() as f:
@@ -98,14 +101,14 @@ def test_the_table_summary_and_plot_are_written_with_confidence_intervals(tmp_pa
 
 def test_a_torn_last_line_is_dropped_and_the_rest_kept_byte_for_byte_on_resume(tmp_path: Path) -> None:
     plan = _plan(5)
-    run_experiment(plan, tmp_path / "whole", workers=2, progress=False, plots=False)
+    run_experiment(plan, tmp_path / "whole", workers=2, plots=False)
     lines = (tmp_path / "whole" / "rows.jsonl").read_text().splitlines(keepends=True)
     cut = tmp_path / "cut"
     cut.mkdir()
     (cut / "experiment.json").write_text((tmp_path / "whole" / "experiment.json").read_text())
     kept = "".join(lines[:4])
     (cut / "rows.jsonl").write_text(kept + lines[4][: len(lines[4]) // 2])  # killed while writing row 5
-    result = run_experiment(plan, cut, workers=2, progress=False, plots=False)
+    result = run_experiment(plan, cut, workers=2, plots=False)
     assert (result.resumed, result.ran) == (4, 6)
     text = (cut / "rows.jsonl").read_text()
     assert text.startswith(kept)  # nothing already written was lost or rewritten
@@ -132,25 +135,25 @@ def test_an_experiment_interrupted_with_ctrl_c_resumes_to_the_rows_of_an_uninter
     # The same command again: only the missing runs, then the summary.
     assert cli.main(command[3:] + ["--quiet"]) == 0
     assert rows_file.read_text().startswith(written)
-    run_experiment(plan, tmp_path / "whole", workers=2, progress=False, plots=False)
+    run_experiment(plan, tmp_path / "whole", workers=2, plots=False)
     assert _rows(out) == _rows(tmp_path / "whole")
     assert len({r["key"] for r in _rows(out)}) == 30
 
 
 def test_another_experiment_in_the_same_folder_is_refused(tmp_path: Path) -> None:
-    run_experiment(_plan(1), tmp_path / "exp", workers=1, progress=False, plots=False)
+    run_experiment(_plan(1), tmp_path / "exp", workers=1, plots=False)
     with pytest.raises(ExperimentError, match="holds a different experiment"):
-        run_experiment(_plan(2), tmp_path / "exp", workers=1, progress=False, plots=False)
+        run_experiment(_plan(2), tmp_path / "exp", workers=1, plots=False)
     # The same scene named by another path (from another folder) is the same experiment.
     same = Plan({**_plan(1).spec, "source": "../scenes/die_throw.toml"}, _plan(1).vary, 1)
-    assert run_experiment(same, tmp_path / "exp", workers=1, progress=False, plots=False).resumed == 2
+    assert run_experiment(same, tmp_path / "exp", workers=1, plots=False).resumed == 2
 
 
 def test_the_dask_engine_on_a_local_cluster_gives_the_rows_of_the_local_processes(tmp_path: Path) -> None:
     pytest.importorskip("dask.distributed")
     plan = _plan(3)
-    run_experiment(plan, tmp_path / "local", workers=2, progress=False, plots=False)
-    result = run_experiment(plan, tmp_path / "dask", workers=2, engine="dask", progress=False, plots=False)
+    run_experiment(plan, tmp_path / "local", workers=2, plots=False)
+    result = run_experiment(plan, tmp_path / "dask", workers=2, engine="dask", plots=False)
     assert result.ran == 6
     assert _rows(tmp_path / "dask") == _rows(tmp_path / "local")
 
@@ -160,15 +163,15 @@ def test_the_dask_engine_without_its_extra_says_how_to_install_it_and_writes_not
 ) -> None:
     monkeypatch.setitem(sys.modules, "dask.distributed", None)  # as if dask were not installed
     with pytest.raises(ExperimentError, match=r"pip install 'pyramid\[dask\]'"):
-        run_experiment(_plan(1), tmp_path / "exp", engine="dask", progress=False)
+        run_experiment(_plan(1), tmp_path / "exp", engine="dask")
     assert not (tmp_path / "exp").exists()
 
 
 def test_games_run_in_bulk_reproducibly_from_their_seeds(tmp_path: Path) -> None:
     spec = {"game": "10", "players": ["greedy", "random", "random"], "fast": True, "options": {}}
     plan = Plan(spec, {}, 3)
-    run_experiment(plan, tmp_path / "a", workers=1, progress=False, plots=False)
-    run_experiment(plan, tmp_path / "b", workers=2, progress=False, plots=False)
+    run_experiment(plan, tmp_path / "a", workers=1, plots=False)
+    run_experiment(plan, tmp_path / "b", workers=2, plots=False)
     rows = _rows(tmp_path / "a")
     assert rows == _rows(tmp_path / "b") and all(r["error"] is None for r in rows)
     assert all(r["measures"]["termination"] for r in rows) and all("score.0" in r["measures"] for r in rows)
@@ -206,17 +209,15 @@ def test_experiment_help_teaches_with_examples(capsys: pytest.CaptureFixture[str
 def test_a_failing_run_is_a_row_with_its_error_not_the_end_of_the_experiment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import pyramid.lab.runner
-
-    real = pyramid.lab.runner.run_scene
+    real = experiments.run_scene
 
     def fails_for_seed_1(scene: Any, seed: int | None = None, **kwargs: Any) -> dict[str, Any]:
         if seed == 1:
             raise RuntimeError("the world broke")
         return real(scene, seed, **kwargs)
 
-    monkeypatch.setattr(pyramid.lab.runner, "run_scene", fails_for_seed_1)
-    result = run_experiment(_plan(3, heights=(0.01,)), tmp_path / "exp", workers=1, progress=False, plots=False)
+    monkeypatch.setattr(experiments, "run_scene", fails_for_seed_1)
+    result = run_experiment(_plan(3, heights=(0.01,)), tmp_path / "exp", workers=1, plots=False)
     rows = _rows(tmp_path / "exp")
     assert [r["error"] for r in rows] == [None, "RuntimeError: the world broke", None]
     assert result.summary["errors"] == 1 and result.summary["points"][0]["runs"] == 2
@@ -236,3 +237,25 @@ def test_a_few_hundred_runs_finish_with_their_summary_and_plot(tmp_path: Path) -
     assert kept[0] > kept[2]  # low throws remember their start face
     assert (out / "summary.png").stat().st_size > 10_000
     assert os.path.getsize(out / "rows.csv") > 0
+
+
+@pytest.mark.parametrize(
+    ("game", "seats"),
+    [
+        ("6", ["careful"]),
+        ("dice mikado", ["careful"]),
+        ("10", ["greedy", "random", "random"]),
+        ("decathlon", ["optimal", "random"]),
+    ],
+)
+def test_an_experiment_on_a_game_without_players_seats_them_as_play_does(game: str, seats: list[str]) -> None:
+    args = cli.build_parser().parse_args(["experiment", "--game", game, "--seeds", "3"])
+    plan, folder = plan_from_args(args)
+    assert plan.spec["players"] == seats and len(plan.jobs()) == 3
+    assert folder.endswith("_".join(seats))
+
+
+def test_a_hand_that_does_not_play_the_game_is_refused_before_anything_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["experiment", "--game", "6", "--players", "flick", "--seeds", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "--game 6 with --players flick" in err and "careful, bottom, random" in err and "tilt" not in err

@@ -12,7 +12,7 @@ def test_decathlon_games_in_bulk_are_rows_reproducible_from_their_seeds(tmp_path
     plan = Plan(spec, {}, 4)
     rows = {}
     for name in ("a", "b"):
-        run_experiment(plan, tmp_path / name, workers=1, progress=False, plots=False)
+        run_experiment(plan, tmp_path / name, workers=1, plots=False)
         rows[name] = sorted(read_rows(tmp_path / name / "rows.jsonl"), key=lambda r: r["seed"])
     assert len(rows["a"]) == 4
     strip = [{k: v for k, v in r.items() if "time" not in k and "wall" not in k} for r in rows["a"]]

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 from PIL import Image, ImageSequence
 
-from pyramid.ui.film import BulletRenderer, Film, write_film
+from pyramid.physics.world import World
+from pyramid.ui.film import BulletRenderer, Film, make_renderer, write_film
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -46,15 +47,13 @@ def test_bad_film_requests_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="no frames"):
         write_film([], tmp_path / "film.gif")
     try:
-        import imageio_ffmpeg  # noqa: F401
+        import imageio_ffmpeg  # noqa: F401  (the film extra)
     except ImportError:
         with pytest.raises(ValueError, match="imageio-ffmpeg"):
             write_film(_frames(), tmp_path / "film.mp4")
 
 
 def test_a_falling_die_leaves_a_frame_per_step_of_film(tmp_path: Path) -> None:
-    from pyramid.physics.world import World
-
     world = World(plate=False)
     try:
         world.throw(0, (0.0, 0.0, 0.06))
@@ -95,3 +94,10 @@ def test_run_writes_pictures_and_a_film_headless(tmp_path: Path) -> None:
         film.seek(1)
         first = np.asarray(film.convert("RGB")).astype(int)
     assert np.abs(first - end).sum() > 0, "the film shows the die moving"
+
+
+def test_without_pyglet_auto_draws_in_software_and_opengl_says_which_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pyglet", None)  # as if the view extra were not installed
+    assert make_renderer("auto", 96, 64).name == "software"
+    with pytest.raises(LookupError, match=r"pip install -e '\.\[view\]'"):
+        make_renderer("opengl", 96, 64)

@@ -20,7 +20,8 @@ from pyramid.agents import (
     weakened,
 )
 from pyramid.agents.seats import make_hand
-from pyramid.cli.games import play as play_skill
+from pyramid.cli.play import play as play_skill
+from pyramid.dice import EDGE
 from pyramid.perception import Status
 from pyramid.physics.actions import Attach, Lift, Pull, Throw, Tilt, Wait, perform
 from pyramid.physics.world import World
@@ -381,7 +382,7 @@ def test_the_pyramid_stacker_seats_each_die_on_three_and_the_height_is_the_apex_
     assert game.scores()[0] == pytest.approx(100 * (top.position[2] + 0.008 * np.sqrt(3)), abs=0.01)
     # A layer is a / sqrt(3) above the one below: the apex stands 9.2 mm above the base dice.
     base = [r.position[2] for r in readout.dice.values() if r.slot != apex]
-    assert top.position[2] - float(np.mean(base)) == pytest.approx(0.016 / np.sqrt(3), abs=0.0005)
+    assert top.position[2] - float(np.mean(base)) == pytest.approx(EDGE / np.sqrt(3), abs=0.0005)
     world.close()
 
 
@@ -391,7 +392,7 @@ def test_the_tower_stacker_lays_dice_flat_one_on_another_on_the_corner_of_the_pl
     low, high = sorted(readout.dice.values(), key=lambda r: r.position[2])
     assert low.status is Status.LYING and high.status is Status.LYING and low.tilt < 3 and high.tilt < 3
     # Face on face: one edge higher, within 2 mm sideways, on the slab's flat corner beyond the corner funnel.
-    assert high.position[2] - low.position[2] == pytest.approx(0.016, abs=0.0005)
+    assert high.position[2] - low.position[2] == pytest.approx(EDGE, abs=0.0005)
     assert np.hypot(high.position[0] - low.position[0], high.position[1] - low.position[1]) < 0.002
     spot = np.array(tower_spot(0))
     assert np.hypot(low.position[0] - spot[0], low.position[1] - spot[1]) < 0.003 and low.on_plate
@@ -429,7 +430,7 @@ def test_a_die_held_the_way_its_funnel_needs_lands_showing_the_birds_numbers() -
         action = hand.act(game, readout, 0.0)
         assert isinstance(action, Throw) and action.orientation is not None and action.spin == 0
         slot = max(set(g.open_slots(readout.pyramid)) & set(game.coat), key=lambda s: (g.layer(s), s))
-        seat = g.slot_centre(slot)[2] * 0.016
+        seat = g.slot_centre(slot)[2] * EDGE
         assert action.height == pytest.approx(seat + ROLL_DROP)
         perform(world, action, np.random.default_rng(2))
         world.settle()

@@ -7,16 +7,11 @@ import pytest
 
 from pyramid import geometry
 from pyramid.agents.players import GreedyPlayer, Player, RandomPlayer
-from pyramid.games.tactics import (
-    CuiBono,
-    DoRa,
-    GoldenCentre,
-    Squeezing,
-    Triops,
-    face_groups,
-    face_neighbours,
-    is_column,
-)
+from pyramid.games.contacts import face_groups, face_neighbours, is_column
+from pyramid.games.corners import GoldenCentre
+from pyramid.games.domino import DoRa
+from pyramid.games.sliding import CuiBono
+from pyramid.games.tactics import Squeezing, Triops
 from pyramid.play import Match
 from pyramid.rules import Game, Pass, Place, Remove, Termination
 from pyramid.state import Cell, PyramidState

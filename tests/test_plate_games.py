@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 from pyramid import geometry as g
-from pyramid.agents.plate_hands import TiltHand, base_funnel, funnel_steps
+from pyramid.agents.plate_aim import base_funnel, funnel_steps
+from pyramid.agents.plate_hands import TiltHand
+from pyramid.dice import EDGE
 from pyramid.lab.scene import SceneError, scene_from_dict
 from pyramid.physics import actions as A
 from pyramid.physics import hands
@@ -24,7 +26,6 @@ from pyramid.skillgames.plate import (
     steps,
 )
 
-EDGE = 0.016
 B, C = (0, 8, 0), (0, 0, 8)
 
 
@@ -150,7 +151,7 @@ def test_the_tilt_hand_puts_the_line_between_the_die_it_moves_and_the_others() -
         world.place(die, slot)
     world.settle()
     hand = TiltHand(np.random.default_rng(0))
-    action = hand.act(Game(), world.readout(), 0.0)
+    action = hand.act(Game(), world.readout(), 0.0)  # type: ignore[arg-type]  # a stand-in: the hand reads dice and goal_slots
     assert isinstance(action, A.Tilt) and action.pivot is not None
     points = {d: _centre(s) for d, s in enumerate(((3, 3, 2), B, C))}
     family = "return" if action.preset > action.angle else "rise"

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from pyramid.agents.players import GreedyPlayer, HumanPlayer, RandomPlayer
-from pyramid.cli.games import list_games, play, show_rules
+from pyramid.cli.games import list_games, show_rules
+from pyramid.cli.play import play
 from pyramid.play import Match
 from pyramid.registry import BOARD_GAMES, find_game
 from pyramid.rules import Game

@@ -12,8 +12,8 @@ import pytest
 
 from pyramid import geometry
 from pyramid.cli import app as cli
-from pyramid.dice import DICE
-from pyramid.lab.runner import build_start, run_scene, summary_text, throw_die
+from pyramid.dice import DICE, EDGE
+from pyramid.lab.runner import build_start, report_text, run_scene
 from pyramid.lab.scene import load_scene, scene_from_dict
 from pyramid.perception import Status
 from pyramid.physics import actions
@@ -44,7 +44,7 @@ def test_the_full_pyramid_stands_seated_showing_135_faces() -> None:
     assert 135 <= m["pips"] <= 6 * 135
     # The apex is the highest die: one layer of a/sqrt(3) above the next, nine layers in all.
     heights = sorted(p[2] for p in end.values())
-    assert heights[-1] - heights[0] == pytest.approx(8 * 0.016 / math.sqrt(3), abs=0.002)
+    assert heights[-1] - heights[0] == pytest.approx(8 * EDGE / math.sqrt(3), abs=0.002)
 
 
 def test_a_thrown_die_comes_to_rest_lying_flat_on_the_table_showing_a_face() -> None:
@@ -69,7 +69,7 @@ def test_a_throw_is_released_with_its_lowest_corner_at_the_given_height() -> Non
     world = World(scene.physics, plate=False)
     rng = np.random.default_rng(5)
     for die in range(5):
-        throw_die(world, die, rng, 0.03, (0.1 * die, 0.0), 0.0, 0.0)
+        world.random_throw(die, rng, 0.03, (0.1 * die, 0.0), 0.0, 0.0, lowest_corner=True)
     dice, poses = world.poses()
     corners = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]) * 0.008
     for pose in poses:
@@ -158,7 +158,7 @@ def test_a_strong_blow_moves_the_dice_of_its_row_and_a_puff_moves_none() -> None
     start.update({d: np.array([0.03 * n, 0.0]) for n, d in enumerate(sorted(red))})
     start.update({d: np.array([0.03 * n, 0.08]) for n, d in enumerate(sorted(green))})
     shift = {d: float(np.linalg.norm(end[d][:2] - start[d])) for d in end}
-    assert max(shift[d] for d in red) > 0.016  # the strong blow moved a red die by more than an edge
+    assert max(shift[d] for d in red) > EDGE  # the strong blow moved a red die by more than an edge
     downstream = max(red, key=lambda d: shift[d])
     assert end[downstream][0] > start[downstream][0]  # along the jet, +x
     assert max(shift[d] for d in green) < 0.002  # the puff moved no green die
@@ -185,7 +185,7 @@ def test_a_jiggled_tilt_shakes_base_dice_out_of_their_funnels_downhill() -> None
     assert np.allclose(plate[0], actions.HOME)  # the hand put the plate back down
     # The dice that left their funnels went downhill: the plate sloped down towards +x.
     shifts = np.array([end[d][:3] - start[d][:3] for d in start])
-    gone = shifts[np.linalg.norm(shifts, axis=1) > 0.5 * 0.016]
+    gone = shifts[np.linalg.norm(shifts, axis=1) > 0.5 * EDGE]
     assert len(gone) >= 1 and (gone[:, 0] > 0).mean() >= 0.9 and np.median(gone[:, 0]) > 0.008
 
 
@@ -230,7 +230,7 @@ def test_pyramid_run_writes_a_json_report_and_prints_a_summary(
     printed = capsys.readouterr().out
     report = json.loads((out / "die_throw_seed4.json").read_text())
     assert report["seed"] == 4 and report["measures"]["thrown"][0]["top"] in range(1, 7)
-    assert summary_text(report) in printed and f"report: {out / 'die_throw_seed4.json'}" in printed
+    assert report_text(report) in printed and f"report: {out / 'die_throw_seed4.json'}" in printed
 
 
 def test_run_with_set_changes_a_setting_without_editing_the_file(tmp_path: Path) -> None:

@@ -4,6 +4,8 @@ every action of the timeline."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -12,8 +14,9 @@ import pytest
 
 from pyramid import geometry
 from pyramid.cli import app as cli
-from pyramid.lab.scene import Scene, SceneError, load_scene, scene_from_dict
-from pyramid.physics.world import Physics
+from pyramid.lab.runner import start_state
+from pyramid.lab.scene import Scene, SceneError, load_scene, reserved_dice, scene_from_dict
+from pyramid.physics.settings import Physics
 
 SCENES = sorted((Path(__file__).parent.parent / "scenes").glob("*.toml"))
 
@@ -251,6 +254,18 @@ def test_overrides_reach_named_entries_numbered_entries_and_tables() -> None:
         scene_from_dict(raw, "x.toml", {"timeline.5.height": 0.1})
 
 
+def test_reading_the_scenes_does_not_import_pybullet() -> None:
+    code = (
+        "import sys, pathlib\n"
+        "from pyramid.lab.scene import load_scene\n"
+        "for path in sorted(pathlib.Path('scenes').glob('*.toml')):\n"
+        "    load_scene(path)\n"
+        "assert 'pybullet' not in sys.modules, 'reading a scene imported pybullet'\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=SCENES[0].parent.parent, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
 @pytest.mark.parametrize("path", SCENES, ids=[p.stem for p in SCENES])
 def test_every_scene_validates_and_says_what_it_shows(path: Path) -> None:
     scene = load_scene(path)
@@ -281,9 +296,6 @@ def test_the_scenes_together_show_every_action_and_every_kind_of_start() -> None
 
 
 def test_the_random_colours_of_the_start_leave_the_dice_the_timeline_needs() -> None:
-    from pyramid.lab.runner import start_state
-    from pyramid.lab.scene import reserved_dice
-
     raw = {
         "start": {"pyramid": "full", "colours": "random"},
         "timeline": [{"do": "throw", "colour": "blue", "count": 10}, {"do": "place", "colour": "gold"}],

@@ -8,26 +8,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
+from table_scripts import ScriptedRoller, drive
 
-from pyramid.cli.tables import list_table_games, play, show_rules
-from pyramid.physics.roller import FastRoller, RollRecord
+from pyramid.agents.players import RandomPlayer
+from pyramid.agents.table_players import OptimalPlayer, TableHumanPlayer
+from pyramid.cli.games import list_games, show_rules
+from pyramid.cli.play import play
+from pyramid.physics.roller import FastRoller
+from pyramid.registry import find_game
 from pyramid.tablegames import decathlon_dp as dp
-from pyramid.tablegames import find_table_game
-from pyramid.tablegames.base import Decision, HumanPlayer, RandomPlayer, ValuePlayer
+from pyramid.tablegames.base import Decision, TableGame, play_out
 from pyramid.tablegames.decathlon import DISCIPLINES, Decathlon, Entry
-
-
-@dataclass
-class ScriptedRoller:
-    """Hands out prepared throws."""
-
-    throws: list[list[int]]
-    records: list[RollRecord] = field(default_factory=list)
-
-    def roll(self, n: int) -> list[int]:
-        faces = self.throws.pop(0)
-        assert len(faces) == n
-        return faces
 
 
 @dataclass
@@ -38,21 +29,27 @@ class ScriptedPlayer:
     answers: list[int]
     asked: list[Decision] = field(default_factory=list)
 
-    def choose(self, decision: Decision) -> int:
+    def answer(self, decision: Decision) -> int:
         self.asked.append(decision)
         return self.answers.pop(0)
 
 
+def _random(name: str, rng: np.random.Generator) -> RandomPlayer:
+    player = RandomPlayer(rng)
+    player.name = name
+    return player
+
+
 def test_lookup_by_name_and_alias() -> None:
-    assert find_table_game("Decathlon") is Decathlon
-    assert find_table_game("ZEHNKAMPF") is Decathlon
-    assert find_table_game("chess") is None
+    assert find_game("Decathlon", TableGame) is Decathlon
+    assert find_game("ZEHNKAMPF", TableGame) is Decathlon
+    with pytest.raises(LookupError, match="chess"):
+        find_game("chess", TableGame)
 
 
 def test_championship_medals_as_in_the_rule_book() -> None:
     rng = np.random.default_rng(0)
-    players = [RandomPlayer(n, rng) for n in "ABCD"]
-    game = Decathlon(players, FastRoller(rng), rng, championship=True)
+    game = Decathlon(rng=rng, names=list("ABCD"), championship=True)
     entries = [Entry(best=b) for b in (27, 27, 25, 20)]
     game._book("100 metres", entries)
     assert game.totals == [3, 3, 1, 0]
@@ -66,8 +63,8 @@ def test_high_jump_example_scores_14() -> None:
     throws = [[2, 2, 2, 2, 2], [3, 3, 2, 2, 2], [1, 1, 1, 1, 1], [3, 3, 3, 3, 2]]
     throws += [[4, 4, 4, 4, 1], [3, 3, 3, 3, 3], [6, 6, 2, 2, 1]]
     player = ScriptedPlayer("A", [0, 0, 0, 1, 0])
-    game = Decathlon([player], ScriptedRoller(throws), rng)
-    game.play_discipline("high jump")
+    game = Decathlon(rng=rng, names=["A"])
+    drive(game.play_discipline("high jump"), ScriptedRoller(throws), [player])
     entry = game.sheet["high jump"][0]
     assert entry.best == 14 and entry.results == ["10:O", "12:O", "14:XO", "18:XXX"]
     assert game.totals == [14]
@@ -78,8 +75,8 @@ def test_pole_vault_example_scores_12() -> None:
     rng = np.random.default_rng(0)
     throws = [[6, 6], [6, 6, 1], [2, 2, 2], [5, 5, 5]]
     player = ScriptedPlayer("A", [dp.POLE_DICE, 1, dp.POLE_DICE, 2, 2, 2])
-    game = Decathlon([player], ScriptedRoller(throws), rng)
-    game.play_discipline("pole vault")
+    game = Decathlon(rng=rng, names=["A"])
+    drive(game.play_discipline("pole vault"), ScriptedRoller(throws), [player])
     assert game.sheet["pole vault"][0].best == 12 and game.totals == [12]
 
 
@@ -87,14 +84,14 @@ def test_sprint_and_shot_put_scoring() -> None:
     rng = np.random.default_rng(0)
     # 100 metres: 2 sets of 4; a rethrow of the first set, sixes subtract.
     throws = [[6, 6, 1, 1], [5, 4, 3, 6], [5, 5, 4, 4]]
-    game = Decathlon([ScriptedPlayer("A", [1, 0, 0])], ScriptedRoller(throws), rng)
-    game.play_discipline("100 metres")
+    game = Decathlon(rng=rng, names=["A"])
+    drive(game.play_discipline("100 metres"), ScriptedRoller(throws), [ScriptedPlayer("A", [1, 0, 0])])
     assert game.totals == [6 + 18]
     # Shot put: a 1 is invalid; stopping keeps the total.
     throws = [[4], [6], [5], [1], [6], [6], [3]]
     player = ScriptedPlayer("A", [1, 1, 0, 1, 1, 0])
-    game = Decathlon([player], ScriptedRoller(throws), rng)
-    game.play_discipline("shot put")
+    game = Decathlon(rng=rng, names=["A"])
+    drive(game.play_discipline("shot put"), ScriptedRoller(throws), [player])
     assert game.sheet["shot put"][0].results == ["15", "X", "15"] and game.totals == [15]
 
 
@@ -120,8 +117,8 @@ def _simulate(games: int, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     scores = np.zeros((games, len(DISCIPLINES)))
     for g in range(games):
-        game = Decathlon([ValuePlayer("opt")], FastRoller(rng), rng)
-        game.play()
+        game = Decathlon(rng=rng, names=["opt"])
+        play_out(game, [OptimalPlayer("opt")], FastRoller(rng))
         scores[g] = [game.sheet[name][0].best or 0 for name in DISCIPLINES]
     return scores
 
@@ -149,8 +146,9 @@ def test_optimal_beats_random() -> None:
     rng = np.random.default_rng(3)
     wins = 0
     for _ in range(40):
-        game = Decathlon([ValuePlayer("opt"), RandomPlayer("rnd", rng)], FastRoller(rng), rng)
-        totals = game.play()
+        game = Decathlon(rng=rng, names=["opt", "rnd"])
+        play_out(game, [OptimalPlayer("opt"), _random("rnd", rng)], FastRoller(rng))
+        totals = game.totals
         wins += totals[0] > totals[1]
     assert wins >= 32
 
@@ -158,13 +156,15 @@ def test_optimal_beats_random() -> None:
 def test_full_games_with_every_player_count() -> None:
     rng = np.random.default_rng(4)
     for n in range(1, 5):
-        game = Decathlon([RandomPlayer(f"p{i}", rng) for i in range(n)], FastRoller(rng), rng)
-        totals = game.play()
+        game = Decathlon(rng=rng, names=[f"p{i}" for i in range(n)])
+        play_out(game, [_random(f"p{i}", rng) for i in range(n)], FastRoller(rng))
+        totals = game.totals
         assert len(totals) == n and len(game.sheet) == 10
         assert game.score_sheet().count("\n") == 12
     with pytest.raises(ValueError):
-        Decathlon([RandomPlayer(f"p{i}", rng) for i in range(5)], FastRoller(rng), rng)
-    Decathlon([RandomPlayer(f"p{i}", rng) for i in range(8)], FastRoller(rng), rng, championship=True).play()
+        Decathlon(rng=rng, names=[f"p{i}" for i in range(5)])
+    game = Decathlon(rng=rng, names=[f"p{i}" for i in range(8)], championship=True)
+    play_out(game, [_random(f"p{i}", rng) for i in range(8)], FastRoller(rng))
 
 
 def test_human_player_reasks_on_bad_input() -> None:
@@ -176,9 +176,9 @@ def test_human_player_reasks_on_bad_input() -> None:
         return next(answers)
 
     rng = np.random.default_rng(5)
-    human = HumanPlayer("me", read=read)
-    game = Decathlon([human, RandomPlayer("rnd", rng)], FastRoller(rng), rng)
-    game.play()
+    human = TableHumanPlayer("me", read=read)
+    game = Decathlon(rng=rng, names=["me", "rnd"])
+    play_out(game, [human, _random("rnd", rng)], FastRoller(rng))
     assert len(game.sheet) == 10 and len(asked) > 3
 
 
@@ -190,8 +190,9 @@ def test_cli(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "Championship - Score Sheet" in out and "Total" in out
     assert show_rules("decathlon") == 0 and "Interpretation" in capsys.readouterr().out
-    assert show_rules("nothing") == 1
-    list_table_games()
+    with pytest.raises(LookupError, match="nothing"):
+        show_rules("nothing")
+    list_games()
     assert "decathlon" in capsys.readouterr().out
 
 

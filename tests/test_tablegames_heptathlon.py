@@ -4,30 +4,24 @@ from __future__ import annotations
 
 import argparse
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 import pytest
+from table_scripts import ScriptedRoller, drive
 
-from pyramid.cli.tables import play, show_rules
-from pyramid.physics.roller import FastRoller, RollRecord
-from pyramid.tablegames import find_table_game
+from pyramid.agents.players import RandomPlayer
+from pyramid.agents.table_players import OptimalPlayer, TableHumanPlayer
+from pyramid.cli.games import show_rules
+from pyramid.cli.play import play
+from pyramid.physics.roller import FastRoller
+from pyramid.registry import find_game
 from pyramid.tablegames import heptathlon_dp as dp
-from pyramid.tablegames.base import Decision, HumanPlayer, RandomPlayer, ValuePlayer
+from pyramid.tablegames.base import Decision, Steps, TableGame, play_out
 from pyramid.tablegames.heptathlon import EVENTS, SKILLS, Heptathlon, roll_skills
 
-
-@dataclass
-class ScriptedRoller:
-    """Hands out prepared throws."""
-
-    throws: list[list[int]]
-    records: list[RollRecord] = field(default_factory=list)
-
-    def roll(self, n: int) -> list[int]:
-        faces = self.throws.pop(0)
-        assert len(faces) == n, (faces, n)
-        return faces
+T = TypeVar("T")
 
 
 @dataclass
@@ -37,7 +31,7 @@ class ScriptedPlayer:
     name: str
     answers: list[str]
 
-    def choose(self, decision: Decision) -> int:
+    def answer(self, decision: Decision) -> int:
         if len(decision.options) == 1:
             return 0
         return decision.options.index(self.answers.pop(0))
@@ -47,14 +41,33 @@ def _marks(**skills: int) -> list[int]:
     return [skills.get(s, 0) for s in SKILLS]
 
 
-def _game(answers: list[str], throws: list[list[int]], **skills: int) -> Heptathlon:
-    rng = np.random.default_rng(0)
-    return Heptathlon([ScriptedPlayer("A", answers)], ScriptedRoller(throws), rng, skills=[_marks(**skills)])
+@dataclass
+class Table:
+    """A one-player heptathlon with fixed skills, prepared answers and throws; ``run`` plays a part of it."""
+
+    game: Heptathlon
+    player: ScriptedPlayer
+    roller: ScriptedRoller
+
+    def run(self, part: Steps[T]) -> T:
+        return drive(part, self.roller, [self.player])
+
+
+def _game(answers: list[str], throws: list[list[int]], **skills: int) -> Table:
+    game = Heptathlon(rng=np.random.default_rng(0), names=["A"])
+    game.skills = [_marks(**skills)]
+    return Table(game, ScriptedPlayer("A", answers), ScriptedRoller(throws))
+
+
+def _random(name: str, rng: np.random.Generator) -> RandomPlayer:
+    player = RandomPlayer(rng)
+    player.name = name
+    return player
 
 
 def test_lookup() -> None:
-    assert find_table_game("Heptathlon") is Heptathlon
-    assert find_table_game("siebenkampf") is Heptathlon
+    assert find_game("Heptathlon", TableGame) is Heptathlon
+    assert find_game("siebenkampf", TableGame) is Heptathlon
 
 
 def test_scoring_rules() -> None:
@@ -72,20 +85,21 @@ def test_scoring_rules() -> None:
 
 def test_setup_rerolls_a_fourth_die_of_a_number() -> None:
     roller = ScriptedRoller([[2, 2, 2, 2, 5], [2], [6]])
-    assert roll_skills(roller) == [0, 3, 0, 0, 1, 1]
+    assert drive(roll_skills(), roller, []) == [0, 3, 0, 0, 1, 1]
 
 
 def test_example_hurdles_17() -> None:
     throws = [[1, 6, 3, 2], [1, 5, 5, 2, 3], [4, 2], [2]]
-    game = _game(["keep [1, 6]", "keep [1, 5, 5]", "keep [4]"], throws, speed=1)
-    assert game._attempt("100m hurdles", 0)[0] == 17
+    table = _game(["keep [1, 6]", "keep [1, 5, 5]", "keep [4]"], throws, speed=1)
+    assert table.run(table.game._attempt("100m hurdles", 0))[0] == 17
 
 
 def test_example_high_jump_9() -> None:
     throws = [[2, 3, 3], [1, 1, 4, 5], [2, 3, 4, 6], [1, 1, 4, 6], [4, 5, 6, 1, 1]]
     answers = ["attempt", "jump with 3 dice", "skip", "attempt"] + ["jump with 4 dice"] * 3 + ["jump with 5 dice"]
-    game = _game(answers, throws, jumping=2, size=1)
-    game.play_event("high jump")
+    table = _game(answers, throws, jumping=2, size=1)
+    table.run(table.game.play_event("high jump"))
+    game = table.game
     entry = game.sheet["high jump"][0]
     assert entry.best == 9 and entry.results == ["9:O", "15:XXXX"] and game.totals == [9]
 
@@ -93,14 +107,14 @@ def test_example_high_jump_9() -> None:
 def test_example_shot_put_21() -> None:
     throws = [[3, 3, 1, 2, 4, 5, 6], [6, 6, 1, 2, 4], [6, 6, 1, 2, 3], [1, 3, 4, 6]]
     answers = ["keep 2x3 and spin again", "keep 2x6 and spin again", "keep 4x6 and throw"]
-    game = _game(answers, throws, strength=1, size=1)
-    assert game._attempt("shot put", 0)[0] == 21
+    table = _game(answers, throws, strength=1, size=1)
+    assert table.run(table.game._attempt("shot put", 0))[0] == 21
 
 
 def test_example_200_meters_18() -> None:
     throws = [[4, 1], [5, 2, 1], [4, 3, 2, 1], [6, 5, 2, 1], [1, 2]]
-    game = _game(["keep [4]", "keep [5]", "keep [4]", "keep [6, 5]"], throws, speed=2)
-    assert game._attempt("200 meters", 0)[0] == 18
+    table = _game(["keep [4]", "keep [5]", "keep [4]", "keep [6, 5]"], throws, speed=2)
+    assert table.run(table.game._attempt("200 meters", 0))[0] == 18
 
 
 def test_example_long_jump_24() -> None:
@@ -111,22 +125,22 @@ def test_example_long_jump_24() -> None:
         "keep [6, 4] and roll the rest",
         "keep [6, 5] and roll the rest",
     ]
-    game = _game(answers, throws, jumping=1)
-    assert game._attempt("long jump", 0)[0] == 24
+    table = _game(answers, throws, jumping=1)
+    assert table.run(table.game._attempt("long jump", 0))[0] == 24
 
 
 def test_example_javelin_21() -> None:
     throws = [[1, 3], [2, 5], [1, 2], [3, 3], [1, 4], [2, 6]]
     answers = ["keep [1]", "keep none", "keep [1]", "keep none", "keep [1, 4]", "keep [6]"]
-    game = _game(answers, throws, strength=1, dexterity=1)
-    assert game._attempt("javelin throw", 0)[0] == 21
+    table = _game(answers, throws, strength=1, dexterity=1)
+    assert table.run(table.game._attempt("javelin throw", 0))[0] == 21
 
 
 def test_example_800_meters_26() -> None:
     throws = [[3, 6], [1, 6], [2, 2], [4, 4], [3, 6], [5, 5], [3]]
     answers = ["keep none", "keep none", "keep both", "keep both", "keep none", "keep both"]
-    game = _game(answers, throws, endurance=2)
-    assert game._attempt("800 meters", 0)[0] == 26
+    table = _game(answers, throws, endurance=2)
+    assert table.run(table.game._attempt("800 meters", 0))[0] == 26
 
 
 def test_dynamic_programmes_against_brute_force() -> None:
@@ -146,24 +160,25 @@ def test_dynamic_programmes_against_brute_force() -> None:
 def test_full_games_every_player_count() -> None:
     rng = np.random.default_rng(4)
     for n in range(1, 5):
-        players = [RandomPlayer(f"p{i}", rng) for i in range(n - 1)] + [ValuePlayer("strong")]
-        game = Heptathlon(players, FastRoller(rng), rng, distinct_pairs=n == 3)
-        totals = game.play()
+        players = [_random(f"p{i}", rng) for i in range(n - 1)] + [OptimalPlayer("strong")]
+        game = Heptathlon(rng=rng, names=[p.name for p in players], pairs="distinct" if n == 3 else "each")
+        play_out(game, players, FastRoller(rng))
+        totals = game.totals
         assert len(totals) == n and list(game.sheet) == list(EVENTS)
         sheet = game.score_sheet()
         assert "Running Total" in sheet and sheet.count("\n") == 2 + 6 + 7 * (2 + n) + 1
         assert all(sum(s) == 5 and max(s) <= 3 for s in game.skills)
     with pytest.raises(ValueError):
-        Heptathlon([RandomPlayer(f"p{i}", rng) for i in range(5)], FastRoller(rng), rng)
+        Heptathlon(5, rng=rng)
 
 
 def test_human_at_the_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     answers = iter(["nonsense", "0"] + ["1"] * 10_000)
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     rng = np.random.default_rng(5)
-    human = HumanPlayer("me", read=lambda prompt: input(prompt))
-    game = Heptathlon([human, ValuePlayer("strong")], FastRoller(rng), rng)
-    game.play()
+    human = TableHumanPlayer("me", read=lambda prompt: input(prompt))
+    game = Heptathlon(rng=rng, names=["me", "strong"])
+    play_out(game, [human, OptimalPlayer("strong")], FastRoller(rng))
     assert len(game.sheet) == 7
     out = capsys.readouterr().out
     assert "hurdles roll 1/" in out and "please type a number" in out
@@ -173,8 +188,9 @@ def _margins(games: int, seed: int) -> tuple[int, float]:
     rng = np.random.default_rng(seed)
     wins, margin = 0, 0.0
     for _ in range(games):
-        game = Heptathlon([ValuePlayer("strong"), RandomPlayer("rnd", rng)], FastRoller(rng), rng)
-        totals = game.play()
+        game = Heptathlon(rng=rng, names=["strong", "rnd"])
+        play_out(game, [OptimalPlayer("strong"), _random("rnd", rng)], FastRoller(rng))
+        totals = game.totals
         wins += totals[0] > totals[1]
         margin += (totals[0] - totals[1]) / games
     return wins, margin

@@ -7,26 +7,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
+from table_scripts import ScriptedRoller, Table
 
-from pyramid.cli.tables import play, show_rules
-from pyramid.physics.roller import FastRoller, RollRecord
-from pyramid.tablegames import find_table_game
+from pyramid.agents.players import Player, RandomPlayer
+from pyramid.agents.table_players import OptimalPlayer, TableHumanPlayer
+from pyramid.cli.games import show_rules
+from pyramid.cli.play import play
+from pyramid.physics.roller import FastRoller
+from pyramid.registry import find_game
 from pyramid.tablegames import knights_cards as kc
-from pyramid.tablegames.base import Decision, HumanPlayer, Player, RandomPlayer, ValuePlayer
+from pyramid.tablegames.base import Decision, TableGame, play_out
 from pyramid.tablegames.knights import Knights
-
-
-@dataclass
-class ScriptedRoller:
-    """Hands out prepared throws."""
-
-    throws: list[list[int]]
-    records: list[RollRecord] = field(default_factory=list)
-
-    def roll(self, n: int) -> list[int]:
-        faces = self.throws.pop(0)
-        assert len(faces) == n, (faces, n)
-        return faces
 
 
 @dataclass
@@ -36,7 +27,7 @@ class ScriptedPlayer:
     name: str
     answers: list[str] = field(default_factory=list)
 
-    def choose(self, decision: Decision) -> int:
+    def answer(self, decision: Decision) -> int:
         want = self.answers.pop(0)
         return next(k for k, text in enumerate(decision.options) if text.startswith(want))
 
@@ -45,16 +36,22 @@ def _card(kind: str, label: str = "") -> kc.Card:
     return next(c for c in kc.make_deck() if c.kind == kind and c.label == label)
 
 
-def _table(names: str, throws: list[list[int]]) -> tuple[Knights, list[ScriptedPlayer]]:
+def _table(names: str, throws: list[list[int]]) -> tuple[Table[Knights], list[ScriptedPlayer]]:
     players = [ScriptedPlayer(n) for n in names]
-    game = Knights(list[Player](players), ScriptedRoller(throws), np.random.default_rng(0))
+    game = Knights(rng=np.random.default_rng(0), names=list(names))
     for knight, colour in zip(game.knights, kc.COLOURS, strict=False):
         knight.cards = [_card("castle", colour)]
-    return game, players
+    return Table(game, players, ScriptedRoller(throws)), players
+
+
+def _random(name: str, rng: np.random.Generator) -> RandomPlayer:
+    player = RandomPlayer(rng)
+    player.name = name
+    return player
 
 
 def test_lookup() -> None:
-    assert find_table_game("knatsch") is Knights and find_table_game("Knights") is Knights
+    assert find_game("knatsch", TableGame) is Knights and find_game("Knights", TableGame) is Knights
 
 
 def test_combinations_as_in_the_rule_book() -> None:
@@ -74,22 +71,24 @@ def test_combinations_as_in_the_rule_book() -> None:
 
 def test_example_castle_from_a_stack() -> None:
     # Anna puts a card under, announces a castle, keeps her two 5s through two rolls and makes three 5s.
-    game, (anna, bob) = _table("AB", [[5, 5, 6, 6, 2, 1], [6, 3], [5]])
+    table, (anna, bob) = _table("AB", [[5, 5, 6, 6, 2, 1], [6, 3], [5]])
+    game = table.game
     castle = _card("castle", "white")
     game.stacks = [[_card("stack"), castle], [_card("tournament")]]
     anna.answers = ["put the top card of stack 1", f"{castle} from stack 1", "keep the 2x5", "keep the 2x5"]
-    game.turn(0)
+    table.run(game.turn(0))
     assert castle in game.knights[0].cards and game.stacks[0] == [_card("stack")]
 
 
 def test_example_special_card_then_another_try() -> None:
     # Bob takes a special card at the first roll, tries again for Anna's special card, stops when hopeless.
-    game, (anna, bob) = _table("AB", [[2, 2, 2, 2, 1, 3], [6, 6, 6, 6, 1, 3]])
+    table, (anna, bob) = _table("AB", [[2, 2, 2, 2, 1, 3], [6, 6, 6, 6, 1, 3]])
+    game = table.game
     catapult, champion = _card("catapult"), _card("tournament champion")
     game.knights[0].cards.append(champion)
     game.stacks = [[catapult, _card("castle", "green")], [_card("tournament")]]
     bob.answers = [f"{catapult} from stack 1", "stop", f"{champion} from A", "stop"]
-    game.turn(1)
+    table.run(game.turn(1))
     assert catapult in game.knights[1].cards and champion in game.knights[0].cards
 
 
@@ -97,13 +96,14 @@ def test_example_castle_attack_defended() -> None:
     # Chris beats Bob's castle after three rolls; Bob rolls three times, beats her and keeps it.
     throws = [[4, 4, 4, 2, 1, 3], [1, 2, 1], [5, 6, 6]]  # Chris: 4-4-4+5
     throws += [[5, 5, 1, 2, 3, 6], [5, 5, 2], [5, 3]]  # Bob: 5-5-5-5
-    game, (anna, bob, chris) = _table("ABC", throws)
+    table, (anna, bob, chris) = _table("ABC", throws)
+    game = table.game
     bobs = _card("castle", "yellow")
     game.knights[1].cards.append(bobs)
     game.stacks = [[_card("stack")], [_card("catapult")]]
     chris.answers = [f"{bobs} from B", "keep the 3x4", "keep the 3x4"]
     bob.answers = ["keep the 2x5", "keep the 4x5"]
-    game.turn(2)
+    table.run(game.turn(2))
     assert bobs in game.knights[1].cards and len(game.knights[2].cards) == 1
 
 
@@ -113,33 +113,37 @@ def test_example_tournament() -> None:
     throws += [[1, 1, 2, 2, 6, 6], [1, 1, 2, 2], [1, 1, 2, 2]]  # Anna: 2-2+1
     throws += [[4, 4, 4, 1, 2, 6]]  # Bob: 4-4-4+2 at once
     throws += [[5, 5, 5, 5, 6, 6]]  # Chris: 5-5-5-5 at once
-    game, (anna, bob, chris, dave) = _table("ABCD", throws)
+    table, (anna, bob, chris, dave) = _table("ABCD", throws)
+    game = table.game
     tournament = _card("tournament")
     game.stacks = [[tournament], [_card("catapult")]]
     dave.answers = ["tournament from stack 1"] + ["roll all"] * 3
     anna.answers = ["roll all"] * 2
     bob.answers = ["stop"]
     chris.answers = ["stop"]
-    game.turn(3)
+    table.run(game.turn(3))
     assert tournament in game.knights[2].cards and game.stacks[0] == []
 
 
 def test_king_and_revenge() -> None:
-    game, (anna, bob) = _table("AB", [[5, 5, 5, 1, 2, 3], [5, 6, 6]])
+    table, (anna, bob) = _table("AB", [[5, 5, 5, 1, 2, 3], [5, 6, 6]])
+    game = table.game
     game.knights[0].cards += [_card("castle", "green"), _card("castle", "yellow")]
     game.stacks = [[_card("stack")], [_card("catapult")]]
     anna.answers = ["try to topple", "keep the 3x5", "stop", "green castle", "stack 2"]
-    game.turn(0)
+    table.run(game.turn(0))
     assert len(game.knights[0].castles()) == 2 and game.stacks[1][-1] == _card("castle", "green")
-    game, (anna, bob) = _table("AB", [[5, 5, 5, 5, 2, 6]])
+    table, (anna, bob) = _table("AB", [[5, 5, 5, 5, 2, 6]])
+    game = table.game
     game.knights[0].cards += [_card("castle", "green"), _card("castle", "yellow")]
     anna.answers = ["try to topple", "stop"]
-    game.turn(0)
-    assert game.winners() == [0]
+    table.run(game.turn(0))
+    assert game.winners(game.scores()) == (0,)
 
 
 def test_who_may_be_attacked() -> None:
-    game, (_, bob) = _table("AB", [])
+    table, (_, bob) = _table("AB", [])
+    game = table.game
     game.knights[1].cards.append(_card("castle", "green"))
     game.stacks = [[], []]
     assert game.targets(0) == []  # two players: castles only from an owner of three or more
@@ -147,32 +151,34 @@ def test_who_may_be_attacked() -> None:
     assert [c.kind for _, c in game.targets(0)] == ["castle"] * 3
     game.knights[1].cards.append(_card("castle guard"))
     bob.answers = ["blue castle"]
-    game._place_guards(1)
+    table.run(game._place_guards(1))
     assert len(game.knights[1].guarded_castles) == 2 and len(game.targets(0)) == 2
 
 
-def _play(players: list[Player], rng: np.random.Generator) -> list[int]:
-    return Knights(players, FastRoller(rng), rng).play()
+def _play(players: list[Player[TableGame]], rng: np.random.Generator) -> list[int]:
+    game = Knights(rng=rng, names=[p.name for p in players])
+    return list(play_out(game, players, FastRoller(rng)).winners)
 
 
 def test_full_games_every_player_count() -> None:
     rng = np.random.default_rng(4)
     for n in range(2, 7):
-        players: list[Player] = [RandomPlayer(f"p{i}", rng) for i in range(n - 1)] + [ValuePlayer("strong")]
-        game = Knights(players, FastRoller(rng), rng)
-        winners = game.play()
-        assert winners and (game.knights[winners[0]].wins() or "king" in game.log[-1] or game.rounds == 200)
+        players: list[Player[TableGame]] = [_random(f"p{i}", rng) for i in range(n - 1)] + [OptimalPlayer("strong")]
+        game = Knights(rng=rng, names=[p.name for p in players])
+        winners = play_out(game, players, FastRoller(rng)).winners
+        assert winners and (game.knights[winners[0]].wins() or "king" in game.events[-1] or game.rounds == 200)
         assert "castles" in game.score_sheet()
     with pytest.raises(ValueError):
-        Knights([RandomPlayer("solo", rng)], FastRoller(rng), rng)
+        Knights(1, rng=rng)
 
 
 def test_human_at_the_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     answers = iter(["what", "0"] + ["1"] * 100_000)
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     rng = np.random.default_rng(5)
-    game = Knights([HumanPlayer("me", read=lambda p: input(p)), ValuePlayer("strong")], FastRoller(rng), rng)
-    assert game.play()
+    game = Knights(rng=rng, names=["me", "strong"])
+    players = [TableHumanPlayer("me", read=lambda p: input(p)), OptimalPlayer("strong")]
+    assert play_out(game, players, FastRoller(rng)).winners
     assert "announce a card" in capsys.readouterr().out
 
 
@@ -180,7 +186,7 @@ def _wins(games: int, seed: int) -> float:
     rng = np.random.default_rng(seed)
     wins = 0.0
     for g in range(games):
-        players: list[Player] = [ValuePlayer("strong"), RandomPlayer("rnd", rng)]
+        players: list[Player[TableGame]] = [OptimalPlayer("strong"), _random("rnd", rng)]
         if g % 2:
             players.reverse()
         winners = _play(players, rng)

@@ -7,27 +7,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pytest
+from table_scripts import ScriptedRoller, Table
 
-from pyramid.cli.tables import list_table_games, play, show_rules
-from pyramid.physics.roller import FastRoller, RollRecord
-from pyramid.tablegames import find_table_game
+from pyramid.agents.players import Player, RandomPlayer
+from pyramid.agents.table_players import OptimalPlayer, TableHumanPlayer
+from pyramid.cli.games import list_games, show_rules
+from pyramid.cli.play import play
+from pyramid.physics.roller import FastRoller
+from pyramid.registry import find_game
+from pyramid.rules import Phase, Rolled
 from pyramid.tablegames import sport_cards as sc
-from pyramid.tablegames.base import Decision, HumanPlayer, Player, RandomPlayer, ValuePlayer
+from pyramid.tablegames.base import Decision, TableGame, play_out
 from pyramid.tablegames.sport import SportIsMurder
 from pyramid.tablegames.sport_cards import Athlete, HouseRules
-
-
-@dataclass
-class ScriptedRoller:
-    """Hands out prepared throws."""
-
-    throws: list[list[int]]
-    records: list[RollRecord] = field(default_factory=list)
-
-    def roll(self, n: int) -> list[int]:
-        faces = self.throws.pop(0)
-        assert len(faces) == n, (faces, n)
-        return faces
 
 
 @dataclass
@@ -37,22 +29,25 @@ class ScriptedPlayer:
     name: str
     answers: list[str] = field(default_factory=list)
 
-    def choose(self, decision: Decision) -> int:
+    def answer(self, decision: Decision) -> int:
         if len(decision.options) == 1:
             return 0
         want = self.answers.pop(0)
         return next(k for k, text in enumerate(decision.options) if text.startswith(want))
 
 
-def _table(names: list[str], throws: list[list[int]], **rules: str) -> tuple[SportIsMurder, list[ScriptedPlayer]]:
+def _table(
+    names: list[str], throws: list[list[int]], **rules: str
+) -> tuple[Table[SportIsMurder], list[ScriptedPlayer]]:
     players = [ScriptedPlayer(n) for n in names]
-    game = SportIsMurder(
-        list[Player](players),
-        ScriptedRoller(throws),
-        np.random.default_rng(0),
-        HouseRules(**rules),  # type: ignore[arg-type]
-    )
-    return game, players
+    game = SportIsMurder(len(names), rng=np.random.default_rng(0), names=names, **rules)
+    return Table(game, players, ScriptedRoller(throws)), players
+
+
+def _random(name: str, rng: np.random.Generator) -> RandomPlayer:
+    player = RandomPlayer(rng)
+    player.name = name
+    return player
 
 
 def _lay(athlete: Athlete, sport: str, value: int, supply: int, doped: bool = False) -> None:
@@ -64,11 +59,11 @@ def _lay(athlete: Athlete, sport: str, value: int, supply: int, doped: bool = Fa
 
 def test_lookup_and_material() -> None:
     for name in ("sport-is-murder", "Sport is murder", "sport ist mord", "sportistmord"):
-        assert find_table_game(name) is SportIsMurder
-    deck = sc.make_deck(np.random.default_rng(1))
+        assert find_game(name, TableGame) is SportIsMurder
+    deck = sc.make_deck(np.random.default_rng(1).permutation(len(sc.DECK)).tolist())
     assert sorted(deck) == sorted(sc.DECK) and len(deck) == 12 and deck.count(sc.TRAINING) == 9
     assert len(HouseRules().sports) == 8 and HouseRules().sports[:4] == ("Bowling", "Tennis", "Billiards", "Football")
-    game, _ = _table(["A", "B", "C"], [])
+    game = _table(["A", "B", "C"], [])[0].game
     assert game.pill_supply == 9 and all(a.pills == 1 and a.supply == 10 for a in game.athletes)
 
 
@@ -84,9 +79,10 @@ def test_laying_out_as_in_the_example() -> None:
     assert sc.doped_values(ute, "Football", HouseRules(doping="capped")) == [1]
 
 
-def _football(answers: dict[str, list[str]]) -> tuple[SportIsMurder, list[ScriptedPlayer]]:
+def _football(answers: dict[str, list[str]]) -> tuple[Table[SportIsMurder], list[ScriptedPlayer]]:
     # Rikarda 1, Paul 3 doped, Edgard 2 lie at football; two training units and a U4 are turned up.
-    game, players = _table(["Rikarda", "Paul", "Edgard"], [[1, 2], [6, 6, 5], [5, 5, 4]])
+    table, players = _table(["Rikarda", "Paul", "Edgard"], [[1, 2], [6, 6, 5], [5, 5, 4]])
+    game = table.game
     rikarda, paul, edgard = game.athletes
     _lay(rikarda, "Football", 1, supply=2)
     _lay(paul, "Football", 3, supply=3, doped=True)
@@ -95,57 +91,61 @@ def _football(answers: dict[str, list[str]]) -> tuple[SportIsMurder, list[Script
     game.decks["Football"] = ["+1", "+1", "U4", "+1", "+1", "U6"]
     for player in players:
         player.answers = answers.get(player.name, [])
-    return game, players
+    return table, players
 
 
 def test_worked_example_football() -> None:
-    game, _ = _football({"Paul": ["take +1"], "Edgard": ["take +1"]})
-    game.evaluate("Football")
+    table, _ = _football({"Paul": ["take +1"], "Edgard": ["take +1"]})
+    game = table.game
+    table.run(game.evaluate("Football"))
     rikarda, paul, edgard = game.athletes
     assert [game.strength(i, "Football") for i in range(3)] == [3, 6, 4]
     assert paul.training["Football"] == 4  # success 6 > 3 cards
     assert edgard.training["Football"] == 4  # success 4 is not more than 4 cards: the card goes back
     assert not rikarda.accidents and "Football" in rikarda.new  # risk 3 < 4: no accident
     assert game.decks["Football"] == ["+1", "+1", "U6", "+1", "U4"]  # returned in the order of evaluation
-    assert "  contest at Football: Rikarda 3; Paul 17; Edgard 14" in game.log
+    assert "  contest at Football: Rikarda 3; Paul 17; Edgard 14" in game.events
 
 
 def test_worked_example_other_distribution() -> None:
-    game, _ = _football({"Paul": ["take +1"], "Edgard": ["take U4"]})
-    game.evaluate("Football")
+    table, _ = _football({"Paul": ["take +1"], "Edgard": ["take U4"]})
+    game = table.game
+    table.run(game.evaluate("Football"))
     rikarda, _, edgard = game.athletes
     assert edgard.accidents == [("Football", "U4")] and edgard.injured == [("Football", 4)]  # risk 4 >= 4
     assert "Football" not in edgard.new and rikarda.training["Football"] == 1  # success 3 > 0
 
 
 def test_doping_draw_and_pill() -> None:
-    game, _ = _table(["A", "B", "C"], [])
+    table, _ = _table(["A", "B", "C"], [])
+    game = table.game
     a = game.athletes[0]
     _lay(a, "Tennis", 2, supply=5, doped=True)
     a.pills = 0
     supply = game.pill_supply
     game.decks["Tennis"] = ["U2", "+1", "U6"]
-    game.doping_draws("Tennis")
+    table.run(game.doping_draws("Tennis"))
     assert a.accidents == [("Tennis", "U2")] and a.injured == [("Tennis", 2)]  # risk 2 + 1 >= 2
     assert game.pill_supply == supply + 1 and not a.doped
 
 
 def test_last_card_and_deadly_accident() -> None:
     # Two dice turn up the last two cards: every accident happens, whatever the risk; U6 closes the sport.
-    game, _ = _table(["A", "B", "C"], [[2, 2], [5, 6]])
+    table, players = _table(["A", "B", "C"], [[2, 2], [5, 6]])
+    game = table.game
     a, b, _c = game.athletes
     _lay(a, "Tennis", 1, supply=2)
     _lay(b, "Tennis", 1, supply=2)
     game.decks["Tennis"] = ["U6", "+1"]
-    game.players[1].answers = ["take +1"]  # type: ignore[attr-defined]
-    game.evaluate("Tennis")
+    players[1].answers = ["take +1"]
+    table.run(game.evaluate("Tennis"))
     assert game.closed == ["Tennis"] and a.dead == ["Tennis"] and b.training["Tennis"] == 1
     assert a.toughness() == 1 and "Tennis" not in game.open_sports()
     assert sum(1 for s in game.rules.sports if s in game.closed) == 1
 
 
 def test_healing_and_reduction() -> None:
-    game, _ = _table(["A", "B", "C"], [])
+    game = _table(["A", "B", "C"], [])[0].game
     a = game.athletes[0]
     a.supply, a.injured = 8, [("Tennis", 2), ("Bowling", 4)]
     game._heal()
@@ -157,7 +157,7 @@ def test_healing_and_reduction() -> None:
     game.decks["Tennis"] = ["U6"]
     game._reduce()
     assert a.training == {"Tennis": 1, "Bowling": 1} and game.decks["Tennis"] == ["U6", "+1"]
-    game, _ = _table(["A", "B", "C"], [], decay="none")
+    game = _table(["A", "B", "C"], [], decay="none")[0].game
     game.athletes[0].training = {"Tennis": 2}
     game._reduce()
     assert game.athletes[0].training == {"Tennis": 2}
@@ -165,31 +165,36 @@ def test_healing_and_reduction() -> None:
 
 def test_contest_ties_and_coaches() -> None:
     # 6 against 6 is a tie: the two contest again.
-    game, _ = _table(["A", "B", "C"], [[3, 3], [4, 2], [1, 2], [6, 1]])
+    table, _ = _table(["A", "B", "C"], [[3, 3], [4, 2], [1, 2], [6, 1]])
+    game = table.game
     for a in game.athletes[:2]:
         a.supply = 2
-    assert game.contest([0, 1], "test") == [1, 0]
+    assert table.run(game.contest([0, 1], "test")) == [1, 0]
     # The 1A-coach (strong) re-rolls his low dice after the others rolled.
-    players: list[Player] = [ValuePlayer("coach"), ScriptedPlayer("B"), ScriptedPlayer("C")]
-    game = SportIsMurder(players, ScriptedRoller([[6, 1], [5, 4], [5]]), np.random.default_rng(0))
+    game = SportIsMurder(rng=np.random.default_rng(0), names=["coach", "B", "C"])
+    table = Table(
+        game, [OptimalPlayer("coach"), ScriptedPlayer("B"), ScriptedPlayer("C")], ScriptedRoller([[6, 1], [5, 4], [5]])
+    )
     game.coach, game.best = 0, 2
     game.athletes[0].supply = game.athletes[1].supply = 2
-    assert game.contest([0, 1], "test") == [0, 1] and "  contest test: coach 11; B 9" in game.log
+    assert table.run(game.contest([0, 1], "test")) == [0, 1] and "  contest test: coach 11; B 9" in game.events
     # Nobody with a free die: the seat order decides.
-    game, _ = _table(["A", "B", "C"], [])
+    table, _ = _table(["A", "B", "C"], [])
+    game = table.game
     for a in game.athletes:
         a.supply = 0
-    assert game.contest([2, 0], "test") == [2, 0]
+    assert table.run(game.contest([2, 0], "test")) == [2, 0]
 
 
 def test_may_pass_only_when_others_can_take_the_rest() -> None:
-    game, players = _table(["A", "B", "C"], [[6], [1], [2]])
+    table, players = _table(["A", "B", "C"], [[6], [1], [2]])
+    game = table.game
     for a in game.athletes:
         _lay(a, "Bowling", 1, supply=1)
     game.decks["Bowling"] = ["U2", "+1"]  # the last two cards: accidents happen whatever the risk
     players[0].answers = ["take no card"]
     players[2].answers = ["take +1"]
-    game.evaluate("Bowling")
+    table.run(game.evaluate("Bowling"))
     a, b, c = game.athletes
     assert not a.accidents and not a.training and c.training == {"Bowling": 1}
     assert b.accidents == [("Bowling", "U2")]
@@ -204,39 +209,48 @@ def _check_dice(game: SportIsMurder) -> None:
 def test_full_games_every_player_count() -> None:
     rng = np.random.default_rng(4)
     for n in range(3, 7):
-        players: list[Player] = [RandomPlayer(f"p{i}", rng) for i in range(n - 1)] + [ValuePlayer("strong")]
-        game = SportIsMurder(players, FastRoller(rng), rng)
-        while not game.finished():
-            game.play_round()
-            _check_dice(game)
-        assert not game.open_sports() and game.winners()
+        players: list[Player[TableGame]] = [_random(f"p{i}", rng) for i in range(n - 1)] + [OptimalPlayer("strong")]
+        game = SportIsMurder(rng=rng, names=[p.name for p in players])
+        roller = FastRoller(rng)
+        rounds = 0
+        while not game.is_over:  # play_out's loop, the dice counted after every round
+            if game.round != rounds:
+                _check_dice(game)
+                rounds = game.round
+            if game.phase() is Phase.CHANCE:
+                game.apply(Rolled(tuple(roller.roll(game.chance().dice))))
+            else:
+                game.apply(players[game.to_move].choose(game, game.legal_actions()))
+        _check_dice(game)
+        assert not game.open_sports() and game.winners(game.scores())
         assert game.pill_supply + sum(a.pills for a in game.athletes) == sc.PILLS
         assert "longest chain" in game.score_sheet()
     with pytest.raises(ValueError):
-        SportIsMurder([RandomPlayer("a", rng), RandomPlayer("b", rng)], FastRoller(rng), rng)
+        SportIsMurder(2, rng=rng)
 
 
 def test_house_rule_variants_play_to_the_end() -> None:
     rng = np.random.default_rng(6)
     options = {"sports": "Bowling,Tennis,Chess", "doping": "capped", "chain": "all", "decay": "none"}
     options |= {"contest": "always", "pills-per-round": "2"}
-    players: list[Player] = [ValuePlayer("s"), RandomPlayer("r1", rng), RandomPlayer("r2", rng)]
-    game = SportIsMurder.from_options(players, FastRoller(rng), rng, dict(options), say=lambda text: None)
+    players: list[Player[TableGame]] = [OptimalPlayer("s"), _random("r1", rng), _random("r2", rng)]
+    game = SportIsMurder(3, rng=rng, names=["s", "r1", "r2"], **options)
     assert game.rules.sports == ("Bowling", "Tennis", "Chess") and game.rules.chain == "all"
-    game.play()
+    play_out(game, players, FastRoller(rng))
     assert not game.open_sports()
     for bad in ({"doping": "extreme"}, {"sports": "A,A"}, {"colour": "red"}):
         with pytest.raises(ValueError):
-            SportIsMurder.from_options(players, FastRoller(rng), rng, dict(bad), say=lambda text: None)
+            SportIsMurder(3, rng=rng, names=["s", "r1", "r2"], **bad)
 
 
 def test_human_at_the_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     answers = iter(["what", "0"] + ["2"] * 100_000)
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     rng = np.random.default_rng(5)
-    players: list[Player] = [HumanPlayer("me", read=lambda p: input(p)), ValuePlayer("strong"), RandomPlayer("r", rng)]
-    game = SportIsMurder(players, FastRoller(rng), rng)
-    assert game.play() and not game.open_sports()
+    human = TableHumanPlayer("me", read=lambda p: input(p))
+    players: list[Player[TableGame]] = [human, OptimalPlayer("strong"), _random("r", rng)]
+    game = SportIsMurder(rng=rng, names=[p.name for p in players])
+    assert play_out(game, players, FastRoller(rng)).winners and not game.open_sports()
     out = capsys.readouterr().out
     assert "please type a number" in out and "lay out dice" in out
 
@@ -246,9 +260,10 @@ def _strong_share(games: int, seed: int, n: int = 3) -> float:
     wins = 0.0
     for g in range(games):
         seat = g % n
-        players: list[Player] = [RandomPlayer(f"r{k}", rng) for k in range(n - 1)]
-        players.insert(seat, ValuePlayer("strong"))
-        winners = SportIsMurder(players, FastRoller(rng), rng).play()
+        players: list[Player[TableGame]] = [_random(f"r{k}", rng) for k in range(n - 1)]
+        players.insert(seat, OptimalPlayer("strong"))
+        game = SportIsMurder(rng=rng, names=[p.name for p in players])
+        winners = play_out(game, players, FastRoller(rng)).winners
         wins += (seat in winners) / len(winners)
     return wins / games
 
@@ -276,7 +291,7 @@ def test_cli(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "winner:" in out and "longest chain" in out
     assert show_rules("sport-is-murder") == 0 and "Interpretation" in capsys.readouterr().out
-    list_table_games()
+    list_games()
     assert "sport-is-murder" in capsys.readouterr().out
 
 

@@ -15,17 +15,28 @@ import pytest
 
 from pyramid import geometry
 from pyramid.dice import DICE
+from pyramid.physics import actions
+from pyramid.physics.world import World
+from pyramid.picking import ray_hit, table_point
+from pyramid.play import Match
+from pyramid.registry import find_game
+from pyramid.rules import Game, Place
+from pyramid.skillgames.base import SkillGame
 from pyramid.skillgames.mount import Mounting
 from pyramid.state import Cell, PyramidState
 
+# The window modules (pyramid.ui.viewer, hands, player, skill) are imported inside the tests: pyglet's window
+# module opens the display as it loads, and the display is the private Xvfb screen the fixture starts.
 pytest.importorskip("pyglet", reason="the window needs pyglet 2: pip install -e '.[view]'")
+if shutil.which("Xvfb") is None or shutil.which("xdotool") is None:
+    pytest.skip(
+        "the window tests need a virtual screen and input: apt-get install xvfb xdotool", allow_module_level=True
+    )
 
 
 @pytest.fixture(scope="module")
 def display() -> Iterator[str]:
-    """A private Xvfb screen; the tests skip only when Xvfb is not installed."""
-    if shutil.which("Xvfb") is None or shutil.which("xdotool") is None:
-        pytest.skip("Xvfb and xdotool are not installed (apt-get install xvfb xdotool)")
+    """A private Xvfb screen."""
     number = next(n for n in range(91, 200) if not Path(f"/tmp/.X11-unix/X{n}").exists())
     server = subprocess.Popen(
         ["Xvfb", f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
@@ -86,7 +97,6 @@ def _colour_class(rgb: np.ndarray) -> str:
 
 def small_pyramid_world(layers: int = 3):  # type: ignore[no-untyped-def]
     """A settled world with a ``layers``-layer pyramid in the plate's corner (8, 0, 0), by layer colour."""
-    from pyramid.physics.world import World
 
     colours = ("red", "green", "black")
     top = 8 - (layers - 1)
@@ -152,7 +162,6 @@ def test_a_click_lifts_the_top_die_out(display: str) -> None:
 
 
 def test_a_drag_flicks_a_die_across_the_table(display: str) -> None:
-    from pyramid.physics.world import World
     from pyramid.ui.viewer import watching
 
     world = World(plate=False)
@@ -228,17 +237,16 @@ def _tilt(pose: np.ndarray) -> float:
 
 
 def test_a_game_played_to_its_end_in_the_window_and_replayed(display: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pyramid.registry import find_game
-    from pyramid.rules import Game
     from pyramid.ui import player as window_player
-    from pyramid.ui.player import Hands, play_in_window
+    from pyramid.ui.hands import Hands
+    from pyramid.ui.player import play_in_window
     from pyramid.ui.viewer import Viewer
 
     game_type = find_game(14, Game)  # The Clever Mole: 10 rounds for two children, exact (no physics)
     hands_made: list[Hands] = []
     chosen: list[int] = []
     waits: list[bool] = []  # one per finished match: whether Enter was pressed for it
-    original_init, original_frame, original_wait = Hands.__init__, Viewer.frame, window_player._wait_for_replay
+    original_init, original_frame, original_wait = Hands.__init__, Viewer.frame, window_player.wait_for_replay
 
     def init(self: Hands, *args: object) -> None:
         original_init(self, *args)  # type: ignore[arg-type]
@@ -266,7 +274,7 @@ def test_a_game_played_to_its_end_in_the_window_and_replayed(display: str, monke
 
     monkeypatch.setattr(Hands, "__init__", init)
     monkeypatch.setattr(Viewer, "frame", frame)
-    monkeypatch.setattr(window_player, "_wait_for_replay", wait)
+    monkeypatch.setattr(window_player, "wait_for_replay", wait)
     game = play_in_window(
         lambda: game_type(2, rng=np.random.default_rng([5, 1])), ["human", "random"], seed=5, physical=False, delay=0.0
     )
@@ -331,7 +339,6 @@ def test_the_wheel_zooms_a_drag_turns_shift_drag_pans_and_r_resets_the_view(disp
 
 
 def _die_on_table():  # type: ignore[no-untyped-def]
-    from pyramid.physics.world import World
 
     world = World(plate=False)
     world.throw(0, (0.0, 0.0, world.physics.edge / 2 + 1e-4))
@@ -406,7 +413,6 @@ def test_s_shakes_the_plate_and_ctrl_drag_tilts_it_the_way_of_the_drag(display: 
 
 
 def test_t_throws_a_die_of_the_chosen_colour_where_the_mouse_points(display: str) -> None:
-    from pyramid.ui.player import table_point
     from pyramid.ui.viewer import watching
 
     world = _die_on_table()
@@ -466,10 +472,7 @@ def test_p_places_a_die_of_the_chosen_colour_and_faces_in_the_funnel_under_the_m
 
 
 def test_a_skill_game_played_by_hand_in_the_window_and_replayed(display: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pyramid.play import Match
-    from pyramid.registry import find_game
-    from pyramid.skillgames.base import SkillGame
-    from pyramid.ui.player import Hands
+    from pyramid.ui.hands import Hands
     from pyramid.ui.skill import play_skill_in_window
     from pyramid.ui.viewer import Viewer
 
@@ -525,9 +528,8 @@ def test_a_skill_game_played_by_hand_in_the_window_and_replayed(display: str, mo
 def test_a_person_plays_a_match_by_clicking_funnels(
     display: str, monkeypatch: pytest.MonkeyPatch, physical: bool
 ) -> None:
-    from pyramid.registry import find_game
-    from pyramid.rules import Game, Place
-    from pyramid.ui.player import Hands, play_in_window
+    from pyramid.ui.hands import Hands
+    from pyramid.ui.player import play_in_window
     from pyramid.ui.viewer import Viewer
 
     hands_made: list[Hands] = []
@@ -576,7 +578,6 @@ def test_a_person_plays_a_match_by_clicking_funnels(
 def _visible_face(viewer, world, faces) -> tuple:  # type: ignore[no-untyped-def]
     """The first (slot, axis, window x, y) among ``faces`` (slot, axis) whose face along +axis shows at its centre
     from the camera (the face along +i of the die in (i, j, k) faces the cell (i - 1, j, k))."""
-    from pyramid.ui.player import ray_hit
 
     edge = world.physics.edge
     readout = world.readout()
@@ -618,30 +619,7 @@ def test_u_pulls_the_die_under_the_mouse_out_and_it_stays_in_play(display: str) 
         world.close()
 
 
-def test_face_cell_names_the_cell_beyond_each_face_of_a_die_on_a_tilted_plate() -> None:
-    from pyramid.ui.player import face_cell
-
-    edge = 0.016
-    angle = math.radians(10)
-    rot = np.array([[1, 0, 0], [0, math.cos(angle), -math.sin(angle)], [0, math.sin(angle), math.cos(angle)]])
-    plate_pose = np.concatenate([[0.01, -0.02, 0.05], geometry.matrix_to_quat(rot)])
-    slot = (5, 1, 1)
-    centre = plate_pose[:3] + rot @ geometry.slot_centre(slot) * edge
-    for axis in range(3):
-        for sign in (1, -1):
-            # A point on the face along sign * axis, off its centre towards an edge.
-            side = geometry.CUBE_TO_PLATE[:, (axis + 1) % 3]
-            point = centre + rot @ (0.49 * sign * edge * geometry.CUBE_TO_PLATE[:, axis] + 0.3 * edge * side)
-            expected = tuple(c - sign * (n == axis) for n, c in enumerate(slot))
-            assert face_cell(point, centre, plate_pose, edge) == expected, (axis, sign)
-    # The face along +i of the die in (0, 1, 1) leads outside the full pyramid.
-    centre = plate_pose[:3] + rot @ geometry.slot_centre((0, 1, 1)) * edge
-    point = centre + rot @ (0.5 * edge * geometry.CUBE_TO_PLATE[:, 0])
-    assert face_cell(point, centre, plate_pose, edge) == (-1, 1, 1)
-
-
 def test_a_attaches_a_die_in_the_cell_beyond_the_face_under_the_mouse(display: str) -> None:
-    from pyramid.physics.world import World
     from pyramid.ui.viewer import watching
 
     # A three-layer pyramid without its top die: the three faces below face the empty cell (6, 0, 0).
@@ -676,7 +654,6 @@ def test_a_attaches_a_die_in_the_cell_beyond_the_face_under_the_mouse(display: s
 
 
 def test_l_pours_dice_of_the_chosen_colour_from_a_ladle_onto_the_plate(display: str) -> None:
-    from pyramid.physics.world import World
     from pyramid.ui.viewer import watching
 
     world = World()
@@ -705,8 +682,7 @@ def test_l_pours_dice_of_the_chosen_colour_from_a_ladle_onto_the_plate(display: 
 def _skill_game_by_keys(monkeypatch: pytest.MonkeyPatch, press) -> list:  # type: ignore[no-untyped-def]
     """Hook a skill game's window: ``press(viewer, hands)`` is called once each time the person's hands are
     asked for an action; returns the list that collects (action, dice in play after it) as performed."""
-    from pyramid.physics import actions
-    from pyramid.ui.player import Hands
+    from pyramid.ui.hands import Hands
     from pyramid.ui.viewer import Viewer
 
     hands_made: list[Hands] = []
@@ -739,9 +715,6 @@ def _skill_game_by_keys(monkeypatch: pytest.MonkeyPatch, press) -> list:  # type
 
 
 def test_in_trulla_l_pours_the_persons_own_dice_from_the_ladle(display: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pyramid.physics import actions
-    from pyramid.registry import find_game
-    from pyramid.skillgames.base import SkillGame
     from pyramid.ui.skill import play_skill_in_window
 
     def press(viewer, hands) -> None:  # type: ignore[no-untyped-def]
@@ -781,8 +754,6 @@ def _keys_at_an_outer_face(keys: list[str]):  # type: ignore[no-untyped-def]
 def test_in_mounting_u_pulls_a_sets_a_die_of_the_hand_beyond_a_face_and_e_ends_the_turn(
     display: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pyramid.registry import find_game
-    from pyramid.skillgames.base import SkillGame
     from pyramid.ui.skill import play_skill_in_window
 
     performed = _skill_game_by_keys(monkeypatch, _keys_at_an_outer_face(["u", "a", "e"]))
@@ -800,68 +771,9 @@ def test_in_mounting_u_pulls_a_sets_a_die_of_the_hand_beyond_a_face_and_e_ends_t
     assert kinds[2:] == ["Wait"] and "the player stopped" in game.records[0].end.note, "E ended the turn"
 
 
-def _record_and_replay(number: int, kinds: list[str], options: dict[str, str], seed: int = 4):  # type: ignore[no-untyped-def]
-    """Play a skill game with programmed seats, recording their moves, then replay the moves in fresh worlds
-    as the window's Enter does; returns (game, last world) for the match and for the replay."""
-    from pyramid.agents.seats import make_hand
-    from pyramid.physics.world import World
-    from pyramid.play import Match
-    from pyramid.registry import find_game
-    from pyramid.skillgames.base import SkillGame
-    from pyramid.ui.skill import Recorder, ReplayHand
-
-    def play(seats):  # type: ignore[no-untyped-def]
-        game = find_game(number, SkillGame)(len(kinds), rng=np.random.default_rng([seed, 1]), **options)
-        players = [Recorder(p) for p in seats]
-        match = Match(game, players, make_world=World, rng=np.random.default_rng([seed, 3]))
-        match.run()
-        return game, match.world, players
-
-    played, world, recorders = play([make_hand(k, np.random.default_rng([seed, 2, n])) for n, k in enumerate(kinds)])
-    replayed, replay_world, _ = play([ReplayHand(r.moves) for r in recorders])
-    return (played, world), (replayed, replay_world)
-
-
-def test_a_replay_of_mounting_sets_down_the_dice_of_the_fresh_hand_and_stops_where_the_player_stopped() -> None:
-    from pyramid.skillgames.mount import Mounting
-
-    # Four layers, a hand of two: the hand pulls dice out and mounts both, then the hand is empty.
-    (played, world), (replayed, replay_world) = _record_and_replay(8, ["mount"], {"layers": "4", "dice": "2"})
-    assert isinstance(played, Mounting) and isinstance(replayed, Mounting)
-    assert "the hand is empty" in played.records[0].end.note and played.records[0].end.value == 2
-    assert replayed.hand == [], "the replay took the mounted dice out of the fresh game's hand"
-    assert [(r.end, r.actions) for r in replayed.records] == [(r.end, r.actions) for r in played.records]
-    mounted = replayed.mounted_dice(replay_world.readout(require_rest=False))
-    assert set(mounted) == set(replayed.handed) and set(replayed.handed) <= set(replay_world.dice)
-    world.close()
-    replay_world.close()
-    # Three layers: no balcony holds a die, the programmed hand stops by word; the replay stops there too.
-    (played, world), (replayed, replay_world) = _record_and_replay(8, ["mount"], {"layers": "3", "dice": "2"})
-    assert "the player stopped" in played.records[0].end.note
-    assert [(r.end, r.actions) for r in replayed.records] == [(r.end, r.actions) for r in played.records]
-    world.close()
-    replay_world.close()
-
-
-def test_a_replay_of_trulla_pours_the_dice_of_the_fresh_hands_until_they_are_empty() -> None:
-    (played, world), (replayed, replay_world) = _record_and_replay(16, ["ladle", "ladle"], {"dice": "6", "rounds": "3"})
-    assert played.outcome is not None and sum(map(len, played.hand)) < 2, "the match poured (almost) every die"
-    assert replayed.hand == played.hand, "the replay took the poured dice out of the fresh hands as the match did"
-    assert replayed.outcome == played.outcome
-    assert [(r.player, r.end) for r in replayed.records] == [(r.player, r.end) for r in played.records]
-    on_plate = {d for d, r in replay_world.readout(require_rest=False).dice.items() if r.on_plate}
-    assert on_plate == {d for d, r in world.readout(require_rest=False).dice.items() if r.on_plate}
-    world.close()
-    replay_world.close()
-
-
 def test_enter_replays_a_persons_mounting_turn_with_the_die_from_the_fresh_hand_and_the_stop(
     display: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pyramid.physics import actions
-    from pyramid.play import Match
-    from pyramid.registry import find_game
-    from pyramid.skillgames.base import SkillGame
     from pyramid.ui.skill import play_skill_in_window
 
     performed = _skill_game_by_keys(monkeypatch, _keys_at_an_outer_face(["u", "a", "e"]))
@@ -889,9 +801,6 @@ def test_enter_replays_a_persons_mounting_turn_with_the_die_from_the_fresh_hand_
 def test_enter_replays_a_programmed_stacker_from_its_seed_and_its_hand_empties_again(
     display: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pyramid.play import Match
-    from pyramid.registry import find_game
-    from pyramid.skillgames.base import SkillGame
     from pyramid.ui.skill import play_skill_in_window
 
     games: list = []

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
+from scipy.stats import chisquare
 
 from pyramid import geometry as g
 from pyramid.perception import Status
 from pyramid.physics.world import NotAtRestError, Physics, World
 from pyramid.state import Cell, PyramidState, random_pattern
+from pyramid.units import GRAVITY
 
 EDGE_TOLERANCE = 0.02
 
@@ -145,8 +150,6 @@ def test_same_seed_same_run() -> None:
 
 @pytest.mark.slow
 def test_600_throws_are_fair() -> None:
-    from scipy.stats import chisquare
-
     rng = np.random.default_rng(2026)
     counts = np.zeros(6, dtype=int)
     world = World(plate=False)
@@ -213,7 +216,7 @@ def slid_on_slope(slope: float, azimuth: float, cone: bool = True) -> float:
     world.throw(0, (0.0, 0.0, edge / 2))
     world.step(0.2)
     t, z = np.radians(slope), np.radians(azimuth)
-    world.client.setGravity(9.81 * np.sin(t) * np.cos(z), 9.81 * np.sin(t) * np.sin(z), -9.81 * np.cos(t))
+    world.client.setGravity(GRAVITY * np.sin(t) * np.cos(z), GRAVITY * np.sin(t) * np.sin(z), -GRAVITY * np.cos(t))
     before = world.poses()[1][0, :3]
     world.step(1.0)
     slid = float(np.linalg.norm(world.poses()[1][0, :3] - before)) / edge
@@ -236,8 +239,6 @@ def test_without_the_friction_cone_a_die_holds_far_past_its_friction_angle_along
 
 
 def test_a_window_without_a_display_is_refused_with_a_reason(monkeypatch: pytest.MonkeyPatch) -> None:
-    import sys
-
     if not sys.platform.startswith("linux"):
         pytest.skip("DISPLAY is how Linux finds a screen")
     monkeypatch.delenv("DISPLAY", raising=False)
@@ -246,9 +247,6 @@ def test_a_window_without_a_display_is_refused_with_a_reason(monkeypatch: pytest
 
 
 def test_the_world_prints_nothing_of_its_own() -> None:
-    import subprocess
-    import sys
-
     script = "from pyramid.physics.world import World; w = World(plate=False); w.throw(0, (0, 0, 0.05)); w.settle()"
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout == "" and done.stderr == ""  # no "argv[0]=" or "pybullet build time" from PyBullet's C code

@@ -8,7 +8,7 @@ choice from the Generator they were given.
 Flint), ``hands`` the others (Mikado, flick, throw, ladle, fowl, stacker, mount, a person).
 """
 
-from pyramid.agents.controller import EDGE, Controller, reachable, weakened
+from pyramid.agents.controller import Controller, reachable, weakened
 from pyramid.agents.dice_hands import (
     FlickHand,
     FowlHand,
@@ -23,6 +23,7 @@ from pyramid.agents.dice_hands import (
     set_down,
 )
 from pyramid.agents.plate_hands import BlowHand, FlintHand, TiltHand
+from pyramid.dice import EDGE
 
 __all__ = [
     "EDGE",

@@ -8,24 +8,30 @@ choice from the Generator they were given.
 from __future__ import annotations
 
 import abc
-from typing import Any
+from typing import ClassVar, Generic, TypeVar
 
 from pyramid import geometry
 from pyramid.geometry import Slot
 from pyramid.perception import Readout
 from pyramid.physics.actions import PhysicalAction
+from pyramid.skillgames.base import SkillGame
 from pyramid.state import PyramidState
 
-EDGE = 0.016
+G = TypeVar("G", bound=SkillGame, contravariant=True)  # the skill game (or family of them) a hand plays
 
 
-class Controller(abc.ABC):
-    """Chooses the next physical action of a skill game's turn."""
+class Controller(abc.ABC, Generic[G]):
+    """Chooses the next physical action of a skill game's turn, in a game of kind ``G``.
+
+    ``plays`` names the game classes the hand reads (their goals, hands of dice, next throws):
+    ``agents.seats`` refuses to seat it at any other game.
+    """
 
     name: str = "controller"
+    plays: ClassVar[tuple[type[SkillGame], ...]] = (SkillGame,)
 
     @abc.abstractmethod
-    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+    def act(self, game: G, readout: Readout, elapsed: float) -> PhysicalAction:
         """The next action, given the game, the world's read-out and the turn's simulated seconds so far."""
 
 

@@ -9,16 +9,22 @@ from typing import Any
 import numpy as np
 
 from pyramid import geometry
-from pyramid.agents.controller import EDGE, Controller, reachable, weakened
+from pyramid.agents.controller import Controller, reachable, weakened
 from pyramid.agents.plate_hands import azimuth_to
+from pyramid.dice import EDGE
 from pyramid.geometry import Slot
 from pyramid.perception import Readout, Status
 from pyramid.physics import hands
 from pyramid.physics.actions import Attach, Blow, Flick, Lift, PhysicalAction, Pour, Pull, Shake, Throw, Tilt, Wait
-from pyramid.skillgames.more import ROLL_DROP, tower_spot
+from pyramid.skillgames.base import DiceInHand, SkillGame
+from pyramid.skillgames.more import ROLL_DROP, Emag, MaliciousPleasure, VainGuineaFowl, tower_spot
+from pyramid.skillgames.mount import Mounting
+from pyramid.skillgames.standing import DiceMikado
+from pyramid.skillgames.throwing import DishingUp, Flickers, HideAway, Trulla
+from pyramid.units import SET_DROP
 
 
-class MikadoHand(Controller):
+class MikadoHand(Controller[DiceMikado]):
     """A Mikado player: lifts one reachable die per action, chosen by ``strategy``.
 
     ``random``: any reachable die. ``bottom``: the lowest reachable die (the base first), at random
@@ -26,6 +32,8 @@ class MikadoHand(Controller):
     die on two, see design.md), keep off the pyramid's edges (a pulled edge die drags the edge above
     it, up to the top), then the lowest; it lifts at half speed.
     """
+
+    plays = (DiceMikado,)
 
     STRATEGIES = ("random", "bottom", "careful")
 
@@ -36,9 +44,9 @@ class MikadoHand(Controller):
         self.strategy = strategy
         self.name = f"mikado-{strategy}"
 
-    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+    def act(self, game: DiceMikado, readout: Readout, elapsed: float) -> PhysicalAction:
         """Lift the chosen die."""
-        top = getattr(game, "top_slot", None)
+        top = game.top_slot
         state = readout.pyramid
         options = reachable(state, keep=top)
         if not options:
@@ -64,16 +72,17 @@ class MikadoHand(Controller):
 
 # Azimuths (degrees, plate at rest) along which a die seated in a funnel can climb out: the cube axes
 # +i, +j, +k projected onto the plate.
-class FlickHand(Controller):
+class FlickHand(Controller[Flickers]):
     """Flicks the player's next die from the table edge towards the plate's centre (Flickers)."""
 
     name = "flick"
+    plays = (Flickers,)
 
     def __init__(self, rng: np.random.Generator, impulse: float = 0.007) -> None:
         self.rng = rng
         self.impulse = impulse
 
-    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+    def act(self, game: Flickers, readout: Readout, elapsed: float) -> PhysicalAction:
         """Flick the die the game offers next, aimed at the plate's centre with a little scatter."""
         die: int = game.next_die(readout)
         here = np.array(readout.dice[die].position)
@@ -82,16 +91,17 @@ class FlickHand(Controller):
         return Flick(die, heading, impulse=impulse, elevation=20.0)
 
 
-class ThrowHand(Controller):
+class ThrowHand(Controller[HideAway | DishingUp]):
     """Throws the player's next die at the point the game names, from the height and distance it names."""
 
     name = "throw"
+    plays = (HideAway, DishingUp)
 
     def __init__(self, rng: np.random.Generator, scatter: float = 0.08) -> None:
         self.rng = rng
         self.scatter = scatter
 
-    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+    def act(self, game: HideAway | DishingUp, readout: Readout, elapsed: float) -> PhysicalAction:
         """Throw at the game's suggested target from a random side."""
         die, target, height = game.next_throw(readout, self.rng)
         return Throw(
@@ -99,23 +109,24 @@ class ThrowHand(Controller):
         )
 
 
-class LadleHand(Controller):
+class LadleHand(Controller[Trulla]):
     """Fills the ladle with as many dice as the game allows and pours them over the pyramid's centre."""
 
     name = "ladle"
+    plays = (Trulla,)
 
     def __init__(self, rng: np.random.Generator, count: int = 6) -> None:
         self.rng = rng
         self.count = count
 
-    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+    def act(self, game: Trulla, readout: Readout, elapsed: float) -> PhysicalAction:
         """Pour a ladleful above the plate, a little off centre."""
         dice: list[int] = game.ladleful(self.count)
         spot = self.rng.normal(0, 0.015, size=2)
         return Pour(tuple(dice), (float(spot[0]), float(spot[1])), height=0.12, azimuth=float(self.rng.uniform(0, 360)))
 
 
-class HumanHand(Controller):
+class HumanHand(Controller[SkillGame]):
     """A person at the terminal types an action, e.g. ``tilt 180 12``, ``blow 0 0 0.03 90 20``, ``lift 8 0 0``."""
 
     name = "human"
@@ -130,7 +141,7 @@ class HumanHand(Controller):
         self.ask = ask
         self.show = show
 
-    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+    def act(self, game: SkillGame, readout: Readout, elapsed: float) -> PhysicalAction:
         """The action the person types; asks again on bad input."""
         self.show(f"{elapsed:.2f} s into the turn; pyramid {readout.notation()}; {len(readout.dice)} dice in play")
         for r in readout.dice.values():
@@ -139,7 +150,7 @@ class HumanHand(Controller):
             self.show(f"  die {r.die:3d} {r.colour:<5} at ({pos}) cm, {place}{'' if r.on_plate else ', off the plate'}")
         while True:
             text = self.ask(self.HELP + "\n> ")
-            if text.strip().lower() == "stop" and hasattr(game, "stop"):
+            if text.strip().lower() == "stop" and isinstance(game, DiceInHand):
                 game.stop()
                 return Wait(0.0)
             try:
@@ -200,16 +211,17 @@ def set_down(die: int, point: tuple[float, float, float]) -> Throw:
     return Throw(die, (point[0], point[1]), height=point[2], distance=0.0, spin=0.0, scatter=0.0)
 
 
-class MaliceHand(Controller):
+class MaliceHand(Controller[MaliciousPleasure]):
     """Malicious Pleasure: throws the turn's die from the game's height, then sets down the dice it earns."""
 
     name = "malice"
+    plays = (MaliciousPleasure,)
 
     def __init__(self, rng: np.random.Generator, scatter: float = 0.1) -> None:
         self.rng = rng
         self.scatter = scatter
 
-    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+    def act(self, game: MaliciousPleasure, readout: Readout, elapsed: float) -> PhysicalAction:
         """The throw at the start of the turn; afterwards one set-down into the game's open funnel."""
         if game.thrown is None:
             die, target, height = game.next_throw(readout, self.rng)
@@ -219,7 +231,7 @@ class MaliceHand(Controller):
         return set_down(die, point)
 
 
-class FowlHand(Controller):
+class FowlHand(Controller[VainGuineaFowl]):
     """The Vain Guinea Fowl: lifts out wrong dice, jiggles loose dice, else rolls the next die.
 
     A die showing a wrong number on a side is lifted out to be rolled again; if dice rest on it (a
@@ -234,6 +246,8 @@ class FowlHand(Controller):
     each way); the funnel mostly keeps the die as it was held (20 of 24 drops into base funnels from
     2 cm, measured). Without ``hold`` the die leaves the hand turned at random.
     """
+
+    plays = (VainGuineaFowl,)
 
     JIGGLES = 3  # jiggles in a row for loose dice that block every open funnel, before rolling onto them
 
@@ -250,7 +264,7 @@ class FowlHand(Controller):
         self._shaken: set[int] = set()
         self._jiggles = 0  # jiggles in a row with every open funnel blocked
 
-    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+    def act(self, game: VainGuineaFowl, readout: Readout, elapsed: float) -> PhysicalAction:
         """One lift, shake (once for each die newly loose) or roll."""
         free = set(readout.pyramid.free_slots())
         wrong = game.wrong(readout)
@@ -311,7 +325,7 @@ def held_release(
     return Throw(die, (x, y), height=z, distance=0.0, spin=0.0, scatter=0.0, orientation=orientation)
 
 
-class StackHand(Controller):
+class StackHand(Controller[Emag]):
     """Emag: stacks the hand's dice by ``strategy``, with the seeded tremor of a real hand.
 
     ``tower``: a tower face on face on the plate's one flat spot big enough for a die, a corner of the
@@ -331,8 +345,10 @@ class StackHand(Controller):
     ``tremor_deg`` degrees (standard deviation) about a random axis.
     """
 
+    plays = (Emag,)
+
     STRATEGIES = ("pyramid", "tower")
-    DROP = 0.001  # metres between the die and what it is set on, at release
+    DROP = SET_DROP  # metres between the die and what it is set on, at release
     LEAN, LEAN_DEG = 0.0015, 1.5  # a tower whose top die is this far (m) off its foot, or tilted (degrees), leans
 
     def __init__(
@@ -350,7 +366,7 @@ class StackHand(Controller):
         self._turn = -1
         self._plan: list[Slot] = []
 
-    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+    def act(self, game: Emag, readout: Readout, elapsed: float) -> PhysicalAction:
         """One set-down by the strategy, or stop."""
         if self._turn != len(game.records):
             self._turn = len(game.records)
@@ -418,7 +434,7 @@ def _shift(cell: tuple[int, int, int], axis: int, by: int) -> tuple[int, int, in
     return (out[0], out[1], out[2])
 
 
-class MountHand(Controller):
+class MountHand(Controller[Mounting]):
     """Mount(a)ing: on each face of the pyramid in turn, pulls the inner dice of the base row ``depth`` m
     out, sets dice on the balconies they make, then coats the face row by row up to the top.
 
@@ -430,6 +446,7 @@ class MountHand(Controller):
     """
 
     name = "mount"
+    plays = (Mounting,)
 
     def __init__(self, rng: np.random.Generator, depth: float = 0.008, scatter: float = 0.0003) -> None:
         self.rng = rng
@@ -440,7 +457,7 @@ class MountHand(Controller):
         self._cells: list[tuple[int, int, int]] = []
         self._tries: dict[tuple[int, int, int], int] = {}
 
-    def _plan(self, game: Any) -> None:
+    def _plan(self, game: Mounting) -> None:
         apex, n = game.apex, game.layers
         self._pulls, self._cells, self._tries = [], [], {}
         for f in range(3):
@@ -455,7 +472,7 @@ class MountHand(Controller):
                     rel[f], rel[a], rel[b] = -1, p, total - p
                     self._cells.append((apex[0] + rel[0], apex[1] + rel[1], apex[2] + rel[2]))
 
-    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+    def act(self, game: Mounting, readout: Readout, elapsed: float) -> PhysicalAction:
         """The next pull or set-down of the plan, or stop when nothing more can be mounted."""
         if self._turn != len(game.records):
             self._turn = len(game.records)

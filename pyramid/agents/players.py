@@ -8,36 +8,39 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from pyramid.rules import Action, Game
+from pyramid.rules import Action, Game, GameBase
+
+G = TypeVar("G", bound=GameBase, contravariant=True)  # the kind of game a player can play
 
 
-class Player(abc.ABC):
-    """Chooses one of the legal actions."""
+class Player(abc.ABC, Generic[G]):
+    """Chooses one of the legal actions of a game of kind ``G`` (board ``Game``, ``TableGame``, any ``GameBase``)."""
 
     name: str = "player"
 
     @abc.abstractmethod
-    def choose(self, game: Game, legal: Sequence[Action]) -> Action:
+    def choose(self, game: G, legal: Sequence[Any]) -> Any:
         """One action of ``legal`` for ``game.to_move``."""
 
 
-class RandomPlayer(Player):
-    """Picks uniformly among the legal actions."""
+class RandomPlayer(Player[Any]):  # any kind of game: Player[Any] mixes with every other kind in one list
+    """Picks uniformly among the legal actions, in any game."""
 
     name = "random"
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
 
-    def choose(self, game: Game, legal: Sequence[Action]) -> Action:
+    def choose(self, game: GameBase, legal: Sequence[Any]) -> Any:
         """A uniformly drawn legal action."""
         return legal[int(self.rng.integers(len(legal)))]
 
 
-class GreedyPlayer(Player):
+class GreedyPlayer(Player[Game]):
     """The best action by the game's ``heuristic``, else by one move of lookahead on the score.
 
     The lookahead applies the action to a copy of the game, then any forced actions that follow
@@ -75,7 +78,7 @@ class GreedyPlayer(Player):
         return legal[int(best[self.rng.integers(len(best))])]
 
 
-class HumanPlayer(Player):
+class HumanPlayer(Player[Game]):
     """A person at the terminal: numbered legal actions, a number typed back; asks again on bad input."""
 
     name = "human"

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -24,9 +25,10 @@ from pyramid.agents.dice_hands import (
 )
 from pyramid.agents.plate_hands import BlowHand, FlintHand, TiltHand
 from pyramid.agents.players import GreedyPlayer, HumanPlayer, Player, RandomPlayer
+from pyramid.agents.table_players import OptimalPlayer, TableHumanPlayer
 from pyramid.rules import GameBase
 
-BOARD_PLAYERS: dict[str, Callable[[np.random.Generator], Player]] = {
+BOARD_PLAYERS: dict[str, Callable[[np.random.Generator], Player[Any]]] = {
     "random": RandomPlayer,
     "greedy": GreedyPlayer,
     "human": lambda rng: HumanPlayer(),
@@ -53,15 +55,41 @@ SKILL_PLAYERS: dict[str, Callable[[np.random.Generator], Controller]] = {
 }
 
 
-def _table(kind: str) -> dict[str, Callable[[np.random.Generator], Player | Controller]]:
+TABLE_PLAYERS: dict[str, Callable[[np.random.Generator], Player[Any]]] = {
+    "optimal": lambda rng: OptimalPlayer(),
+    "strong": lambda rng: OptimalPlayer("strong"),
+    "random": RandomPlayer,
+    "human": lambda rng: TableHumanPlayer(),
+}
+
+
+def _table(kind: str) -> dict[str, Callable[[np.random.Generator], Player[Any] | Controller]]:
     if kind == "skill":
         return dict(SKILL_PLAYERS)
+    if kind == "table":
+        return dict(TABLE_PLAYERS)
     return dict(BOARD_PLAYERS)
 
 
 def seat_kinds(game_cls: type[GameBase]) -> tuple[str, ...]:
-    """The names of the players that can sit at ``game_cls``."""
-    return tuple(_table(game_cls.kind))
+    """The names of the players that can sit at ``game_cls`` (for a skill game: the hands that play it)."""
+    table = _table(game_cls.kind)
+    if game_cls.kind == "skill":
+        return tuple(k for k, make in table.items() if _plays(make(np.random.default_rng(0)), game_cls))
+    return tuple(table)
+
+
+def _plays(seat: Player[Any] | Controller, game_cls: type[GameBase]) -> bool:
+    return not isinstance(seat, Controller) or issubclass(game_cls, seat.plays)
+
+
+def default_seats(game_cls: type[GameBase]) -> list[str]:
+    """Who plays ``game_cls`` when nobody is named: the strong player first, filled up to the fewest seats."""
+    if game_cls.kind == "board":
+        return ["greedy"] + ["random"] * (game_cls.info.players[0] - 1)
+    if game_cls.kind == "table":
+        return [game_cls.default_player, "random"]
+    return [game_cls.default_player] * game_cls.info.players[0]
 
 
 def make_hand(kind: str, rng: np.random.Generator) -> Controller:
@@ -71,10 +99,20 @@ def make_hand(kind: str, rng: np.random.Generator) -> Controller:
     return SKILL_PLAYERS[kind](rng)
 
 
-def make_seat(kind: str, rng: np.random.Generator, game_cls: type[GameBase]) -> Player | Controller:
-    """The player called ``kind`` for a game of ``game_cls``; ValueError naming the choices when unknown."""
+def make_seat(
+    kind: str, rng: np.random.Generator, game_cls: type[GameBase], name: str | None = None
+) -> Player[Any] | Controller:
+    """The player called ``kind`` for a game of ``game_cls`` (named ``name`` at the table, if given);
+    ValueError naming the choices when unknown."""
     table = _table(game_cls.kind)
     if kind not in table:
         what = "skill player" if game_cls.kind == "skill" else "player"
-        raise ValueError(f"unknown {what} {kind!r}; choose from {', '.join(table)}")
-    return table[kind](rng)
+        raise ValueError(f"unknown {what} {kind!r}; choose from {', '.join(seat_kinds(game_cls))}")
+    seat = table[kind](rng)
+    if not _plays(seat, game_cls):
+        raise ValueError(
+            f"the {kind!r} hand does not play {game_cls.info.title}; choose from {', '.join(seat_kinds(game_cls))}"
+        )
+    if name is not None:
+        seat.name = name
+    return seat

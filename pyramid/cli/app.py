@@ -1,15 +1,41 @@
-"""The ``pyramid`` command: one subcommand per job, each a thin layer over the Python API."""
+"""The ``pyramid`` command: the parser of every subcommand, and the table of the modules that run them.
+
+Each subcommand's handler module (``cli.lab``, ``cli.experiment``, ``cli.games``, ``cli.play``, ``cli.view``) is
+loaded by name only when that subcommand runs (``HANDLERS``), so ``pyramid games`` never pays for
+the physics (PyBullet, trimesh), SciPy or a window; a module that needs a missing extra ends in one
+line saying what to install.
+"""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import os
 import re
 import sys
-import tempfile
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Callable, Sequence
+from types import ModuleType
+
+from pyramid.cli.args import seat_kinds
+from pyramid.cli.paths import check_output_file
+from pyramid.state import SPARE_DICE
+
+# Subcommand -> "module:function" that runs it; the module is imported when the subcommand runs.
+HANDLERS = {
+    "demo": "pyramid.cli.lab:demo",
+    "assets": "pyramid.cli.lab:assets",
+    "bench": "pyramid.cli.lab:bench",
+    "run": "pyramid.cli.lab:run",
+    "experiment": "pyramid.cli.experiment:experiment",
+    "games": "pyramid.cli.games:games",
+    "rules": "pyramid.cli.games:rules",
+    "play": "pyramid.cli.play:play",
+    "view": "pyramid.cli.view:view",
+}
+WINDOW_PLAY = "pyramid.cli.view:play"  # ``pyramid play --view``
+WINDOW_MODULE = "pyramid.cli.view"  # needs pyglet and a screen: both checked before it loads
+EXTRAS = {"pyglet": "view", "imageio_ffmpeg": "film", "mujoco": "bench", "dask": "dask", "matplotlib": "plots"}
 
 EPILOG = """examples:
   pyramid demo --seed 7 --picture pyramid.png   build a full pyramid physically, throw dice, read it back
@@ -29,6 +55,7 @@ EPILOG = """examples:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The parser of the ``pyramid`` command and its subcommands (their handlers are in ``HANDLERS``)."""
     parser = argparse.ArgumentParser(
         prog="pyramid",
         description="Reinhold Wittig's dice pyramid (Das Spiel, 1979) and its games, in 3-D physics.",
@@ -42,23 +69,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--picture", default="pyramid.png", help="PNG file to write (default pyramid.png)")
     p.add_argument("--throws", type=_throws, default=3, help="dice thrown onto the plate after building (default 3)")
     p.add_argument("--gui", action="store_true", help="show PyBullet's own window while it runs")
-    p.set_defaults(run=_demo)
 
     p = sub.add_parser("assets", help="write the plate and die meshes (OBJ, STL) and URDF files")
     p.add_argument("--out", default="assets", help="folder to write to (default assets)")
-    p.set_defaults(run=_assets)
 
     p = sub.add_parser("bench", help="print speed and accuracy figures of the physics (not a test)")
     p.add_argument("--seconds", type=float, default=10.0, help="simulated seconds of the awake pyramid")
     p.add_argument("--no-mujoco", action="store_true", help="skip the MuJoCo comparison")
-    p.set_defaults(run=_bench)
 
     p = sub.add_parser("games", help="list every game: number, title, category, players")
-    p.set_defaults(run=_games)
 
     p = sub.add_parser("rules", help="print a game's rules card and its house rules")
     p.add_argument("game", type=game_name, help="number or name of the game")
-    p.set_defaults(run=_rules)
 
     p = sub.add_parser("play", help="play a game with bots and people; physical by default")
     p.add_argument("game", type=game_name, help="number or name of the game (see `pyramid games`)")
@@ -69,13 +91,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option; repeatable")
     p.add_argument("--view", action="store_true", help="play in a window (needs the view extra); human seats click")
     p.add_argument("--delay", type=float, default=0.4, help="with --view: seconds to watch each bot move")
-    p.set_defaults(run=_play)
 
     p = sub.add_parser("view", help="a window on a scene or a full pyramid: watch it live, lift, flick, blow, tilt")
     p.add_argument("scene", nargs="?", default=None, help="scene file (TOML); default: a full pyramid and 116 spares")
     p.add_argument("--seed", type=seed_value, default=0, help="seed of every random choice (default 0)")
     p.add_argument("--seconds", type=float, default=None, help="close after this much simulated time")
-    p.set_defaults(run=_view)
     _add_run_parser(sub)
     _add_experiment_parser(sub)
     return parser
@@ -134,7 +154,6 @@ def _add_run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--picture", action="store_true", help="PNGs: the start, each die placed, taken or thrown, the end")
     p.add_argument("--video", choices=("gif", "png", "mp4"), default=None, help="film the run: OUT/SCENE_seedN.gif")
     p.add_argument("--renderer", choices=("auto", "opengl", "software"), default="auto", help="for --picture/--video")
-    p.set_defaults(run=_run)
     return p
 
 
@@ -162,8 +181,9 @@ def _add_experiment_parser(sub: argparse._SubParsersAction[argparse.ArgumentPars
     p.add_argument(
         "--players",
         type=player_list,
-        default="greedy,random",
-        help="bots of every seat for --game (default greedy,random)",
+        default="",
+        help="bots of every seat for --game (default: as `pyramid play` seats them, e.g. greedy,random; "
+        "a skill game's own hand)",
     )
     p.add_argument("--fast", action="store_true", help="with --game: exact placement, no physics")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option; repeatable")
@@ -180,7 +200,6 @@ def _add_experiment_parser(sub: argparse._SubParsersAction[argparse.ArgumentPars
     p.add_argument("--address", default=None, help="with --engine dask: a running scheduler, e.g. tcp://host:8786")
     p.add_argument("--no-plots", action="store_true", help="skip summary.png")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.set_defaults(run=_experiment)
     return p
 
 
@@ -209,8 +228,6 @@ def positive_count(text: str) -> int:
 
 
 def _throws(text: str) -> int:
-    from pyramid.lab.demo import SPARE_DICE
-
     return _whole(text, 0, SPARE_DICE, f"0 to {SPARE_DICE}, the dice left to throw after building the pyramid")
 
 
@@ -225,55 +242,11 @@ def game_name(text: str) -> str:
 
 def player_list(text: str) -> str:
     """An argparse type for ``--players``: comma-separated names, none of them empty."""
-    from pyramid.cli.args import seat_kinds
-
     try:
         seat_kinds(text)
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
     return text
-
-
-# -- output paths: checked before anything is simulated ----------------------------------------------
-
-
-def _folder_problem(folder: Path) -> str | None:
-    """Create ``folder`` (and its parents) and try a file in it: None if that works, else why not."""
-    for part in (folder, *folder.parents):
-        if part.exists() and not part.is_dir():
-            return f"{part} is a file, not a folder"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
-            pass
-    except OSError as err:
-        return err.strerror or str(err)
-    return None
-
-
-def check_output_folder(path: str | os.PathLike[str], option: str) -> None:
-    """Create the folder ``path`` and try a file in it; ValueError naming ``option``, the path and why not."""
-    problem = _folder_problem(Path(path))
-    if problem:
-        raise ValueError(f"{option} {path}: cannot write there: {problem}")
-
-
-def check_output_file(path: str | os.PathLike[str], option: str) -> None:
-    """Make sure the file ``path`` can be written (its folder is created); ValueError naming ``option`` if not."""
-    file = Path(path)
-    problem = f"{file} is a folder; give a file name" if file.is_dir() else _folder_problem(file.parent)
-    if problem is None:
-        existed = file.exists()
-        try:
-            with file.open("ab"):
-                pass
-        except OSError as err:
-            problem = err.strerror or str(err)
-        else:
-            if not existed:
-                file.unlink()
-    if problem:
-        raise ValueError(f"{option} {path}: cannot write there: {problem}")
 
 
 def _os_message(err: OSError) -> str:
@@ -283,11 +256,46 @@ def _os_message(err: OSError) -> str:
     return f"{names}: {reason}" if names else reason
 
 
+# -- running a subcommand ---------------------------------------------------------------------------
+
+
+def handler(args: argparse.Namespace) -> Callable[[argparse.Namespace], int]:
+    """The function that runs ``args.command``, its module loaded now (for a window: pyglet and a screen first)."""
+    target = WINDOW_PLAY if args.command == "play" and args.view else HANDLERS[args.command]
+    module, _, function = target.partition(":")
+    if module == WINDOW_MODULE:
+        require_window()
+    return getattr(load(module), function)  # type: ignore[no-any-return]
+
+
+def load(module: str) -> ModuleType:
+    """Import ``module``; LookupError saying which extra to install when it needs one that is missing."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as err:
+        missing = (err.name or "").partition(".")[0]
+        if missing not in EXTRAS:
+            raise
+        extra = EXTRAS[missing]
+        raise LookupError(
+            f"{missing} is not installed; install the {extra} extra: pip install -e '.[{extra}]'"
+        ) from None
+
+
+def require_window() -> None:
+    """Raise LookupError, saying what to do instead, without pyglet (the view extra) or a screen for a window."""
+    load("pyglet")  # the package loads without a screen; its window module opens one as it loads
+    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        raise LookupError("no display for a window; use xvfb-run, or `pyramid run SCENE --picture --video gif`")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pyramid`` command."""
     args = build_parser().parse_args(argv)
     try:
-        return int(args.run(args) or 0)
+        if args.command == "play" and args.picture and not args.fast:
+            check_output_file(args.picture, "--picture")
+        return int(handler(args)(args) or 0)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
@@ -306,104 +314,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as err:
         print(f"pyramid {args.command}: {_os_message(err)}", file=sys.stderr)
         return 2
-
-
-def _demo(args: argparse.Namespace) -> int:
-    from pyramid.lab.demo import run_demo
-
-    if args.picture:
-        check_output_file(args.picture, "--picture")
-    return run_demo(seed=args.seed, picture=args.picture, throws=args.throws, gui=args.gui)
-
-
-def _assets(args: argparse.Namespace) -> int:
-    from pyramid.physics.assets import write_assets
-
-    check_output_folder(args.out, "--out")
-    for path in write_assets(args.out):
-        print(path)
-    return 0
-
-
-def _bench(args: argparse.Namespace) -> int:
-    from pyramid.lab.bench import run_bench
-
-    return run_bench(seconds=args.seconds, mujoco=not args.no_mujoco)
-
-
-def _is_table_game(name: str) -> bool:
-    from pyramid.tablegames import find_table_game
-
-    return find_table_game(name) is not None
-
-
-def _games(args: argparse.Namespace) -> int:
-    from pyramid.cli.games import list_games
-
-    list_games()
-    return 0
-
-
-def _rules(args: argparse.Namespace) -> int:
-    if _is_table_game(args.game):
-        from pyramid.cli.tables import show_rules as table_rules
-
-        return table_rules(args.game)
-    from pyramid.cli.games import show_rules
-
-    return show_rules(args.game)
-
-
-def _view(args: argparse.Namespace) -> int:
-    from pyramid.ui.film import require_display
-
-    require_display()
-    from pyramid.ui.player import view_command
-
-    return view_command(args)
-
-
-def _play(args: argparse.Namespace) -> int:
-    if args.picture and not args.fast:
-        check_output_file(args.picture, "--picture")
-    if getattr(args, "view", False):
-        from pyramid.ui.film import require_display
-
-        require_display()
-        from pyramid.ui.player import play_command
-
-        return play_command(args)
-    if _is_table_game(args.game):
-        from pyramid.cli.tables import play as table_play
-
-        return table_play(args)
-    from pyramid.cli.games import play
-
-    return play(args)
-
-
-def _run(args: argparse.Namespace) -> int:
-    from pyramid.lab.experiments import parse_setting
-    from pyramid.lab.scene import load_scene
-
-    # Every file with every --set checked (errors blame --set, not the file), and the folder, before anything runs.
-    overrides = dict(parse_setting(text) for text in args.set)
-    for path in args.scene:
-        load_scene(path, overrides, origin="--set")
-    check_output_folder(args.out, "--out")
-    if args.picture or args.video:
-        from pyramid.ui.film import film_command
-
-        return film_command(args)
-    from pyramid.lab.runner import run_command
-
-    return run_command(args)
-
-
-def _experiment(args: argparse.Namespace) -> int:
-    from pyramid.lab.experiments import experiment_command
-
-    return experiment_command(args)
 
 
 if __name__ == "__main__":

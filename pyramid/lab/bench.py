@@ -1,4 +1,4 @@
-"""Speed and accuracy figures of the physics, printed as a table (``pyramid bench``). Not a test.
+"""Speed and accuracy figures of the physics, and their table (``pyramid bench`` prints it). Not a test.
 
 Every figure of one run comes from the same machine in the same minute, so ratios between rows are
 meaningful even where absolute times are noisy.
@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.spatial.transform import Rotation
 
 from pyramid import geometry
 from pyramid.dice import EDGE, die_mass
@@ -92,8 +93,7 @@ def gentle_drop(physics: Physics) -> Figure:
         axis = np.cross(normal, [0.0, 0.0, 1.0])
         axis = axis / np.linalg.norm(axis) if np.linalg.norm(axis) > 1e-9 else np.array([1.0, 0.0, 0.0])
         angle = np.arccos(normal[2])
-        quat = np.concatenate([axis * np.sin(angle / 2), [np.cos(angle / 2)]])
-        world.throw(0, (0.0, 0.0, physics.edge / 2 + 0.01), orientation=quat)
+        world.throw(0, (0.0, 0.0, physics.edge / 2 + 0.01), orientation=Rotation.from_rotvec(axis * angle).as_quat())
         world.settle()
         kept += world.readout().dice[0].top == top
         world.close()
@@ -121,7 +121,7 @@ def readout_time(repeats: int = 20) -> Figure:
 
 def mujoco_pyramid(seconds: float, sleep: bool, solver: str = "Newton", timestep: float = 0.005) -> Figure:
     """The identical full pyramid in MuJoCo: awake (sleep disabled) or with MuJoCo's own sleeping."""
-    import mujoco
+    import mujoco  # the bench extra
 
     model = mujoco.MjModel.from_xml_string(mujoco_scene(sleep, timestep, solver=solver))
     data = mujoco.MjData(model)
@@ -149,10 +149,11 @@ def mujoco_scene(sleep: bool, timestep: float = 0.005, edge: float = EDGE, solve
     """
     iterations = ' iterations="20"' if solver == "CG" else ""
     a = edge
-    quat_xyzw = geometry.matrix_to_quat(geometry.CUBE_TO_PLATE)
-    quat = " ".join(f"{q:.9f}" for q in (quat_xyzw[3], *quat_xyzw[:3]))
-    die_quat_xyzw = geometry.matrix_to_quat(geometry.seated_rotation((1, 2, 3)))
-    die_quat = " ".join(f"{q:.9f}" for q in (die_quat_xyzw[3], *die_quat_xyzw[:3]))
+    # MuJoCo writes quaternions scalar first (w, x, y, z).
+    quat, die_quat = (
+        " ".join(f"{q:.9f}" for q in Rotation.from_matrix(m).as_quat(scalar_first=True))
+        for m in (geometry.CUBE_TO_PLATE, geometry.seated_rotation((1, 2, 3)))
+    )
     vertices, _ = geometry.slab_prism()
     slab = " ".join(f"{v:.7f}" for v in (vertices * a).ravel())
     cubes = "\n".join(
@@ -192,8 +193,11 @@ def _row(f: Figure) -> str:
     )
 
 
-def run_bench(seconds: float = 10.0, mujoco: bool = True, progress: Callable[[str], None] = print) -> int:
-    """Measure and print every figure; returns a process exit code."""
+def run_bench(
+    seconds: float = 10.0, mujoco: bool = True, progress: Callable[[str], None] | None = None
+) -> list[Figure]:
+    """Measure every figure, telling ``progress`` which one is being measured; returns them in order."""
+    say = progress or (lambda text: None)
     ours = Physics()
     figures: list[Figure] = []
     steps: list[tuple[str, Callable[[], Figure]]] = [
@@ -213,24 +217,27 @@ def run_bench(seconds: float = 10.0, mujoco: bool = True, progress: Callable[[st
     ]
     if mujoco:
         try:
-            import mujoco as _  # noqa: F401
+            import mujoco as _  # noqa: F401  (the bench extra)
 
             steps.append(("MuJoCo Newton awake", lambda: mujoco_pyramid(seconds, sleep=False)))
             steps.append(("MuJoCo CG awake", lambda: mujoco_pyramid(seconds, sleep=False, solver="CG")))
             steps.append(("MuJoCo Newton asleep", lambda: mujoco_pyramid(seconds, sleep=True)))
         except ImportError:
-            progress("MuJoCo is not installed (pip install -e '.[bench]'): skipping the comparison")
+            say("MuJoCo is not installed (pip install -e '.[bench]'): skipping the comparison")
     for n, (name, step) in enumerate(steps, 1):
-        progress(f"[{n}/{len(steps)}] {name} ...")
+        say(f"[{n}/{len(steps)}] {name} ...")
         figures.append(step())
-    print()
-    print(f"{'':<52}{'x realtime':>10}{'sag mean':>11}{'sag max':>10}{'wall s':>10}")
-    for f in figures:
-        print(_row(f))
+    return figures
+
+
+def bench_table(figures: list[Figure]) -> str:
+    """The figures as a table after a blank line, then each pyramid's speed against ours awake."""
+    lines = ["", f"{'':<52}{'x realtime':>10}{'sag mean':>11}{'sag max':>10}{'wall s':>10}"]
+    lines += [_row(f) for f in figures]
+    lines.append("")
     by = {f.what: f for f in figures}
     ref = by["PyBullet tuned (ours), awake pyramid"]
-    print()
     for f in figures:
         if f.realtime is not None and f.realtime < 1e5 and ref.realtime and f is not ref and "pyramid" in f.what:
-            print(f"{f.what}: {f.realtime / ref.realtime:.2f} x the speed of ours awake")
-    return 0
+            lines.append(f"{f.what}: {f.realtime / ref.realtime:.2f} x the speed of ours awake")
+    return "\n".join(lines)

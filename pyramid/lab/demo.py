@@ -1,18 +1,21 @@
-"""The main job: build a full pyramid physically, lift its apex out, throw dice at it, read it back, score it."""
+"""The main job: build a full pyramid physically, lift its apex out, throw dice at it, read it back, score it.
+
+``pyramid demo`` runs it and prints what it says; a script passes its own ``say``.
+"""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 
 from pyramid import geometry
 from pyramid.dice import DICE
 from pyramid.perception import Readout, Status
+from pyramid.physics.render import save_picture
 from pyramid.physics.world import World
-from pyramid.state import random_pattern
-
-SPARE_DICE = len(DICE) - len(geometry.SLOTS)  # the dice left to throw once the full pyramid is built
+from pyramid.state import SPARE_DICE, random_pattern
 
 
 def face_table(readout: Readout) -> str:
@@ -41,8 +44,15 @@ def describe(readout: Readout, die: int) -> str:
     return f"die {die} ({r.colour}) cocked {where} ({r.tilt:.0f} degrees): no value"
 
 
-def run_demo(seed: int = 0, picture: str | None = "pyramid.png", throws: int = 3, gui: bool = False) -> int:
-    """Build, settle, lift the apex, throw, settle, read, print and picture; returns a process exit code."""
+def run_demo(
+    seed: int = 0,
+    picture: str | None = "pyramid.png",
+    throws: int = 3,
+    gui: bool = False,
+    say: Callable[[str], None] | None = None,
+) -> int:
+    """Build, settle, lift the apex, throw, settle, read, tell ``say`` and picture; returns a process exit code."""
+    say = say or (lambda text: None)
     if not 0 <= throws <= SPARE_DICE:
         raise ValueError(f"throws: 0 to {SPARE_DICE} dice are left to throw after building the pyramid, not {throws}")
     rng = np.random.default_rng(seed)
@@ -51,7 +61,7 @@ def run_demo(seed: int = 0, picture: str | None = "pyramid.png", throws: int = 3
     t0 = time.perf_counter()
     slot_die = world.build(state)
     report = world.settle(timeout=10.0)
-    print(
+    say(
         f"seed {seed}: built the {len(slot_die)}-die pyramid; at rest after {report.time:.2f} s simulated "
         f"({time.perf_counter() - t0:.2f} s wall)"
     )
@@ -59,7 +69,7 @@ def run_demo(seed: int = 0, picture: str | None = "pyramid.png", throws: int = 3
     world.remove(apex)
     world.settle()
     free = world.readout().free_dice()
-    print(f"lifted the apex (die {apex}) out by hand; free dice now: {free}")
+    say(f"lifted the apex (die {apex}) out by hand; free dice now: {free}")
     spare = [d for d in range(len(DICE)) if d not in slot_die.values()]
     thrown = [int(d) for d in rng.choice(spare, size=throws, replace=False)]
     for n, die in enumerate(thrown):
@@ -70,26 +80,24 @@ def run_demo(seed: int = 0, picture: str | None = "pyramid.png", throws: int = 3
     t1 = time.perf_counter()
     report = world.settle(timeout=15.0, raise_on_timeout=False)
     if not report.at_rest:
-        print(f"the dice did not come to rest within 15 s: {list(report.moving)} still moving; no read-out")
+        say(f"the dice did not come to rest within 15 s: {list(report.moving)} still moving; no read-out")
         return 1
-    print(
+    say(
         f"threw {throws} dice at it; all at rest after {report.time:.2f} s simulated "
         f"({time.perf_counter() - t1:.2f} s wall)"
     )
     readout = world.readout()
     for die in thrown:
-        print("  " + describe(readout, die))
+        say("  " + describe(readout, die))
     moved = [d for d in slot_die.values() if d != apex and readout.dice[d].status is not Status.SEATED]
-    print(f"dice of the pyramid knocked out of their slots: {len(moved)}")
-    print(
+    say(f"dice of the pyramid knocked out of their slots: {len(moved)}")
+    say(
         f"seated {len(readout.seated())}, free {len(readout.free_dice())}, cocked {len(readout.cocked())}, "
         f"off the plate {len(readout.off_plate())}"
     )
-    print("pyramid:", readout.notation())
-    print(face_table(readout))
+    say(f"pyramid: {readout.notation()}")
+    say(face_table(readout))
     if picture:
-        from pyramid.physics.render import save_picture
-
-        print(f"picture: {save_picture(world, picture)}")
+        say(f"picture: {save_picture(world, picture)}")
     world.close()
     return 0

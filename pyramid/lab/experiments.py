@@ -11,11 +11,9 @@ from __future__ import annotations
 import csv
 import itertools
 import json
+import logging
 import os
 import signal
-import sys
-import time
-import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
@@ -25,8 +23,9 @@ from typing import Any
 import numpy as np
 
 from pyramid.agents.seats import make_seat
-from pyramid.cli.tables import make_players, make_roller, make_table_game
-from pyramid.lab.summaries import plot_summary, plural, summarise, summary_text
+from pyramid.lab.runner import run_scene
+from pyramid.lab.scene import scene_from_dict
+from pyramid.lab.summaries import plot_summary, plural, summarise
 from pyramid.play import start_match
 from pyramid.registry import find_game
 from pyramid.rules import Game
@@ -72,43 +71,6 @@ class Plan:
         ]
 
 
-def parse_vary(text: str) -> tuple[str, list[Any]]:
-    """``KEY=V1,V2,...`` or ``KEY=START:STOP:COUNT`` (COUNT evenly spaced numbers) -> (key, values)."""
-    key, sep, values = text.partition("=")
-    if not sep or not key.strip() or not values.strip():
-        raise ExperimentError(f"--vary takes KEY=V1,V2 or KEY=START:STOP:COUNT, got {text!r}")
-    parts = values.split(":")
-    if len(parts) == 3:
-        start, stop, count = (_literal(p, text) for p in parts)
-        if not _is_number(start) or not _is_number(stop) or not isinstance(count, int) or isinstance(count, bool):
-            raise ExperimentError(f"--vary {text!r}: START:STOP:COUNT takes two numbers and a whole count")
-        if count < 1:
-            raise ExperimentError(f"--vary {text!r}: the COUNT of START:STOP:COUNT must be at least 1, got {count}")
-        return key.strip(), [round(float(v), 10) for v in np.linspace(start, stop, count)]
-    return key.strip(), [_literal(v, text) for v in values.split(",")]
-
-
-def parse_setting(text: str, option: str = "--set") -> tuple[str, Any]:
-    """``KEY=VALUE`` (one value) -> (key, value); ExperimentError naming ``option`` when it is not that."""
-    key, sep, value = text.partition("=")
-    if not sep or not key.strip() or not value.strip():
-        raise ExperimentError(f"{option} takes KEY=VALUE, e.g. throw.height=0.02, got {text!r}")
-    return key.strip(), _literal(value, text, option)
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _literal(text: str, whole: str, option: str = "--vary") -> Any:
-    try:
-        return tomllib.loads(f"v = {text.strip()}")["v"]
-    except tomllib.TOMLDecodeError:
-        if text.strip().replace("_", "").replace("-", "").isalnum():
-            return text.strip()  # a bare word, e.g. a colour
-        raise ExperimentError(f"{option} {whole!r}: cannot read the value {text!r}") from None
-
-
 # -- one run, in any process ------------------------------------------------------------------
 
 
@@ -127,9 +89,6 @@ def run_job(job: Job) -> dict[str, Any]:
 
 
 def _run_scene_job(job: Job) -> dict[str, Any]:
-    from pyramid.lab.runner import run_scene
-    from pyramid.lab.scene import scene_from_dict
-
     scene = scene_from_dict(job.spec["scene"], job.spec["source"], job.params)
     return run_scene(scene, seed=job.seed)["measures"]
 
@@ -137,9 +96,7 @@ def _run_scene_job(job: Job) -> dict[str, Any]:
 def _run_game_job(job: Job) -> dict[str, Any]:
     """One seeded match of any game (board, skill or table) with its bots, as ``pyramid play`` sets it up."""
     spec = job.spec
-    if "table_game" in spec:
-        return _run_table_game_job(job)
-    game_cls = find_game(spec["game"])
+    game_cls = find_game(spec.get("game") or spec["table_game"])
     options = {**spec.get("options", {}), **{k: str(v) for k, v in job.params.items()}}
     kinds = spec["players"]
     match = start_match(game_cls, kinds, job.seed, fast=spec.get("fast", False), options=options)
@@ -148,9 +105,18 @@ def _run_game_job(job: Job) -> dict[str, Any]:
     finally:
         match.close()
     game = match.game
+    win = [seat in outcome.winners for seat in range(len(kinds))]
+    if game_cls.kind == "table":
+        records = match.roller.records
+        return {
+            "score": [int(x) for x in outcome.scores],
+            "win": win,
+            "rolls": len(records),
+            "rerolls": sum(r.rerolls for r in records),
+        }
     return {
         "score": list(outcome.scores),
-        "win": [seat in outcome.winners for seat in range(len(kinds))],
+        "win": win,
         "termination": outcome.termination.name.lower(),
         "turns": len(game.history) if isinstance(game, Game) else None,
     }
@@ -165,41 +131,15 @@ def game_spec(name: str, kinds: list[str], fast: bool, options: dict[str, str]) 
     else:
         spec = {"game": game_cls.info.key, "players": kinds, "fast": fast, "options": options}
         folder = f"experiments/game{game_cls.info.key}_{'_'.join(kinds)}"
-    check_game(spec)
+    check_game_spec(spec)
     return spec, folder
 
 
-def _run_table_game_job(job: Job) -> dict[str, Any]:
-    """One game of a table dice game (Decathlon, ...): physical rolls unless the spec says fast."""
-    spec = job.spec
-    game_type = find_game(spec["table_game"])
-    rng = np.random.default_rng(job.seed)
-    players = make_players(",".join(spec["players"]), rng)
-    roller = make_roller(spec.get("fast", False), rng)
-    options = {**spec.get("options", {}), **{k: str(v) for k, v in job.params.items()}}
-    game: Any = make_table_game(game_type, players, roller, rng, options, say=lambda text: None)
-    scores = game.play()
-    winners = set(game.winners())
-    return {
-        "score": [int(x) for x in scores],
-        "win": [seat in winners for seat in range(len(players))],
-        "rolls": len(roller.records),
-        "rerolls": sum(r.rerolls for r in roller.records),
-    }
-
-
-def check_game(spec: dict[str, Any]) -> None:
+def check_game_spec(spec: dict[str, Any]) -> None:
     """Raise ExperimentError before anything runs if the game cannot be set up with these players and options."""
     name = spec.get("game") or spec["table_game"]
     try:
         game_cls = find_game(name)
-        if game_cls.kind == "table":
-            rng = np.random.default_rng(0)
-            players = make_players(",".join(spec["players"]), rng)
-            make_table_game(
-                game_cls, players, make_roller(True, rng), rng, dict(spec["options"]), say=lambda text: None
-            )
-            return
         if game_cls.kind == "skill" and spec.get("fast", False):
             raise ValueError(f"{game_cls.info.title} is a game of physical skill: it has no fast mode")
         rng = np.random.default_rng(0)
@@ -226,44 +166,6 @@ def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
 
 
 # -- running many -----------------------------------------------------------------------------
-
-
-class Progress:
-    """A progress bar on stderr: redrawn in place on a terminal, a line every 10% otherwise."""
-
-    def __init__(self, total: int, done: int = 0, width: int = 30, stream: Any = None) -> None:
-        self.total, self.done, self.width = total, done, width
-        self.stream = stream or sys.stderr
-        self.start, self.first = time.perf_counter(), done
-        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
-        self.last_draw, self.last_tenth = 0.0, -1
-
-    def update(self, n: int = 1) -> None:
-        """Count ``n`` more finished runs."""
-        self.done += n
-        now = time.perf_counter()
-        tenth = 10 * self.done // max(self.total, 1)
-        if (self.tty and now - self.last_draw > 0.1) or (not self.tty and tenth != self.last_tenth):
-            self.draw()
-            self.last_draw, self.last_tenth = now, tenth
-
-    def draw(self) -> None:
-        """Write the bar once."""
-        fraction = self.done / max(self.total, 1)
-        bar = "#" * round(self.width * fraction)
-        elapsed = time.perf_counter() - self.start
-        rate = (self.done - self.first) / elapsed if elapsed > 0 else 0.0
-        left = f", ~{(self.total - self.done) / rate:.0f} s left" if rate > 0 else ""
-        text = f"[{bar:<{self.width}}] {self.done}/{self.total} runs {100 * fraction:3.0f}%  {elapsed:.0f} s{left}"
-        self.stream.write(("\r" + text) if self.tty else text + "\n")
-        self.stream.flush()
-
-    def close(self) -> None:
-        """Draw the final state (unless just drawn) and end the line."""
-        if self.tty or self.last_tenth != 10 * self.done // max(self.total, 1):
-            self.draw()
-        if self.tty:
-            self.stream.write("\n")
 
 
 def _start_worker() -> None:
@@ -314,8 +216,6 @@ def require_dask() -> None:
 def run_dask(jobs: Sequence[Job], workers: int, address: str | None, on_row: Callable[[dict[str, Any]], None]) -> None:
     """Run ``jobs`` on a Dask cluster: the scheduler at ``address``, or a local cluster of ``workers`` processes."""
     require_dask()
-    import logging
-
     from dask.distributed import Client, LocalCluster, as_completed
 
     cluster = None
@@ -343,7 +243,7 @@ def run_dask(jobs: Sequence[Job], workers: int, address: str | None, on_row: Cal
 
 
 @dataclass
-class Outcome:
+class ExperimentResult:
     """What an experiment call did: runs done before and now, and the files written."""
 
     total: int
@@ -359,13 +259,16 @@ def run_experiment(
     workers: int | None = None,
     engine: str = "local",
     address: str | None = None,
-    progress: bool = True,
+    progress: Callable[[int, int], None] | None = None,
     plots: bool = True,
-) -> Outcome:
+    say: Callable[[str], None] | None = None,
+) -> ExperimentResult:
     """Run ``plan`` into the folder ``out``, skipping runs already written there; then table, summary, plots.
 
     The folder holds ``experiment.json`` (the plan), ``rows.jsonl`` (one row per run, written as each
     finishes), ``rows.csv``, ``summary.json`` and ``summary.png``. Ctrl-C keeps every row written.
+    ``progress`` is told (runs done, runs in all) before the first run and after each; ``say`` gets notes
+    (no plot without matplotlib).
     """
     if engine not in ENGINES:
         raise ExperimentError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
@@ -393,25 +296,26 @@ def run_experiment(
     rows = read_rows(rows_path)
     done = {r["key"] for r in rows}
     jobs = [j for j in plan.jobs() if j.key not in done]
-    bar = Progress(len(plan.jobs()), len(done)) if progress else None
+    total = len(plan.jobs())
+    finished = len(done)
+    if progress is not None:
+        progress(finished, total)
     with rows_path.open("a", encoding="utf-8") as sink:
 
         def keep(row: dict[str, Any]) -> None:
+            nonlocal finished
             sink.write(json.dumps(row, sort_keys=True) + "\n")
             sink.flush()
             os.fsync(sink.fileno())
             rows.append(row)
-            if bar is not None:
-                bar.update()
+            finished += 1
+            if progress is not None:
+                progress(finished, total)
 
-        try:
-            if engine == "dask":
-                run_dask(jobs, workers, address, keep)
-            else:
-                run_local(jobs, workers, keep)
-        finally:
-            if bar is not None:
-                bar.close()
+        if engine == "dask":
+            run_dask(jobs, workers, address, keep)
+        else:
+            run_local(jobs, workers, keep)
     files = [manifest, rows_path, write_csv(rows, folder / "rows.csv")]
     summary = summarise(rows, plan.points())
     (folder / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
@@ -424,10 +328,11 @@ def run_experiment(
         )
         shape = f" ({plural(len(plan.points()), 'setting')} x {plural(plan.seeds, 'seed')})"
         shape = shape if len(plan.points()) > 1 else ""
-        picture = plot_summary(rows, summary, folder / "summary.png", f"{what}: {plural(len(rows), 'run')}{shape}")
+        title = f"{what}: {plural(len(rows), 'run')}{shape}"
+        picture = plot_summary(rows, summary, folder / "summary.png", title, say)
         if picture is not None:
             files.append(picture)
-    return Outcome(len(plan.jobs()), len(done), len(jobs), files, summary)
+    return ExperimentResult(total, len(done), len(jobs), files, summary)
 
 
 def _comparable(plan_data: dict[str, Any]) -> dict[str, Any]:
@@ -472,53 +377,3 @@ def write_csv(rows: Sequence[dict[str, Any]], path: Path) -> Path:
 
 def _cell(value: Any) -> Any:
     return "" if value is None else int(value) if isinstance(value, bool) else value
-
-
-def experiment_command(args: Any) -> int:
-    """``pyramid experiment``: build the plan from the arguments, check it, run it, print the summary."""
-    vary = dict(parse_vary(text) for text in args.vary)
-    if args.scene is None and args.game is None:
-        raise ExperimentError("nothing to run: give a scene file (e.g. scenes/die_throw.toml) or --game with --players")
-    if args.scene is not None and args.game is not None:
-        raise ExperimentError(f"give a scene file or --game, not both (got {args.scene} and --game {args.game})")
-    if args.scene is not None:
-        from pyramid.lab.scene import load_scene
-
-        base = load_scene(args.scene)
-        for point in Plan({}, vary, 1).points():  # every sweep point must make a valid scene before anything runs
-            load_scene(args.scene, point, origin="--vary")
-        spec: dict[str, Any] = {"scene": dict(base.raw), "source": str(args.scene)}
-        default_out = f"experiments/{base.name}"
-    else:
-        kinds = [k.strip() for k in args.players.split(",")]
-        if not all(kinds):
-            raise ExperimentError(f"--players {args.players!r} has an empty player name")
-        if "human" in kinds:
-            raise ExperimentError("--players names the bots of every seat, e.g. greedy,random (no human)")
-        options = dict(o.partition("=")[::2] for o in args.option)
-        spec, default_out = game_spec(args.game, kinds, args.fast, options)
-    if args.seeds < 1:
-        raise ExperimentError(f"--seeds must be at least 1, got {args.seeds}")
-    if args.first_seed < 0:
-        raise ExperimentError(f"--first-seed must be 0 or more, got {args.first_seed}")
-    if args.workers is not None and args.workers < 1:
-        raise ExperimentError(f"--workers must be at least 1, got {args.workers}")
-    plan = Plan(spec, vary, args.seeds, args.first_seed)
-    out = Path(args.out or default_out)
-    shape = f"{plural(len(plan.points()), 'setting')} x {plural(args.seeds, 'seed')}"
-    print(f"{plural(len(plan.jobs()), 'run')} ({shape}) into {out}", file=sys.stderr)
-    try:
-        result = run_experiment(plan, out, args.workers, args.engine, args.address, not args.quiet, not args.no_plots)
-    except KeyboardInterrupt:
-        kept = len(read_rows(out / "rows.jsonl"))
-        print(
-            f"interrupted: {kept} rows kept in {out / 'rows.jsonl'}; run the same command again to resume",
-            file=sys.stderr,
-        )
-        return 130
-    if result.resumed:
-        print(f"resumed: {result.resumed} runs were already done, {result.ran} run now", file=sys.stderr)
-    print(summary_text(result.summary))
-    for path in result.files:
-        print(f"wrote {path}")
-    return 0

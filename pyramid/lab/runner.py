@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from scipy.spatial.transform import Rotation
 
 from pyramid import geometry
 from pyramid.dice import DICE, DieId
@@ -29,11 +30,10 @@ from pyramid.lab.scene import (
 )
 from pyramid.perception import DieReading, Readout, Status
 from pyramid.physics import actions
+from pyramid.physics.render import save_picture
 from pyramid.physics.world import World
 from pyramid.state import Cell, PyramidState
-
-MOVED_DISTANCE = 0.25  # edges: a die whose centre moved farther than this has moved
-MOVED_ANGLE = 15.0  # degrees: or one that turned more than this
+from pyramid.tolerances import TOL
 
 
 @dataclass
@@ -244,46 +244,13 @@ def _perform(world: World, step: Step, rng: np.random.Generator, record: RunReco
             record.events.append(f"{action} ({p['colour']})")
         elif step.kind == "throw":
             die = _spare_die(world, p["colour"])
-            throw_die(world, die, rng, p["height"], (p["target"][0], p["target"][1]), p["speed"], p["spin"])
+            world.random_throw(die, rng, p["height"], p["target"], p["speed"], p["spin"], lowest_corner=True)
             record.thrown.append((die, _top_face(world, die)))
             record.events.append(
                 f"threw die {die} ({p['colour']}) from {p['height']:g} m, face {_top_face(world, die)} up"
             )
         else:
             _physical(world, step, rng, record)
-
-
-def throw_die(
-    world: World,
-    die: DieId,
-    rng: np.random.Generator,
-    height: float,
-    target: tuple[float, float],
-    speed: float,
-    spin: float,
-) -> None:
-    """Release ``die`` with its lowest corner ``height`` m above the table, to land near ``target`` (x, y).
-
-    The orientation is uniform over rotations, the heading uniform; the horizontal speed and the spin
-    (rad/s, about a uniform random axis) are scaled by uniform factors in [0.5, 1.5]. Measuring the
-    height from the lowest point, not the centre, makes low throws comparable: a die released 5 mm up
-    falls 5 mm whichever way it is turned.
-    """
-    quat = rng.normal(size=4)
-    quat /= np.linalg.norm(quat)
-    heading = rng.uniform(0, 2 * math.pi)
-    v = speed * rng.uniform(0.5, 1.5)
-    axis = rng.normal(size=3)
-    omega = spin * rng.uniform(0.5, 1.5) * axis / np.linalg.norm(axis)
-    ph = world.physics
-    rotation = geometry.quat_to_matrix(quat)[0]
-    # Depth of the box's lowest corner below its centre: the half extents projected on world z.
-    depth = float(np.abs(rotation[2]) @ (np.asarray(ph.proportions) * ph.edge / 2))
-    fall = math.sqrt(2 * height / ph.gravity) if ph.gravity > 0 else 0.0
-    # Start back along the heading so that the die lands near the target.
-    direction = np.array([math.cos(heading), math.sin(heading)])
-    start = np.asarray(target, dtype=float) - v * fall * direction
-    world.throw(die, (start[0], start[1], height + depth + 1e-5), (*(v * direction), 0.0), tuple(omega), tuple(quat))
 
 
 def _place(world: World, p: Mapping[str, Any], readout: Readout, rng: np.random.Generator, record: RunRecord) -> None:
@@ -432,9 +399,8 @@ def _measure(
 
 def _has_moved(before: np.ndarray, after: np.ndarray, edge: float) -> bool:
     shift = float(np.linalg.norm(after[:3] - before[:3])) / edge
-    # Angle between two unit quaternions: 2 acos(|<q1, q2>|).
-    turn = math.degrees(2 * math.acos(min(1.0, abs(float(np.dot(before[3:], after[3:]))))))
-    return shift > MOVED_DISTANCE or turn > MOVED_ANGLE
+    turn = math.degrees(float((Rotation.from_quat(after[3:]) * Rotation.from_quat(before[3:]).inv()).magnitude()))
+    return shift > TOL.moved_shift or turn > TOL.moved_turn
 
 
 def _off_table(reading: DieReading) -> bool:
@@ -462,13 +428,11 @@ def _thrown(readout: Readout, die: DieId, start_top: int, plate: bool) -> dict[s
 
 
 def _picture(world: World, folder: Path, name: str) -> Path:
-    from pyramid.physics.render import save_picture
-
     return save_picture(world, folder / f"{name}.png", width=640, height=480)
 
 
-def summary_text(report: dict[str, Any]) -> str:
-    """A readable summary of a run's report for the terminal."""
+def report_text(report: dict[str, Any]) -> str:
+    """A scene run's report as lines for the terminal (``summaries.summary_text`` is an experiment's)."""
     lines = [
         f"scene {report['scene']} ({report['source']}), seed {report['seed']}",
         f"simulated {report['simulated_seconds']:.2f} s in {report['wall_seconds']:.2f} s wall; "
@@ -485,27 +449,3 @@ def summary_text(report: dict[str, Any]) -> str:
         else:
             lines.append(f"  {key:<18} {json.dumps(value) if isinstance(value, dict) else value}")
     return "\n".join(lines)
-
-
-def run_command(args: Any) -> int:
-    """``pyramid run``: run each scene file, print its summary, write its JSON report (and pictures)."""
-    from pyramid.lab.experiments import parse_vary
-    from pyramid.lab.scene import load_scene
-
-    overrides = {}
-    for text in args.set:
-        key, values = parse_vary(text)
-        overrides[key] = values[0]
-    scenes = [load_scene(path, overrides) for path in args.scene]  # every file checked before anything runs
-    out = Path(args.out)
-    for scene in scenes:
-        seed = scene.seed if args.seed is None else args.seed
-        stem = f"{scene.name}_seed{seed}"
-        report = run_scene(scene, seed, out / stem if args.pictures else None)
-        out.mkdir(parents=True, exist_ok=True)
-        path = out / f"{stem}.json"
-        path.write_text(json.dumps(report, indent=1) + "\n")
-        if not args.quiet:
-            print(summary_text(report))
-        print(f"report: {path}" + (f"; pictures in {out / stem}" if args.pictures else ""))
-    return 0

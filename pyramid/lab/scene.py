@@ -1,14 +1,12 @@
 """Scene files (TOML) -> validated Scene data: the starting arrangement, physics, timeline and measures.
 
-First in the flow: scene file -> Scene -> World (see ``runner``). Every mistake raises SceneError
-naming the file, the key and what was expected; nothing runs from a file that does not validate.
+First in the flow: scene file -> Scene -> World (``runner``); nothing runs from a file that does not validate.
+The checks are in ``scene_checks``, the timeline's actions in ``timeline``, ``--set`` keys in ``overrides``.
 """
 
 from __future__ import annotations
 
-import copy
 import dataclasses
-import difflib
 import math
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -21,20 +19,20 @@ import numpy as np
 from pyramid import geometry
 from pyramid.dice import COUNTS
 from pyramid.geometry import Slot
-from pyramid.physics import actions
-from pyramid.physics.world import Physics
+from pyramid.lab.overrides import OverrideError, override
+from pyramid.lab.overrides import apply_overrides as apply_overrides  # re-exported: scenes are changed from here
+from pyramid.lab.scene_checks import TABLE_HALF_WIDTH, SceneChecks, SceneError, kind_of
+from pyramid.lab.timeline import ACTIONS, Step, check_timeline
+from pyramid.lab.timeline import action_fields as action_fields  # re-exported for the runner
+from pyramid.lab.timeline import physical_action_type as physical_action_type  # re-exported for the runner
+from pyramid.physics.settings import Physics
 from pyramid.state import NotationError, PyramidState
 
-TABLE_HALF_WIDTH = 0.9  # metres: the world's table is 2 m square; dice start at least 10 cm from its edges
 LAYER_COLOURS = ("red", "green", "black")  # the cycle of the "layers" and "stripes" patterns
 COLOUR_PATTERNS = ("random", "layers", "stripes", *COUNTS)  # "layers": red, green, black by layer; "stripes": by row
 MEASURES = ("readout", "score", "moved", "fallen", "time_to_rest", "thrown")
-PHYSICAL_ACTIONS = ("flick", "blow", "tilt", "shake")  # performed by pyramid.physics.actions
-DIE_WORDS = ("apex", "free", "thrown", "loose", "table")  # how a flick names its die
-SLOT_WORDS = {"remove": ("apex", "free"), "place": ("open",), "pull": ("apex", "free")}
 
-# The range each number may take: physics settings, and the settings of the timeline's actions.
-# An open bound (the value itself excluded) is written as a one-element tuple, e.g. (0.0,).
+# The range of each physics setting; an open bound (the value itself excluded) is a one-element tuple, e.g. (0.0,).
 PHYSICS_LIMITS: dict[str, tuple[Any, Any]] = {
     "edge": ((0.0,), 1.0),
     "density": ((0.0,), 25_000.0),
@@ -55,77 +53,6 @@ PHYSICS_LIMITS: dict[str, tuple[Any, Any]] = {
     "rolling_friction": (0.0, 1.0),
     "spinning_friction": (0.0, 1.0),
 }
-STEP_LIMITS: dict[str, dict[str, tuple[Any, Any]]] = {
-    "place": {"drop": (0.0, 0.1)},
-    "throw": {"height": (0.0, 5.0), "speed": (0.0, 20.0), "spin": (0.0, 500.0)},
-    "wait": {"seconds": (0.0, 600.0), "timeout": (0.1, 600.0)},
-    "flick": {"azimuth": (-360.0, 360.0), "impulse": (0.0, 0.1), "elevation": (-90.0, 90.0), "height": (-0.5, 0.5)},
-    "blow": {
-        "azimuth": (-360.0, 360.0),
-        "elevation": (-90.0, 90.0),
-        "speed": (0.0, 100.0),
-        "duration": (0.0, 30.0),
-        "nozzle": ((0.0,), 0.2),
-        "gust": (0.0, 1.0),
-    },
-    "tilt": {
-        "direction": (-360.0, 360.0),
-        "angle": (0.0, 80.0),
-        "ramp": (0.0, 30.0),
-        "hold": (0.0, 60.0),
-        "shake": (0.0, 0.05),
-        "frequency": ((0.0,), 100.0),
-        "press": (0.0, 10.0),
-        "accelerate": (0.0, 0.99),
-        "fall": (0.0, 30.0),
-        "lift_time": ((0.0,), 30.0),
-        "preset": (-80.0, 80.0),
-    },
-    "pull": {"distance": (0.0, 0.032), "speed": ((0.0,), 1.0), "grip": ((0.0,), 20.0)},
-    "attach": {"drop": (0.0, 0.1), "scatter": (0.0, 0.01)},
-    "pour": {
-        "height": (0.0, 1.0),
-        "azimuth": (-360.0, 360.0),
-        "speed": (0.0, 5.0),
-        "interval": (0.0, 2.0),
-        "bowl": ((0.0,), 0.2),
-    },
-    "shake": {
-        "amplitude": (0.0, 0.05),
-        "frequency": ((0.0,), 100.0),
-        "duration": (0.0, 60.0),
-        "azimuth": (-360.0, 360.0),
-        "vertical": (0.0, 0.05),
-    },
-}
-
-# Keys of each timeline kind (besides ``do`` and ``name``) with their defaults.
-STEP_KEYS: dict[str, dict[str, Any]] = {
-    "place": {"slot": "open", "colour": "black", "up": "random", "drop": 0.002, "count": 1},
-    "remove": {"slot": "free", "pull": True, "count": 1},
-    "throw": {"colour": "red", "count": 1, "height": 0.15, "speed": 0.5, "spin": 20.0, "target": [0.0, 0.0]},
-    "wait": {"seconds": 0.0, "timeout": 10.0},
-    "pull": {"slot": "free", "distance": 0.008, "axis": "out", "speed": 0.03, "grip": 2.0},
-    "attach": {"colour": "black", "cell": None, "up": "123", "drop": 0.001, "scatter": 0.0003},
-    "pour": {
-        "colour": "red",
-        "count": 6,
-        "target": [0.0, 0.0],
-        "height": 0.08,
-        "azimuth": 0.0,
-        "speed": 0.1,
-        "interval": 0.04,
-        "bowl": 0.03,
-    },
-}
-
-
-class SceneError(ValueError):
-    """A scene file that cannot be used; the message names the file, the key and what was expected."""
-
-    def __init__(self, source: str, key: str, message: str) -> None:
-        super().__init__(f"{source}: {key}: {message}")
-        self.source, self.key = source, key
 
 
 @dataclass(frozen=True)
@@ -164,20 +91,6 @@ class Start:
         """How many dice start in slots."""
         explicit = len(self.notation) if self.notation is not None else 0
         return explicit + len(self.slots) + sum(p.dice for p in self.small_pyramids)
-
-
-@dataclass(frozen=True)
-class Step:
-    """One entry of the timeline: one action (``kind``) with its settings."""
-
-    kind: str
-    params: Mapping[str, Any]
-    name: str | None = None
-
-    def describe(self) -> str:
-        """A short line such as ``throw (count=1, height=0.1)``."""
-        settings = ", ".join(f"{k}={v}" for k, v in self.params.items())
-        return f"{self.name + ': ' if self.name else ''}{self.kind} ({settings})"
 
 
 @dataclass(frozen=True)
@@ -221,7 +134,7 @@ def scene_from_dict(
     raw: Mapping[str, Any], source: str, overrides: Mapping[str, Any] | None = None, origin: str | None = None
 ) -> Scene:
     """Validate a scene given as the dict a TOML file reads to (``origin``: see ``load_scene``)."""
-    data, targets = _override(raw, overrides or {}, source, origin)
+    data, targets = override(raw, overrides or {}, source, origin)
     try:
         return _Validator(source).scene(data)
     except SceneError as err:
@@ -235,162 +148,8 @@ def scene_from_dict(
         raise OverrideError(origin, dotted, message) from None
 
 
-class OverrideError(SceneError):
-    """An override (``--set``, ``--vary``) that does not fit the scene; the message names it, not the file."""
-
-    def __init__(self, origin: str, dotted: str, message: str) -> None:
-        ValueError.__init__(self, f"{origin} {dotted}: {message}")
-        self.source, self.key = origin, dotted
-
-
-SCENE_TABLES = ("scene", "physics", "start")  # the tables an override can reach by name, besides the timeline
-OVERRIDE_FORMS = 'TABLE.KEY (scene, physics, start), timeline.N.KEY or NAME.KEY (a timeline entry with name = "NAME")'
-
-
-def apply_overrides(
-    raw: Mapping[str, Any], overrides: Mapping[str, Any], source: str, origin: str | None = None
-) -> dict[str, Any]:
-    """A deep copy of ``raw`` with dotted keys set: ``physics.edge``, ``timeline.2.height`` or ``NAME.height``.
-
-    NAME is the ``name`` of a timeline entry. A key that leads nowhere raises SceneError, naming ``origin``
-    (e.g. ``--set``) when given, else the file ``source``.
-    """
-    return _override(raw, overrides, source, origin)[0]
-
-
-def _override(
-    raw: Mapping[str, Any], overrides: Mapping[str, Any], source: str, origin: str | None
-) -> tuple[dict[str, Any], dict[str, tuple[str, str, str]]]:
-    """``apply_overrides``, and where each override landed: the validator's path -> (dotted key, key, where)."""
-
-    def fail(dotted: str, message: str) -> SceneError:
-        return SceneError(source, dotted, message) if origin is None else OverrideError(origin, dotted, message)
-
-    data = copy.deepcopy(dict(raw))
-    timeline = data.get("timeline", [])
-    timeline = timeline if isinstance(timeline, list) else []  # a timeline of the wrong type: the validator says so
-    names = [e["name"] for e in timeline if isinstance(e, dict) and isinstance(e.get("name"), str)]
-    targets: dict[str, tuple[str, str, str]] = {}
-    for dotted, value in overrides.items():
-        parts = dotted.split(".")
-        if len(parts) < 2 or not all(parts):
-            raise fail(dotted, f"a key to set is {OVERRIDE_FORMS}; e.g. physics.edge or throw.height")
-        node: Any = data
-        head, *middle, last = parts
-        if head in names:
-            index = next(n for n, e in enumerate(timeline) if isinstance(e, dict) and e.get("name") == head)
-            node, path, where = timeline[index], f"timeline[{index}]", f"the timeline entry {head!r}"
-        elif head == "timeline":
-            if not middle or not middle[0].isdigit():
-                raise fail(dotted, f"timeline.N.KEY takes the entry's number N (from 0), e.g. timeline.0.{last}")
-            index = int(middle.pop(0))
-            if not isinstance(timeline, list) or index >= len(timeline):
-                raise fail(dotted, f"the timeline has {len(timeline)} entries")
-            node, path, where = timeline[index], f"timeline[{index}]", f"timeline entry {index}"
-        elif head in SCENE_TABLES:
-            node, path, where = data.setdefault(head, {}), head, f"the table [{head}]"
-        else:
-            known = [*SCENE_TABLES, "timeline", *names]
-            entries = f"timeline entries named: {', '.join(names)}" if names else "no timeline entry has a name"
-            raise fail(dotted, f"no table or timeline entry {head!r}{_suggest(head, known)} ({entries})")
-        for part in middle:
-            node = node.setdefault(part, {}) if isinstance(node, dict) else None
-            path = f"{path}.{part}"
-            where = f"the table [{path}]" if head in SCENE_TABLES else f"{where}, {part}"
-        if not isinstance(node, dict):
-            raise fail(dotted, "does not lead to a table of the scene")
-        node[last] = value
-        targets[f"{path}.{last}"] = (dotted, last, where)
-    return data, targets
-
-
-def _suggest(word: str, known: Sequence[str]) -> str:
-    close = difflib.get_close_matches(word, list(known), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-class _Validator:
+class _Validator(SceneChecks):
     """Reads one scene dict, raising SceneError at the first mistake."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def fail(self, key: str, message: str) -> SceneError:
-        return SceneError(self.source, key, message)
-
-    def table(self, data: Mapping[str, Any], key: str, path: str) -> dict[str, Any]:
-        value = data.get(key, {})
-        if not isinstance(value, dict):
-            raise self.fail(path, f"expected a table [{path}], got {_kind(value)}")
-        return value
-
-    def only(self, data: Mapping[str, Any], path: str, known: Sequence[str]) -> None:
-        for key in data:
-            if key not in known:
-                where = f"{path}.{key}" if path else key
-                raise self.fail(where, f"unknown key{_suggest(key, known)}; expected one of: {', '.join(known)}")
-
-    def number(
-        self, data: Mapping[str, Any], key: str, path: str, default: float, low: Any = 0.0, high: float = math.inf
-    ) -> float:
-        """A number within [low, high]; a one-element tuple ``(low,)`` excludes low itself."""
-        value = data.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise self.fail(path, f"expected a number, got {_kind(value)}")
-        open_low = isinstance(low, tuple)
-        bound = low[0] if open_low else low
-        below = value <= bound if open_low else value < bound
-        if below or value > high or value != value:
-            lower = f"> {bound:g}" if open_low else f">= {bound:g}"
-            wanted = f"a number {lower}" + (f" and <= {high:g}" if high < math.inf else "")
-            raise self.fail(path, f"expected {wanted}, got {value}")
-        return float(value)
-
-    def limited(self, data: Mapping[str, Any], key: str, path: str, default: float, kind: str) -> float:
-        """A number of a timeline entry, checked against STEP_LIMITS."""
-        low, high = STEP_LIMITS.get(kind, {}).get(key, (-1e9, 1e9))
-        return self.number(data, key, path, default, low, high)
-
-    def integer(self, data: Mapping[str, Any], key: str, path: str, default: int, low: int, high: int) -> int:
-        value = data.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise self.fail(path, f"expected a whole number from {low} to {high}, got {value!r}")
-        return value
-
-    def choice(self, data: Mapping[str, Any], key: str, path: str, default: str, options: Sequence[str]) -> str:
-        value = data.get(key, default)
-        if value not in options:
-            extra = _suggest(value, options) if isinstance(value, str) else ""
-            raise self.fail(path, f"expected one of {', '.join(options)}, got {value!r}{extra}")
-        return str(value)
-
-    def vector(self, value: Any, path: str, n: int) -> tuple[float, ...]:
-        ok = isinstance(value, list) and len(value) == n
-        if not ok or any(isinstance(v, bool) or not isinstance(v, int | float) for v in value):
-            raise self.fail(path, f"expected a list of {n} numbers, got {value!r}")
-        return tuple(float(v) for v in value)
-
-    def slot(self, value: Any, path: str) -> Slot:
-        if not (isinstance(value, list) and len(value) == 3 and all(type(v) is int for v in value)):
-            raise self.fail(path, f"expected a slot [i, j, k] of three whole numbers, got {value!r}")
-        slot = (value[0], value[1], value[2])
-        if not geometry.is_slot(slot):
-            raise self.fail(path, f"{list(slot)} is not a slot: i, j, k >= 0 and i + j + k <= 8")
-        return slot
-
-    def faces(self, value: Any, path: str) -> str:
-        if value == "random":
-            return "random"
-        try:
-            up = tuple(int(c) for c in str(value))
-            geometry.orientation_matrix(up)  # type: ignore[arg-type]
-        except ValueError:
-            raise self.fail(
-                path, f'expected "random" or three faces meeting at a corner such as "123", got {value!r}'
-            ) from None
-        return str(value)
-
-    # -- the parts of a scene ----------------------------------------------------------------
 
     def scene(self, data: dict[str, Any]) -> Scene:
         self.only(data, "", ("scene", "physics", "start", "timeline"))
@@ -400,7 +159,7 @@ class _Validator:
         description = head.get("description", "")
         for key, value in (("name", name), ("description", description)):
             if not isinstance(value, str):
-                raise self.fail(f"scene.{key}", f"expected a string, got {_kind(value)}")
+                raise self.fail(f"scene.{key}", f"expected a string, got {kind_of(value)}")
         plate = head.get("plate", True)
         if not isinstance(plate, bool):
             raise self.fail("scene.plate", f"expected true or false, got {plate!r}")
@@ -413,7 +172,7 @@ class _Validator:
         timeout = self.number(head, "settle_timeout", "scene.settle_timeout", 10.0, 0.1)
         physics = self.physics(self.table(data, "physics", "physics"))
         start = self.start(self.table(data, "start", "start"), plate, physics)
-        timeline = self.timeline(data.get("timeline", []), plate)
+        timeline = check_timeline(self, data.get("timeline", []), plate)
         self.enough_dice(start, timeline)
         uses_slots = start.slot_count() > 0 or any(s.kind == "place" for s in timeline)
         if uses_slots and len(set(physics.proportions)) > 1:
@@ -507,7 +266,7 @@ class _Validator:
             wanted += [(f"start.table[{n}].count", group.colour)] * group.count
         if not any(step.kind == "remove" for step in timeline):
             for n, step in enumerate(timeline):
-                if step.kind in ("place", "throw", "attach", "pour"):
+                if ACTIONS[step.kind].takes_dice:
                     wanted += [(f"timeline[{n}].count", step.params["colour"])] * step.params.get("count", 1)
         random = 0
         for key, colour in wanted:
@@ -598,128 +357,6 @@ class _Validator:
                     "beside it (or set scene.plate = false)",
                 )
 
-    def timeline(self, items: Any, plate: bool) -> tuple[Step, ...]:
-        if not isinstance(items, list):
-            raise self.fail("timeline", "expected an array of tables [[timeline]], one per action")
-        kinds = (*STEP_KEYS, *PHYSICAL_ACTIONS)
-        steps = []
-        for n, item in enumerate(items):
-            path = f"timeline[{n}]"
-            if not isinstance(item, dict):
-                raise self.fail(path, "expected a table with do = one of " + ", ".join(kinds))
-            if "do" not in item:
-                raise self.fail(f"{path}.do", "missing: say what happens, one of " + ", ".join(kinds))
-            kind = self.choice(item, "do", f"{path}.do", "", kinds)
-            name = item.get("name")
-            if name is not None and (not isinstance(name, str) or not name.isidentifier()):
-                raise self.fail(f"{path}.name", f"expected a name made of letters, digits and _, got {name!r}")
-            params = {k: v for k, v in item.items() if k not in ("do", "name")}
-            if kind in PHYSICAL_ACTIONS:
-                steps.append(Step(kind, self.physical_action(kind, params, path), name))
-            else:
-                steps.append(Step(kind, self.step(kind, params, path, plate), name))
-        names = [s.name for s in steps if s.name]
-        if len(names) != len(set(names)):
-            raise self.fail("timeline", f"two entries share a name: {sorted(names)}")
-        return tuple(steps)
-
-    def step(self, kind: str, params: dict[str, Any], path: str, plate: bool) -> dict[str, Any]:
-        defaults = STEP_KEYS[kind]
-        self.only(params, path, ["do", "name", *defaults])
-        out = {**defaults, **params}
-        if "count" in defaults:
-            out["count"] = self.integer(out, "count", f"{path}.count", 1, 1, 281)
-        if "colour" in defaults:
-            self.choice(out, "colour", f"{path}.colour", "", tuple(COUNTS))
-        for key, default in defaults.items():
-            if isinstance(default, float):
-                out[key] = self.limited(out, key, f"{path}.{key}", default, kind)
-        if kind in ("place", "remove", "pull", "attach"):
-            if not plate:
-                raise self.fail(f"{path}.do", f"{kind} works on the pyramid: it needs scene.plate = true")
-        if kind in SLOT_WORDS:
-            slot = out["slot"]
-            out["slot"] = (
-                slot if isinstance(slot, str) and slot in SLOT_WORDS[kind] else self.slot(slot, f"{path}.slot")
-            )
-        if kind in ("place", "remove"):
-            if isinstance(out["slot"], tuple) and out["count"] > 1:
-                raise self.fail(
-                    f"{path}.count",
-                    f"a given slot takes one die: use count only with a word such as {SLOT_WORDS[kind][-1]!r}",
-                )
-        if kind in ("place", "attach"):
-            out["up"] = self.faces(out["up"], f"{path}.up")
-        if kind == "pull" and out["axis"] != "out" and out["axis"] not in (0, 1, 2):
-            raise self.fail(
-                f"{path}.axis", f'expected 0, 1 or 2 (the face along +i, +j, +k) or "out", got {out["axis"]!r}'
-            )
-        if kind == "attach":
-            cell = out["cell"]
-            if cell is None:
-                raise self.fail(f"{path}.cell", "missing: attach needs the lattice cell [i, j, k] to set the die in")
-            if not (isinstance(cell, list) and len(cell) == 3 and all(type(v) is int and -4 <= v <= 12 for v in cell)):
-                raise self.fail(f"{path}.cell", f"expected [i, j, k], whole numbers from -4 to 12, got {cell!r}")
-            out["cell"] = (cell[0], cell[1], cell[2])
-        if kind == "pour":
-            out["target"] = self.vector(out["target"], f"{path}.target", 2)
-            if max(abs(v) for v in out["target"]) > TABLE_HALF_WIDTH:
-                raise self.fail(
-                    f"{path}.target", f"expected a point on the table, x and y within +-{TABLE_HALF_WIDTH} m"
-                )
-        if kind == "remove" and not isinstance(out["pull"], bool):
-            raise self.fail(f"{path}.pull", f"expected true or false, got {out['pull']!r}")
-        if kind == "throw":
-            out["target"] = self.vector(out["target"], f"{path}.target", 2)
-            if max(abs(v) for v in out["target"]) > TABLE_HALF_WIDTH:
-                raise self.fail(
-                    f"{path}.target", f"expected a point on the table, x and y within +-{TABLE_HALF_WIDTH} m"
-                )
-        return out
-
-    def physical_action(self, kind: str, params: dict[str, Any], path: str) -> dict[str, Any]:
-        """Settings of a flick, blow, tilt or shake, checked against the fields of ``pyramid.physics.actions``.
-
-        A flick names its die by ``slot``: [i, j, k], "apex", "free" (a free die of the pyramid),
-        "thrown" (the die thrown last), "loose" (a die not seated) or "table" (a die that started on the
-        table and is not seated); the runner finds which die that is, at random among several.
-        """
-        action_type = physical_action_type(kind)
-        fields_all = {f.name for f in dataclasses.fields(action_type)}
-        fields = {f.name: f for f in dataclasses.fields(action_type) if f.name != "die"}
-        out = dict(params)
-        if kind == "flick":
-            slot = out.setdefault("slot", "free")
-            if not (isinstance(slot, str) and slot in DIE_WORDS):
-                out["slot"] = self.slot(slot, f"{path}.slot")
-        self.only(params, path, [*fields, *(["slot"] if kind == "flick" else [])])
-        for key, f in fields.items():
-            required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-            if key not in params:
-                if required:
-                    raise self.fail(f"{path}.{key}", f"missing: {kind} needs {key}")
-                continue
-            kind_of = str(f.type)
-            if kind_of in ("float", "int"):
-                out[key] = self.limited(params, key, f"{path}.{key}", 0.0, kind)
-            elif kind_of == "Point" or kind_of.startswith("tuple[float"):
-                out[key] = self.vector(
-                    params[key], f"{path}.{key}", 3 if kind_of == "Point" else kind_of.count("float")
-                )
-        try:
-            action_type(**action_fields(out, die=0 if "die" in fields_all else None))
-        except (TypeError, ValueError) as err:
-            raise self.fail(path, f"not a valid {kind}: {err}") from None
-        return out
-
-
-def action_fields(params: Mapping[str, Any], die: int | None) -> dict[str, Any]:
-    """The keyword arguments of an action dataclass from a timeline entry's settings (``slot`` becomes ``die``)."""
-    out = {k: tuple(v) if isinstance(v, list) else v for k, v in params.items() if k != "slot"}
-    if die is not None:
-        out["die"] = die
-    return out
-
 
 def reserved_dice(scene: Scene) -> dict[str, int]:
     """Dice of each colour that the table and the timeline's places and throws will take from the set.
@@ -730,7 +367,7 @@ def reserved_dice(scene: Scene) -> dict[str, int]:
     for group in scene.start.table:
         out[group.colour] = out.get(group.colour, 0) + group.count
     for step in scene.timeline:
-        if step.kind in ("place", "throw", "attach", "pour"):
+        if ACTIONS[step.kind].takes_dice:
             colour = step.params["colour"]
             out[colour] = out.get(colour, 0) + step.params.get("count", 1)
     return out
@@ -743,18 +380,3 @@ def pattern_colour(pattern: str, slot: Slot) -> str | None:
     if pattern == "stripes":
         return LAYER_COLOURS[slot[0] % 3]
     return None if pattern == "random" else pattern
-
-
-def physical_action_type(kind: str) -> type:
-    """The dataclass of ``pyramid.physics.actions`` for flick, blow, tilt or shake."""
-    found = getattr(actions, kind.title())
-    assert isinstance(found, type) and dataclasses.is_dataclass(found), kind
-    return found
-
-
-def _kind(value: Any) -> str:
-    if isinstance(value, dict):
-        return "a table"
-    if isinstance(value, list):
-        return "a list"
-    return f"{type(value).__name__} {value!r}"

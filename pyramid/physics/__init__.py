@@ -1,2 +1,2 @@
-"""Everything that imports PyBullet: the physics settings, the world, the hands' models, the actions,
-the assets and the software pictures."""
+"""The physics: the settings, the PyBullet world and its stage, the hands' models, the actions, the assets and
+the software pictures. Settings, hands, actions and plate motion import no PyBullet (scene files need them)."""

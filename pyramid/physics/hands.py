@@ -90,6 +90,8 @@ def support_distance(direction: np.ndarray, edge: float) -> float:
 
 def axis_angle_quat(axis: np.ndarray, angle: float) -> np.ndarray:
     """Quaternion (x, y, z, w) of a turn by ``angle`` radians about the unit ``axis``."""
+    # Not Rotation.from_rotvec(axis * angle), which scales by sin(angle / 2) / angle: the last bit
+    # differs, and a tilted plate's dice fall differently.
     return np.concatenate([axis * math.sin(angle / 2), [math.cos(angle / 2)]])
 
 
@@ -159,7 +161,8 @@ def pose_velocity(before: np.ndarray, after: np.ndarray, dt: float) -> tuple[np.
     linear = (after[:3] - before[:3]) / dt
     rb = geometry.quat_to_matrix(before[3:])[0]
     ra = geometry.quat_to_matrix(after[3:])[0]
-    # The small rotation ra rb^T as a rotation vector, from its skew-symmetric part.
+    # The small rotation ra rb^T as a rotation vector, from its skew-symmetric part (written out: the
+    # plate's velocity from scipy's Rotation.as_rotvec differs in the last bits, and so would a tilt).
     d = ra @ rb.T
     w = np.array([d[2, 1] - d[1, 2], d[0, 2] - d[2, 0], d[1, 0] - d[0, 1]]) / 2
     s = np.linalg.norm(w)

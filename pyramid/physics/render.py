@@ -8,8 +8,23 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from pyramid import geometry
+from pyramid.physics import assets
 from pyramid.physics.bullet import pb
 from pyramid.physics.world import World
+
+
+def view_points(world: World) -> np.ndarray:
+    """The points (n, 3) a picture of ``world`` must show: every die, the plate and the full pyramid's room above it.
+
+    A camera aimed at them (``OrbitCamera.fit``) frames the window when it opens and the pictures of a scene.
+    """
+    points = [world.poses()[1][:, :3]]
+    if world.plate:
+        edge = world.physics.edge
+        points.append(np.asarray(assets.plate_mesh(edge).vertices))
+        points.append(geometry.slot_centre(geometry.APEX)[None, :] * edge + [0.0, 0.0, edge])
+    return np.vstack(points)
 
 
 def render(

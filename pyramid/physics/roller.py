@@ -6,22 +6,26 @@ FastRoller draws the faces for strategy studies. Both record every roll.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from pyramid.dice import DieId, dice_of
 from pyramid.perception import DieReading, Readout, Status
-from pyramid.physics.world import World
+from pyramid.tolerances import TOL
+
+if TYPE_CHECKING:
+    from pyramid.physics.world import World  # a PhysicalRoller is handed its world: the games load without PyBullet
 
 TABLE_RADIUS = 0.35  # metres: a die resting farther than this from the origin has left the table area
 MAX_ATTEMPTS = 20  # re-throws of one roll before giving up
+ROLL_TRIES = 3  # whole rolls made afresh when the physics cannot read one (RollError) before giving up
 SETTLE_TIMEOUT = 4.0  # seconds of simulated time before a die spinning flat on the table is read anyway
 SPIN_WINDOW = 0.25  # seconds over which such a die must keep its top face and place
 SPIN_TIMEOUT = 8.0  # further seconds of waiting for the spinning dice
-STILL_DRIFT = 0.1  # edges: farthest such a die may slide over the window
 
 
 @dataclass(frozen=True)
@@ -111,7 +115,16 @@ class PhysicalRoller:
         raise RollError(f"dice still moving after {SETTLE_TIMEOUT + SPIN_TIMEOUT:g} s")
 
     def roll(self, n: int) -> list[int]:
-        """Throw ``n`` dice, re-throw the cocked or lost ones, and return the faces in throwing order."""
+        """Throw ``n`` dice, re-throw the cocked or lost ones, and return the faces in throwing order.
+
+        A roll the physics cannot read at all (RollError) is made afresh, ``ROLL_TRIES`` times in all.
+        """
+        for _ in range(ROLL_TRIES - 1):
+            with contextlib.suppress(RollError):
+                return self._roll_once(n)
+        return self._roll_once(n)
+
+    def _roll_once(self, n: int) -> list[int]:
         dice = self._free_dice(n)
         faces: dict[DieId, int] = {}
         pending = list(dice)
@@ -151,5 +164,5 @@ def _spinning_flat(before: DieReading, after: DieReading, edge: float) -> bool:
         before.status is Status.LYING
         and after.status is Status.LYING
         and before.top == after.top
-        and math.dist(before.position, after.position) < STILL_DRIFT * edge
+        and math.dist(before.position, after.position) < TOL.spin_drift * edge
     )

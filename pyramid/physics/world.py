@@ -12,86 +12,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from scipy.spatial.transform import Rotation
 
 from pyramid import geometry
-from pyramid.dice import COLOURS, DENSITY, DICE, EDGE, DieId
+from pyramid.dice import DICE, EDGE, DieId
 from pyramid.geometry import Slot, UpFaces
 from pyramid.perception import Readout, read_poses
-from pyramid.physics.assets import cached_assets
+from pyramid.physics import stage
 from pyramid.physics.bullet import connect, pb
+from pyramid.physics.settings import Physics
 from pyramid.state import PyramidState
+from pyramid.tolerances import TOL
 
-FLOOR_DEPTH = 0.75  # metres from the table top down to the floor
 Vector = Sequence[float] | np.ndarray  # a point, direction, velocity or quaternion
-
-
-@dataclass(frozen=True)
-class Physics:
-    """Engine and material settings. Lengths in metres, times in seconds.
-
-    PyBullet's own defaults are sized for bodies of about a metre: with them a pyramid of 16 mm dice
-    sinks and creeps apart (0.24 edges in 3 s). What holds it (measured, see the README):
-    split impulse on for every penetration (threshold 0; Bullet's -0.04 m never triggers), no
-    contact slop (PyBullet's 1 mm is 0.06 edges), a 2 mm breaking threshold, warm starting 1 and
-    24 solver iterations. Dice are sharp boxes: Bullet's box-box contacts give a full contact patch
-    in one step, where a rounded convex hull gets one point per step and never rests on a table (with
-    separating-axis contacts it rests, but costs twice as much and stands 1 mm off box shapes).
-
-    Settings (each can be set in a scene file's ``[physics]`` table, or swept in an experiment):
-      edge, proportions   the die's edge (m) and its box relative to it (a die is a cube: 1, 1, 1)
-      density             kg/m^3 (acrylic 1180: a 16 mm die weighs 4.8 g)
-      time_step           s per physics step; solver_iterations per step
-      contact_erp, warm_starting, contact_breaking_threshold (m), split_impulse,
-      split_impulse_threshold (m), contact_slop (m)   Bullet's contact solver, tuned as above
-      restitution_threshold   m/s below which an impact does not bounce
-      cone_friction       Bullet's implicit friction cone (on): the same in every direction; off, a
-                          die holds on a slope up to sqrt 2 times its friction along its diagonal
-      maximal_coordinates rigid bodies (True) rather than multibodies; engine_defaults: PyBullet's own
-                          solver settings, for comparison; gravity in m/s^2
-      friction_die, friction_plate, friction_table   coefficients per body: Bullet multiplies the
-                          two in contact, so friction_die also changes die on plate and die on table
-      restitution_die, restitution_plate, restitution_table   bounciness per body, multiplied too
-      rolling_friction, spinning_friction   per body, 0: a die's resistance is its corners and edges
-      sleep_after_settle  put every die to sleep once settle() finds them at rest (it then costs nothing)
-    """
-
-    edge: float = EDGE
-    proportions: tuple[float, float, float] = (1.0, 1.0, 1.0)  # die box relative to the edge
-    density: float = DENSITY
-    time_step: float = 1 / 200
-    solver_iterations: int = 24
-    contact_erp: float = 0.6
-    warm_starting: float = 1.0
-    contact_breaking_threshold: float = 0.002
-    split_impulse: bool = True
-    split_impulse_threshold: float = 0.0  # metres of penetration beyond which split impulse is used
-    contact_slop: float = 0.0  # metres of penetration left uncorrected
-    restitution_threshold: float = 0.5  # m/s: slower impacts do not bounce (a 1 cm drop hits at 0.44)
-    # Bullet's implicit friction cone. On (its default, and ours): the same in every direction, but a
-    # die creeps down a slope 1 to 2 degrees under its friction angle and slides out of a two-face
-    # groove up to friction 0.55 (Coulomb: 0.5). Off (two fixed friction directions per contact): a
-    # die pushed along its diagonal holds up to sqrt 2 times its friction. examples/support_probe.py
-    # prints both; the README has the figures.
-    cone_friction: bool = True
-    maximal_coordinates: bool = True
-    engine_defaults: bool = False  # True: leave PyBullet's own solver settings (for comparison)
-    gravity: float = 9.81
-    # Bullet multiplies the two bodies' coefficients: die on die 0.81^2 = 0.66 (acrylic),
-    # die on plate 0.81 * 0.45 = 0.36 (aluminium), die on table 0.81 * 0.5 = 0.40 (dry wood).
-    friction_die: float = 0.81
-    friction_plate: float = 0.45
-    friction_table: float = 0.5
-    restitution_die: float = 0.6
-    restitution_plate: float = 0.5
-    restitution_table: float = 0.6
-    rolling_friction: float = 0.0
-    spinning_friction: float = 0.0
-    sleep_after_settle: bool = True
-
-    @classmethod
-    def pybullet_defaults(cls) -> Physics:
-        """PyBullet's own settings (240 Hz, its solver defaults, multibody dice): the baseline."""
-        return cls(time_step=1 / 240, engine_defaults=True, maximal_coordinates=False)
 
 
 @dataclass(frozen=True)
@@ -127,91 +60,12 @@ class World:
         self._asleep = False
         self._plate_bodies: list[int] = []
         self._plate_pose = np.array([0, 0, 0, 0, 0, 0, 1.0])
-        self._configure()
-        self._make_table()
+        stage.configure(self.client, self.physics)
+        self.table, self.floor = stage.make_table(self.client, self.physics)
         if self.plate:
-            self._make_plate()
-        ph = self.physics
-        self._die_shape = self._make_die_shape()
-        folder = cached_assets(ph.edge)
-        self._die_visual = self.client.createVisualShape(
-            pb.GEOM_MESH, fileName=str(folder / "die.obj"), meshScale=list(ph.proportions)
-        )
-        self._textures = {c: self.client.loadTexture(str(folder / f"die_{c}.png")) for c in COLOURS}
-
-    # -- construction ----------------------------------------------------------------------------
-
-    def _configure(self) -> None:
-        c, ph = self.client, self.physics
-        c.resetSimulation()
-        c.setGravity(0, 0, -ph.gravity)
-        c.setPhysicsEngineParameter(fixedTimeStep=ph.time_step, deterministicOverlappingPairs=1)
-        if ph.engine_defaults:
-            return
-        c.setPhysicsEngineParameter(
-            numSubSteps=0,
-            numSolverIterations=ph.solver_iterations,
-            contactERP=ph.contact_erp,
-            warmStartingFactor=ph.warm_starting,
-            contactBreakingThreshold=ph.contact_breaking_threshold,
-            useSplitImpulse=int(ph.split_impulse),
-            splitImpulsePenetrationThreshold=ph.split_impulse_threshold,
-            contactSlop=ph.contact_slop,
-            restitutionVelocityThreshold=ph.restitution_threshold,
-            enableConeFriction=int(ph.cone_friction),
-        )
-
-    def _make_table(self) -> None:
-        c, ph = self.client, self.physics
-        shape = c.createCollisionShape(pb.GEOM_BOX, halfExtents=[1.0, 1.0, 0.02])
-        visual = c.createVisualShape(pb.GEOM_BOX, halfExtents=[1.0, 1.0, 0.02], rgbaColor=[0.55, 0.40, 0.25, 1])
-        self.table = c.createMultiBody(0, shape, visual, basePosition=[0, 0, -0.02])
-        c.changeDynamics(self.table, -1, lateralFriction=ph.friction_table, restitution=ph.restitution_table)
-        # The floor under the table: a die that leaves the table comes to rest there. A box, not a plane:
-        # a die on Bullet's plane touches it at one point a step and spins on it for ever.
-        floor = c.createCollisionShape(pb.GEOM_BOX, halfExtents=[5.0, 5.0, 0.05])
-        self.floor = c.createMultiBody(0, floor, basePosition=[0, 0, -FLOOR_DEPTH - 0.05])
-        c.changeDynamics(self.floor, -1, lateralFriction=ph.friction_table, restitution=ph.restitution_table)
-
-    def _make_plate(self) -> None:
-        """The plate: a triangular slab and the 55 cubes of the virtual 10th layer forming the funnels."""
-        c, ph = self.client, self.physics
-        a = ph.edge
-        grey = [0.72, 0.74, 0.76, 1]
-        vertices, tris = geometry.slab_prism()
-        verts = (vertices * a).tolist()
-        slab = c.createCollisionShape(pb.GEOM_MESH, vertices=verts)
-        slab_vis = c.createVisualShape(pb.GEOM_MESH, vertices=verts, indices=tris.ravel().tolist(), rgbaColor=grey)
-        bodies = [c.createMultiBody(0, slab, slab_vis)]
-        orn = geometry.matrix_to_quat(geometry.CUBE_TO_PLATE).tolist()
-        centres = geometry.PLATE_CUBE_CENTRES * a
-        # PyBullet's compound shapes keep only their first 16 children: chunk the 55 cubes.
-        for start in range(0, len(centres), 16):
-            chunk = centres[start : start + 16]
-            n = len(chunk)
-            shape = c.createCollisionShapeArray(
-                [pb.GEOM_BOX] * n,
-                halfExtents=[[a / 2] * 3] * n,
-                collisionFramePositions=chunk.tolist(),
-                collisionFrameOrientations=[orn] * n,
-            )
-            visual = c.createVisualShapeArray(
-                [pb.GEOM_BOX] * n,
-                halfExtents=[[a / 2] * 3] * n,
-                visualFramePositions=chunk.tolist(),
-                visualFrameOrientations=[orn] * n,
-                rgbaColors=[grey] * n,
-            )
-            bodies.append(c.createMultiBody(0, shape, visual))
-        for b in bodies:
-            c.changeDynamics(b, -1, lateralFriction=ph.friction_plate, restitution=ph.restitution_plate)
-        self._plate_bodies = bodies
-
-    def _make_die_shape(self) -> int:
-        """The die's collision shape: a box of the die's edge (and proportions)."""
-        ph = self.physics
-        half = np.array(ph.proportions) * ph.edge / 2
-        return self.client.createCollisionShape(pb.GEOM_BOX, halfExtents=half.tolist())
+            self._plate_bodies = stage.make_plate(self.client, self.physics)
+        self._die_shape = stage.make_die_shape(self.client, self.physics)
+        self._die_visual, self._textures = stage.make_die_visuals(self.client, self.physics)
 
     # -- dice in and out -----------------------------------------------------------------------
 
@@ -260,11 +114,11 @@ class World:
         ValueError if a die in play already sits there (its centre within half an edge of the place).
         """
         position, orientation = self.slot_pose(slot, up)
-        position = position + np.array([0, 0, drop + 1e-5 * self.physics.edge / 0.016])
+        position = position + np.array([0, 0, drop + 1e-5 * self.physics.edge / EDGE])
         if self._bodies:
             ids, poses = self.poses()
             gaps = np.linalg.norm(poses[:, :3] - position, axis=1) / self.physics.edge
-            if gaps.min() < 0.5:
+            if gaps.min() < TOL.occupied:
                 n = int(gaps.argmin())
                 raise ValueError(f"slot {slot} is taken: die {ids[n]} sits there ({gaps[n]:.2f} edges from its centre)")
         self._spawn(die, position, orientation)
@@ -413,28 +267,32 @@ class World:
         target: Vector = (0.0, 0.0),
         speed: float = 0.5,
         spin: float = 20.0,
+        lowest_corner: bool = False,
     ) -> None:
         """Throw ``die`` from ``height`` metres towards ``target`` (x, y) from a seeded random direction.
 
-        Orientation is uniform over rotations; the horizontal speed and the spin (rad/s) are scaled by
-        uniform factors in [0.5, 1.5].
+        Orientation is uniform over rotations, the heading uniform; the horizontal speed and the spin
+        (rad/s, about a uniform random axis) are scaled by uniform factors in [0.5, 1.5]. ``height`` is
+        that of the die's centre, or with ``lowest_corner`` that of its lowest corner: then low throws
+        compare, a die released 5 mm up falls 5 mm whichever way it is turned.
         """
-        quat = rng.normal(size=4)
-        quat /= np.linalg.norm(quat)
+        quat = Rotation.random(rng=rng).as_quat()
         heading = rng.uniform(0, 2 * math.pi)
         v = speed * rng.uniform(0.5, 1.5)
-        fall = math.sqrt(2 * height / self.physics.gravity)
-        # Start back along the heading so that the die lands near the target.
-        start = np.array(target) - v * fall * np.array([math.cos(heading), math.sin(heading)])
         axis = rng.normal(size=3)
         omega = spin * rng.uniform(0.5, 1.5) * axis / np.linalg.norm(axis)
-        self.throw(
-            die,
-            (start[0], start[1], height),
-            (v * math.cos(heading), v * math.sin(heading), 0.0),
-            omega,
-            quat,
-        )
+        ph = self.physics
+        release = height
+        if lowest_corner:
+            rotation = geometry.quat_to_matrix(quat)[0]
+            # Depth of the box's lowest corner below its centre: the half extents projected on world z.
+            depth = float(np.abs(rotation[2]) @ (np.asarray(ph.proportions) * ph.edge / 2))
+            release = height + depth + 1e-5
+        fall = math.sqrt(2 * height / ph.gravity) if ph.gravity > 0 else 0.0
+        # Start back along the heading so that the die lands near the target.
+        direction = np.array([math.cos(heading), math.sin(heading)])
+        start = np.asarray(target, dtype=float) - v * fall * direction
+        self.throw(die, (start[0], start[1], release), (*(v * direction), 0.0), tuple(omega), tuple(quat))
 
     # -- a hand on the plate and on the dice (used by pyramid.physics.actions) -----------------------------
 
@@ -507,8 +365,8 @@ class World:
         self,
         timeout: float = 10.0,
         window: float = 0.25,
-        position_tolerance: float = 0.005,
-        angle_tolerance: float = 1.0,
+        position_tolerance: float = TOL.rest_shift,
+        angle_tolerance: float = TOL.rest_turn,
         raise_on_timeout: bool = True,
     ) -> SettleReport:
         """Step until every die is at rest: over a whole ``window`` of seconds no die moved more than
@@ -620,7 +478,8 @@ def _check_die(die: DieId) -> None:
 
 def _rotation_vector(target: np.ndarray, current: np.ndarray) -> np.ndarray:
     """World rotation vector (3,) that turns quaternion ``current`` into ``target`` (both x, y, z, w)."""
-    # q_err = target * conj(current), as a rotation vector along the shorter way round.
+    # q_err = target * conj(current), as a rotation vector along the shorter way round (written out:
+    # scipy's Rotation product and as_rotvec differ in the last bits, and the hand's torque with them).
     x1, y1, z1, w1 = target
     x2, y2, z2, w2 = -current[0], -current[1], -current[2], current[3]
     err = np.array(
@@ -642,7 +501,5 @@ def _rotation_vector(target: np.ndarray, current: np.ndarray) -> np.ndarray:
 def _moved(before: np.ndarray, after: np.ndarray, edge: float, tol: float, angle_deg: float) -> np.ndarray:
     """Which dice moved more than ``tol`` edges or turned more than ``angle_deg`` between two poses."""
     shift = np.linalg.norm(after[:, :3] - before[:, :3], axis=1) / edge
-    # Angle between two unit quaternions: 2 acos(|<q1, q2>|).
-    dot = np.abs(np.einsum("ni,ni->n", before[:, 3:], after[:, 3:]))
-    turn = np.degrees(2 * np.arccos(np.clip(dot, -1, 1)))
+    turn = np.degrees((Rotation.from_quat(after[:, 3:]) * Rotation.from_quat(before[:, 3:]).inv()).magnitude())
     return (shift > tol) | (turn > angle_deg)

@@ -3,6 +3,7 @@
 Nothing here imports PyBullet or pyglet: every game and read-out is tested on a hand-written state.
 """
 
+from pyramid.geometry import free_slots, open_slots
 from pyramid.rules.actions import (
     Action,
     Choice,
@@ -18,7 +19,7 @@ from pyramid.rules.actions import (
 )
 from pyramid.rules.checker import CheckReport, check_game
 from pyramid.rules.contract import GameBase, Phase, cast_option, player_counts
-from pyramid.rules.game import PLAYER_COLOURS, Game, colour_scores, free_slots, funnel_faces, open_slots
+from pyramid.rules.game import PLAYER_COLOURS, Game, colour_scores, funnel_faces
 from pyramid.rules.outcome import GameInfo, Outcome, Seat, Termination, name_key
 
 __all__ = [

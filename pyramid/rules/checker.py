@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pyramid import geometry
+from pyramid.geometry import free_slots
 from pyramid.rules.actions import Action, IllegalAction, Pass, Place, Remove
-from pyramid.rules.game import Game, free_slots
+from pyramid.rules.game import Game
 from pyramid.state import PyramidState
 
 

@@ -72,7 +72,9 @@ class GameBase(abc.ABC):
     def __init__(self, players: int | None = None, *, rng: np.random.Generator, **options: Any) -> None:
         n = self.info.players[0] if players is None else players
         if n not in self.allowed_players(options):
-            raise ValueError(f"{self.info.title} is for {player_counts(self.info.players)} players, not {n}")
+            raise ValueError(
+                f"{self.info.title} is for {player_counts(self.allowed_players(options))} players, not {n}"
+            )
         unknown = set(options) - set(self.options_help)
         if unknown:
             known = ", ".join(sorted(self.options_help)) or "none"

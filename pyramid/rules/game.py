@@ -8,7 +8,7 @@ roll-off) comes from the ``numpy.random.Generator`` the game was given.
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -31,23 +31,6 @@ def funnel_faces(state: PyramidState, slot: Slot) -> tuple[int, int, int] | None
             return None
         faces.append(cell.up[axis])
     return (faces[0], faces[1], faces[2]) if faces else None
-
-
-# Lattice tables, computed once: the rules ask these questions thousands of times per game.
-_RESTING_ON: dict[Slot, tuple[Slot, ...]] = {s: geometry.resting_on(s) for s in geometry.SLOTS}
-_SUPPORTS: dict[Slot, tuple[Slot, ...]] = {s: geometry.supports(s) for s in geometry.SLOTS}
-
-
-def free_slots(state: Iterable[Slot]) -> list[Slot]:
-    """Occupied slots with nothing resting on them, in slot order (as ``geometry.free_slots``, faster)."""
-    occ = set(state)
-    return [s for s in geometry.SLOTS if s in occ and not any(r in occ for r in _RESTING_ON[s])]
-
-
-def open_slots(state: Iterable[Slot]) -> list[Slot]:
-    """Empty slots whose supports are all occupied, in slot order (as ``geometry.open_slots``, faster)."""
-    occ = set(state)
-    return [s for s in geometry.SLOTS if s not in occ and all(t in occ for t in _SUPPORTS[s])]
 
 
 # --- the base class ----------------------------------------------------------------------------

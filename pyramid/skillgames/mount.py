@@ -14,17 +14,17 @@ import numpy as np
 from pyramid import geometry
 from pyramid.dice import DICE, EDGE, DieId
 from pyramid.geometry import Slot
-from pyramid.perception import ALIGN_TOLERANCE, DieReading, Readout, Status
+from pyramid.perception import DieReading, Readout, Status
 from pyramid.rules import GameInfo
 from pyramid.skillgames.base import DiceInHand, SkillGame, TurnEnd, TurnRecord
 from pyramid.skillgames.standing import coloured, pyramid_slots
+from pyramid.tolerances import TOL
 
 if TYPE_CHECKING:
     from pyramid.physics.world import World
 
 Cell = tuple[int, int, int]
 CORNER_DOWN = math.degrees(math.acos(1 / math.sqrt(3)))  # a die corner-down tilts each face 54.7 degrees off up
-MOUNT_TOLERANCE = 0.3  # edges: farthest a die's centre may be from its lattice cell to count as mounted
 
 
 def lattice_cell(position: tuple[float, float, float] | np.ndarray) -> tuple[Cell, float]:
@@ -39,7 +39,7 @@ def lattice_cell(position: tuple[float, float, float] | np.ndarray) -> tuple[Cel
 
 def corner_down(reading: DieReading) -> bool:
     """Whether a die stands corner-down like the pyramid's dice (seated, or aligned to a cell outside it)."""
-    return reading.status is Status.SEATED or abs(reading.tilt - CORNER_DOWN) <= ALIGN_TOLERANCE
+    return reading.status is Status.SEATED or abs(reading.tilt - CORNER_DOWN) <= TOL.align
 
 
 def on_table(reading: DieReading) -> bool:
@@ -110,7 +110,7 @@ class Mounting(DiceInHand, SkillGame):
             if r is None or not corner_down(r):
                 continue
             cell, error = lattice_cell(r.position)
-            if error <= MOUNT_TOLERANCE and cell not in inside and sum(cell) < geometry.BASE_LAYER:
+            if error <= TOL.mount and cell not in inside and sum(cell) < geometry.BASE_LAYER:
                 out[die] = cell
         return out
 

@@ -19,17 +19,18 @@ from pyramid.perception import DieReading, Readout
 from pyramid.rules import GameInfo, Termination
 from pyramid.skillgames.base import SkillGame, TurnEnd, TurnRecord, stock
 from pyramid.state import Cell, PyramidState
+from pyramid.tolerances import TOL
+from pyramid.units import PLACE_DROP
 
 if TYPE_CHECKING:
     from pyramid.physics.world import World
 
 SIDES = (180.0, 300.0, 60.0)  # azimuth (degrees) of the plate side each player sits at
-ON_PLATE_HEIGHT = 0.9 * EDGE  # a die centred higher than this over the plate's outline is on the plate
 
 
 def on_plate(r: DieReading) -> bool:
     """Whether a die lies on the plate (over its outline and above the table)."""
-    return r.on_plate and r.position[2] > ON_PLATE_HEIGHT
+    return r.on_plate and r.position[2] > TOL.on_plate_height * EDGE
 
 
 def table_spot(side: float, slot: int, gap: float = 0.04) -> tuple[float, float, float]:
@@ -168,7 +169,7 @@ class HideAway(SkillGame):
                 r = readout.dice[die]
                 if r.slot != slot and slot not in readout.slot_die:
                     world.remove(die, pull=False)
-                    world.place(die, slot, drop=0.002)
+                    world.place(die, slot, drop=PLACE_DROP)
                     self.events.append(f"player {p} rebuilds {slot}")
         self.thrown = None
 

@@ -1,23 +1,14 @@
 """Dice games on the table with the same physical dice: the seeds' Decathlon and its relatives.
 
-``TABLE_GAMES`` lists them explicitly; ``find_table_game(name)`` looks one up by name or alias.
+``TABLE_GAMES`` lists them; ``pyramid.registry.find_game`` looks any game up, these among them.
 """
 
 from __future__ import annotations
 
+from pyramid.tablegames.base import TableGame
 from pyramid.tablegames.decathlon import Decathlon
 from pyramid.tablegames.heptathlon import Heptathlon
 from pyramid.tablegames.knights import Knights
 from pyramid.tablegames.sport import SportIsMurder
 
-TABLE_GAMES: list[type] = [Decathlon, Heptathlon, Knights, SportIsMurder]
-
-
-def find_table_game(name: str) -> type | None:
-    """The table game called ``name`` (case-insensitive, spaces or dashes alike), or None."""
-    key = name.strip().lower().replace(" ", "-").replace("_", "-")
-    for game in TABLE_GAMES:
-        info = game.info  # type: ignore[attr-defined]
-        if key == info.name or key in info.aliases:
-            return game
-    return None
+TABLE_GAMES: tuple[type[TableGame], ...] = (Decathlon, Heptathlon, Knights, SportIsMurder)

@@ -1,124 +1,219 @@
-"""What every table game shares: decisions put to players, the players, and the game metadata.
+"""What every table game shares: a game is a script that yields requests (a player's ``Decision``, a ``Roll``).
 
-A game asks its players through ``Decision``s; the dice come from a ``Roller`` (physical or drawn).
+``TableGame`` turns the script into the one game contract (``phase``, ``legal_actions``, ``apply``,
+``clone``); ``play_out`` drives it with players and a roller until the match loop in ``pyramid.play`` does.
 """
 
 from __future__ import annotations
 
+import abc
+import copy
 import itertools
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass
 from functools import cache
-from typing import Protocol, TextIO
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeAlias, TypeVar
 
 import numpy as np
 
-from pyramid.rules import name_key
+from pyramid.rules import Choice, GameBase, IllegalAction, Outcome, Phase, Roll, Rolled, Seat, Termination, cast_option
 
+if TYPE_CHECKING:
+    from pyramid.agents.players import Player
+    from pyramid.physics.roller import Roller
+
+T = TypeVar("T")
 Faces = tuple[int, ...]
 
 
 @dataclass
 class Decision:
-    """A choice put to a player: a prompt, numbered options and, for strong players, their values."""
+    """A choice put to a player: whose it is, a prompt, numbered options and, for strong players, their values."""
 
-    player: str
+    seat: Seat
     prompt: str
     options: list[str]
-    values: Callable[[], list[float]] | None = None  # expected final score after each option
-    context: dict[str, object] = field(default_factory=dict)
+    values: Callable[[], list[float]] | None = None  # expected final score after each option, computed when asked
 
 
-class Player(Protocol):
-    """Anyone who answers decisions."""
-
-    name: str
-
-    def choose(self, decision: Decision) -> int:
-        """The index of the chosen option."""
-        ...
+Request: TypeAlias = Decision | Roll
+Steps: TypeAlias = Generator[Request, Any, T]  # a script, or a part of one, that ends with a T
+Answer: TypeAlias = int | Faces  # a chosen option's index, or the faces a roll showed
 
 
-@dataclass
-class RandomPlayer:
-    """Chooses uniformly among the options."""
-
-    name: str
-    rng: np.random.Generator
-
-    def choose(self, decision: Decision) -> int:
-        """A uniformly random option."""
-        return int(self.rng.integers(len(decision.options)))
+def ask(seat: Seat, prompt: str, options: list[str], values: Callable[[], list[float]] | None = None) -> Steps[int]:
+    """Put a decision to ``seat``; the index of the option chosen."""
+    choice = yield Decision(seat, prompt, options, values)
+    return int(choice)
 
 
-@dataclass
-class ValuePlayer:
-    """Chooses the option of highest value (the decision's own value function); ties go to the first."""
-
-    name: str
-
-    def choose(self, decision: Decision) -> int:
-        """The option of highest expected value."""
-        if decision.values is None:
-            return 0
-        values = decision.values()
-        return int(np.argmax(values))
+def roll(n: int) -> Steps[list[int]]:
+    """Ask the world to roll ``n`` dice; their faces in throwing order."""
+    faces = yield Roll(n)
+    return list(faces)
 
 
-@dataclass
-class HumanPlayer:
-    """A person at the terminal: numbered choices, asked again after bad input."""
+class TableGame(GameBase):
+    """A dice game played on the table, written as ``script()``: a generator of decisions and rolls.
 
-    name: str
-    read: Callable[[str], str] | None = None  # None: the built-in input(), looked up when asked
-    out: TextIO | None = None
+    Subclasses set ``info``, build their state in ``setup`` (every random draw of their own through
+    ``permutation``), and write the game as ``script``: ``choice = yield from ask(...)``,
+    ``faces = yield from roll(n)``, messages through ``say``. The base answers the contract from the
+    pending request and records every answer, so that ``clone`` replays them into a fresh script.
+    ``to_move`` is the seat of the pending decision (while a roll is pending, of the last one).
+    """
 
-    def choose(self, decision: Decision) -> int:
-        """Ask until a valid option number is typed."""
-        if len(decision.options) == 1:
-            return 0
-        lines = [f"{self.name}: {decision.prompt}"]
-        lines += [f"  {i + 1}) {text}" for i, text in enumerate(decision.options)]
-        print("\n".join(lines), file=self.out)
-        while True:
-            read = self.read or input
-            answer = read(f"choice 1-{len(decision.options)}: ").strip()
-            if answer.isdigit() and 1 <= int(answer) <= len(decision.options):
-                return int(answer) - 1
-            print(f"please type a number from 1 to {len(decision.options)}", file=self.out)
+    kind: ClassVar[str] = "table"
+    termination_reason: ClassVar[Termination] = Termination.ROUNDS_PLAYED
+
+    def __init__(
+        self,
+        players: int | None = None,
+        *,
+        rng: np.random.Generator,
+        names: Sequence[str] | None = None,
+        **options: Any,
+    ) -> None:
+        if players is None and names is not None:
+            players = len(names)
+        super().__init__(players, rng=rng, **options)
+        if names is not None and len(names) != self.players:
+            raise ValueError(f"{self.players} players but {len(names)} names: {', '.join(names)}")
+        self.names = list(names) if names is not None else [f"player {n + 1}" for n in range(self.players)]
+        self._start([], [])
+
+    # -- hooks --------------------------------------------------------------------------------------
+
+    def setup(self) -> None:  # noqa: B027 - a hook with a default
+        """Build the game's state from its options (before the script starts)."""
+
+    @abc.abstractmethod
+    def script(self) -> Steps[None]:
+        """The whole game, from the first request to the end."""
+
+    @abc.abstractmethod
+    def score_sheet(self) -> str:
+        """The score sheet as the rule book has it, as far as the game has come."""
+
+    def termination(self) -> Termination:
+        """Why the game ended, once the script has run out."""
+        return self.termination_reason
+
+    def option(self, key: str, default: Any) -> Any:
+        """A game option cast to the default's type; errors name the game as the command line does."""
+        return cast_option(self.info.key, key, self.options.get(key, default), default)
+
+    # -- what the script uses -----------------------------------------------------------------------
+
+    def say(self, text: str) -> None:
+        """Tell the table ``text`` (it goes to ``events``)."""
+        self.events.append(text)
+
+    def permutation(self, n: int) -> list[int]:
+        """A random order of ``range(n)`` from the game's generator, recorded so that ``clone`` replays it."""
+        order = self._replay.pop(0) if self._replay else [int(k) for k in self.rng.permutation(n)]
+        self.draws.append(order)
+        return order
+
+    # -- the contract -------------------------------------------------------------------------------
+
+    def phase(self) -> Phase:
+        if isinstance(self._pending, Decision):
+            return Phase.DECIDE
+        if isinstance(self._pending, Roll):
+            return Phase.CHANCE
+        return Phase.OVER
+
+    def decision(self) -> Decision:
+        """The decision waiting for ``to_move``; ValueError when none is."""
+        if not isinstance(self._pending, Decision):
+            raise ValueError(f"no decision is pending: {self.phase().value}")
+        return self._pending
+
+    def chance(self) -> Roll:
+        """The roll waiting for the world; ValueError when none is."""
+        if not isinstance(self._pending, Roll):
+            raise ValueError(f"no roll is pending: {self.phase().value}")
+        return self._pending
+
+    def legal_actions(self) -> list[Choice]:
+        """The options of the pending decision as ``Choice``s (none unless the phase is DECIDE)."""
+        if not isinstance(self._pending, Decision):
+            return []
+        return [Choice(i, text) for i, text in enumerate(self._pending.options)]
+
+    def apply(self, action: Choice | Rolled) -> None:
+        """Answer the pending request: a ``Choice`` among ``legal_actions``, or the ``Rolled`` faces of the roll."""
+        request = self._pending
+        if isinstance(request, Decision):
+            if not isinstance(action, Choice) or action not in self.legal_actions():
+                options = "; ".join(f"{i}: {text}" for i, text in enumerate(request.options))
+                raise IllegalAction(f"{action!r} is not an option of {self.names[request.seat]}'s decision ({options})")
+            answer: Answer = action.index
+        elif isinstance(request, Roll):
+            faces = action.faces if isinstance(action, Rolled) else ()
+            if not isinstance(action, Rolled) or len(faces) != request.dice or not all(1 <= f <= 6 for f in faces):
+                raise IllegalAction(f"{action!r} does not answer {request}: {request.dice} faces from 1 to 6 are due")
+            answer = tuple(int(f) for f in faces)
+        else:
+            raise IllegalAction(f"{action!r}: the game is over")
+        self.answers.append(answer)
+        self._advance(answer)
+
+    def clone(self) -> Self:
+        """An independent game in the same state: a fresh script fed the recorded draws and answers."""
+        other = copy.copy(self)
+        other.rng = copy.deepcopy(self.rng)
+        other.names, other.options = list(self.names), dict(self.options)
+        other._start(self.draws, self.answers)
+        return other
+
+    # -- driving the script -------------------------------------------------------------------------
+
+    def _start(self, draws: list[list[int]], answers: list[Answer]) -> None:
+        self.events, self.outcome, self.to_move = [], None, 0
+        self.draws: list[list[int]] = []
+        self.answers: list[Answer] = []
+        self._replay = [list(order) for order in draws]
+        self._pending: Request | None = None
+        self.setup()
+        self._script = self.script()
+        self._advance(None)
+        for answer in answers:
+            self.answers.append(answer)
+            self._advance(answer)
+
+    def _advance(self, answer: Answer | None) -> None:
+        try:
+            self._pending = self._script.send(answer)
+        except StopIteration:
+            self._pending = None
+            self.conclude(self.termination())
+            return
+        if isinstance(self._pending, Decision):
+            self.to_move = self._pending.seat
 
 
-@dataclass(frozen=True)
-class TableGameInfo:
-    """The metadata block of a table game."""
+def _silent(text: str) -> None:
+    pass
 
-    name: str
-    aliases: tuple[str, ...]
-    min_players: int
-    max_players: int
-    description: str
-    strong_player: str  # the name of the strong player, e.g. "optimal"
-    number: None = None  # not a game of the rule book (seed 004)
 
-    @property
-    def key(self) -> str:
-        """How the command line names the game."""
-        return self.name
-
-    @property
-    def title(self) -> str:
-        """The game's title."""
-        return self.description.split(":")[0]
-
-    @property
-    def players(self) -> tuple[int, ...]:
-        """The player counts supported."""
-        return tuple(range(self.min_players, self.max_players + 1))
-
-    def names(self) -> set[str]:
-        """Every name the game answers to, as ``pyramid.rules.name_key`` gives them."""
-        return {name_key(n) for n in (self.name, *self.aliases)}
+def play_out(
+    game: TableGame, players: Sequence[Player[TableGame]], roller: Roller, say: Callable[[str], None] = _silent
+) -> Outcome:
+    """Play ``game`` to the end: ``roller`` rolls, ``players`` (one per seat) decide, ``say`` hears each message."""
+    shown = 0
+    while True:
+        for text in game.events[shown:]:
+            say(text)
+        shown = len(game.events)
+        if game.outcome is not None:
+            return game.outcome
+        if game.phase() is Phase.CHANCE:
+            game.apply(Rolled(tuple(roller.roll(game.chance().dice))))
+        else:
+            game.apply(players[game.to_move].choose(game, game.legal_actions()))
 
 
 @cache
@@ -130,14 +225,3 @@ def outcomes(k: int) -> tuple[np.ndarray, np.ndarray]:
         counts = [combo.count(v) for v in set(combo)]
         probs.append(math.factorial(k) / math.prod(math.factorial(c) for c in counts) / 6**k)
     return np.array(probs), np.array(faces, dtype=int).reshape(len(faces), k)
-
-
-def parse_options(pairs: Sequence[str]) -> dict[str, str]:
-    """``KEY=VALUE`` strings to a dict; raises ValueError on a malformed one."""
-    out: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise ValueError(f"option {pair!r} is not KEY=VALUE")
-        out[key.strip().lower()] = value.strip()
-    return out

@@ -32,23 +32,24 @@ Interpretation:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any, ClassVar
 
-import numpy as np
-
-from pyramid.physics.roller import Roller
+from pyramid.rules import GameInfo, cast_option
 from pyramid.tablegames import decathlon_dp as dp
-from pyramid.tablegames.base import Decision, Player, TableGameInfo
+from pyramid.tablegames.base import Steps, TableGame, ask, roll
 
-INFO = TableGameInfo(
-    name="decathlon",
+INFO = GameInfo(
+    number=None,
+    title="Decathlon",
+    category="Ch",
+    players=(1, 2, 3, 4),
+    material="8 dice",
     aliases=("knizia-decathlon", "zehnkampf", "championship"),
-    min_players=1,
-    max_players=4,
+    name="decathlon",
     description="Reiner Knizia's Decathlon: ten dice disciplines (option championship=1 for medals)",
-    strong_player="optimal",
+    tags=("table",),
 )
 DISCIPLINES = (
     "100 metres",
@@ -87,76 +88,74 @@ def _pole_options(height: int, jumps_left: int, mastered: int) -> list[float]:
     return list(dp.pole_options(height, jumps_left, mastered))
 
 
-class Decathlon:
-    """One decathlon between ``players``; ``play()`` runs it to the end and returns the totals."""
+class Decathlon(TableGame):
+    """One decathlon: the ten disciplines in order, then the totals (points, or honours in the Championship)."""
 
-    info = INFO
-    kind = "table"
-    default_player = INFO.strong_player
+    info: ClassVar[GameInfo] = INFO
+    default_player: ClassVar[str] = "optimal"
+    options_help: ClassVar[dict[str, str]] = {
+        "championship": "yes: the Championship, medals (3, 2, 1 honours) per discipline, up to 12 players"
+    }
 
-    def __init__(
-        self,
-        players: Sequence[Player],
-        roller: Roller,
-        rng: np.random.Generator,
-        championship: bool = False,
-        say: Callable[[str], None] = lambda text: None,
-    ) -> None:
-        top = CHAMPIONSHIP_MAX_PLAYERS if championship else INFO.max_players
-        if not INFO.min_players <= len(players) <= top:
-            raise ValueError(f"the decathlon takes {INFO.min_players} to {top} players, not {len(players)}")
-        self.players = list(players)
-        self.roller = roller
-        self.rng = rng
-        self.championship = championship
-        self.say = say
+    @classmethod
+    def allowed_players(cls, options: dict[str, Any]) -> tuple[int, ...]:
+        if cast_option(INFO.key, "championship", options.get("championship", False), False):
+            return tuple(range(1, CHAMPIONSHIP_MAX_PLAYERS + 1))
+        return INFO.players
+
+    def setup(self) -> None:
+        self.championship: bool = self.option("championship", False)
         self.sheet: dict[str, list[Entry]] = {}
-        self.totals = [0] * len(players)  # points, or honours in the Championship
+        self.totals = [0] * self.players  # points, or honours in the Championship
         self.running: dict[str, list[int]] = {}
+
+    def scores(self) -> tuple[float, ...]:
+        return tuple(self.totals)
 
     # -- the competition -------------------------------------------------------------------------
 
-    def play(self) -> list[int]:
-        """Play all ten disciplines; the final totals (points or honours) per player."""
+    def script(self) -> Steps[None]:
         for name in DISCIPLINES:
-            self.play_discipline(name)
-        return self.totals
+            yield from self.play_discipline(name)
 
-    def order(self) -> list[int]:
+    def order(self) -> Steps[list[int]]:
         """Players in the order of play: by running total, ties (and the first discipline) by dice."""
         groups: dict[int, list[int]] = {}
         for i, total in enumerate(self.totals):
             groups.setdefault(-total, []).append(i)
         order: list[int] = []
         for key in sorted(groups):
-            order += self._roll_off(groups[key])
+            order += yield from self._roll_off(groups[key])
         return order
 
-    def _roll_off(self, group: list[int]) -> list[int]:
+    def _roll_off(self, group: list[int]) -> Steps[list[int]]:
         if len(group) == 1:
             return group
-        faces = self.roller.roll(len(group))
+        faces = yield from roll(len(group))
         by_face: dict[int, list[int]] = {}
         for i, face in zip(group, faces, strict=True):
             by_face.setdefault(-face, []).append(i)
-        return [i for key in sorted(by_face) for i in self._roll_off(by_face[key])]
+        order: list[int] = []
+        for key in sorted(by_face):
+            order += yield from self._roll_off(by_face[key])
+        return order
 
-    def play_discipline(self, name: str) -> None:
+    def play_discipline(self, name: str) -> Steps[None]:
         """Play one discipline for everybody and book the results."""
-        entries = [Entry() for _ in self.players]
+        entries = [Entry() for _ in range(self.players)]
         self.sheet[name] = entries
-        order = self.order()
-        self.say(f"== {name.title()} == order: {', '.join(self.players[i].name for i in order)}")
+        order = yield from self.order()
+        self.say(f"== {name.title()} == order: {', '.join(self.names[i] for i in order)}")
         if name in ("high jump", "pole vault"):
             for height in range(dp.FIRST_HEIGHT, dp.top_height(name) + 1, dp.HEIGHT_STEP):
                 for i in order:
                     if not entries[i].out:
-                        self._height(name, i, entries[i], height)
+                        yield from self._height(name, i, entries[i], height)
         else:
             rounds = dp.ATTEMPTS if name in ("long jump", "shot put", "discus", "javelin") else 1
             for attempt in range(rounds):
                 for i in order:
-                    self._attempt(name, i, entries[i], rounds - attempt)
+                    yield from self._attempt(name, i, entries[i], rounds - attempt)
         self._book(name, entries)
 
     def _book(self, name: str, entries: list[Entry]) -> None:
@@ -174,34 +173,32 @@ class Decathlon:
         self.running[name] = list(self.totals)
         for i, entry in enumerate(entries):
             shown = "no valid result" if entry.best is None else str(entry.best)
-            self.say(f"  {self.players[i].name}: {' '.join(entry.results)} -> {shown}; total {self.totals[i]}")
+            self.say(f"  {self.names[i]}: {' '.join(entry.results)} -> {shown}; total {self.totals[i]}")
 
     # -- one attempt ---------------------------------------------------------------------------
 
-    def _ask(self, i: int, prompt: str, options: list[str], values: Callable[[], list[float]]) -> int:
-        return self.players[i].choose(Decision(self.players[i].name, prompt, options, values))
-
-    def _attempt(self, name: str, i: int, entry: Entry, attempts_left: int) -> None:
+    def _attempt(self, name: str, i: int, entry: Entry, attempts_left: int) -> Steps[None]:
+        result: int | None
         if name in ("100 metres", "400 metres", "1500 metres"):
             sets, dice = {"100 metres": (2, 4), "400 metres": (4, 2), "1500 metres": (8, 1)}[name]
-            result: int | None = self._sprint(i, sets, dice)
+            result = yield from self._sprint(i, sets, dice)
         elif name == "110 metre hurdles":
-            result = self._hurdles(i)
+            result = yield from self._hurdles(i)
         elif name == "shot put":
-            result = self._shot(i, entry, attempts_left)
+            result = yield from self._shot(i, entry, attempts_left)
         elif name == "long jump":
-            result = self._long_jump(i, entry, attempts_left)
+            result = yield from self._long_jump(i, entry, attempts_left)
         else:
-            result = self._freeze_event(name, i, entry, attempts_left)
+            result = yield from self._freeze_event(name, i, entry, attempts_left)
         entry.results.append("X" if result is None else str(result))
         if result is not None and (entry.best is None or result > entry.best):
             entry.best = result
 
-    def _sprint(self, i: int, sets: int, dice: int) -> int:
+    def _sprint(self, i: int, sets: int, dice: int) -> Steps[int]:
         rethrows, total = dp.SPRINT_RETHROWS, 0
         for index in range(sets):
             while True:
-                faces = self.roller.roll(dice)
+                faces = yield from roll(dice)
                 points = sum(dp.die_points(f) for f in faces)
                 if rethrows == 0:
                     break
@@ -211,20 +208,20 @@ class Decathlon:
                     return [a + v for v in dp.sprint_options(sets, dice, k, r, x)]
 
                 prompt = f"set {index + 1}/{sets} shows {faces} = {points} (total so far {total}, {rethrows} rethrows)"
-                if self._ask(i, prompt, ["freeze", "rethrow"], values) == 0:
+                if (yield from ask(i, prompt, ["freeze", "rethrow"], values)) == 0:
                     break
                 rethrows -= 1
             total += points
         return total
 
-    def _hurdles(self, i: int) -> int:
+    def _hurdles(self, i: int) -> Steps[int]:
         pickups = dp.HURDLE_PICKUPS
         while True:
-            faces = self.roller.roll(5)
+            faces = yield from roll(5)
             if pickups == 0:
                 return sum(faces)
             x, r = sum(faces), pickups
-            choice = self._ask(
+            choice = yield from ask(
                 i,
                 f"hurdles {faces} = {x} ({pickups} pick-ups left)",
                 ["keep", "pick up"],
@@ -234,17 +231,17 @@ class Decathlon:
                 return x
             pickups -= 1
 
-    def _shot(self, i: int, entry: Entry, attempts_left: int) -> int | None:
+    def _shot(self, i: int, entry: Entry, attempts_left: int) -> Steps[int | None]:
         best, total = entry.best or 0, 0
         for thrown in range(1, dp.SHOT_DICE + 1):
-            face = self.roller.roll(1)[0]
+            face = (yield from roll(1))[0]
             if face == 1:
                 return None
             total += face
             if thrown == dp.SHOT_DICE:
                 break
             n, t = thrown, total
-            choice = self._ask(
+            choice = yield from ask(
                 i,
                 f"shot put: die {thrown} shows {face}, total {total}",
                 ["stop", "throw another"],
@@ -254,12 +251,12 @@ class Decathlon:
                 break
         return total
 
-    def _long_jump(self, i: int, entry: Entry, attempts_left: int) -> int | None:
+    def _long_jump(self, i: int, entry: Entry, attempts_left: int) -> Steps[int | None]:
         best = entry.best or 0
         jump, after, rethrow = dp.long_jump_tables(attempts_left, best)
         frozen, total = 0, 0
         while True:
-            faces = sorted(self.roller.roll(dp.LONG_JUMP_DICE - frozen))
+            faces = sorted((yield from roll(dp.LONG_JUMP_DICE - frozen)))
             options: list[str] = []
             values: list[float] = []
             moves: list[tuple[int, bool]] = []
@@ -276,30 +273,27 @@ class Decathlon:
                     moves.append((j, False))
             if not options:
                 return None
-            j, go = moves[
-                self._ask(
-                    i, f"long jump run-up {faces} (frozen {frozen}, total {total})", options, partial(list, values)
-                )
-            ]
+            prompt = f"long jump run-up {faces} (frozen {frozen}, total {total})"
+            j, go = moves[(yield from ask(i, prompt, options, partial(list, values)))]
             frozen, total = frozen + j, total + sum(faces[:j])
             if go:
                 break
         left, score = frozen, 0
         while left > 0:
-            faces = sorted(self.roller.roll(left), reverse=True)
+            faces = sorted((yield from roll(left)), reverse=True)
             options = [f"freeze {faces[:j]}" for j in range(1, left + 1)]
             values = [float(jump[left - j][min(score + sum(faces[:j]), dp.PAD - 1)]) for j in range(1, left + 1)]
-            j = 1 + self._ask(i, f"long jump {faces} (jump so far {score})", options, partial(list, values))
+            j = 1 + (yield from ask(i, f"long jump {faces} (jump so far {score})", options, partial(list, values)))
             left, score = left - j, score + sum(faces[:j])
         return score
 
-    def _freeze_event(self, name: str, i: int, entry: Entry, attempts_left: int) -> int | None:
+    def _freeze_event(self, name: str, i: int, entry: Entry, attempts_left: int) -> Steps[int | None]:
         n, parity = dp.FREEZE_DISCIPLINES[name]
         best = entry.best or 0
         after, throw = dp.freeze_tables(name, attempts_left, best)
         frozen, total = 0, 0
         while frozen < n:
-            faces = sorted(self.roller.roll(n - frozen), reverse=True)
+            faces = sorted((yield from roll(n - frozen)), reverse=True)
             good = [f for f in faces if f % 2 == parity]
             if not good:
                 return None
@@ -313,23 +307,18 @@ class Decathlon:
                     options.append(f"freeze {good[:j]} (total {s}) and throw again")
                     values.append(float(throw[frozen + j, s]))
                     moves.append((j, False))
-            j, stop = moves[
-                self._ask(i, f"{name} {faces} (frozen {frozen}, total {total})", options, partial(list, values))
-            ]
+            prompt = f"{name} {faces} (frozen {frozen}, total {total})"
+            j, stop = moves[(yield from ask(i, prompt, options, partial(list, values)))]
             frozen, total = frozen + j, total + sum(good[:j])
             if stop:
                 break
         return total
 
-    def _height(self, name: str, i: int, entry: Entry, height: int) -> None:
+    def _height(self, name: str, i: int, entry: Entry, height: int) -> Steps[None]:
         mastered = entry.best or 0
         if name == "high jump":
-            if (
-                self._ask(
-                    i, f"high jump: height {height}", ["try", "skip"], lambda: dp.high_jump_options(height, mastered)
-                )
-                == 1
-            ):
+            values = partial(dp.high_jump_options, height, mastered)
+            if (yield from ask(i, f"high jump: height {height}", ["try", "skip"], values)) == 1:
                 return
         for jumps_left in range(dp.ATTEMPTS, 0, -1):
             if name == "high jump":
@@ -337,7 +326,7 @@ class Decathlon:
             else:
                 options = [f"jump with {n} dice" for n in range(1, dp.POLE_DICE + 1)]
                 options += ["skip the height"] if jumps_left == dp.ATTEMPTS else []
-                choice = self._ask(
+                choice = yield from ask(
                     i,
                     f"pole vault: height {height}, jump {dp.ATTEMPTS - jumps_left + 1}",
                     options,
@@ -346,7 +335,7 @@ class Decathlon:
                 if choice == dp.POLE_DICE:
                     return
                 dice = choice + 1
-            faces = self.roller.roll(dice)
+            faces = yield from roll(dice)
             if sum(faces) >= height and (name == "high jump" or min(faces) >= 2):
                 entry.results.append(f"{height}:{'X' * (dp.ATTEMPTS - jumps_left)}O")
                 entry.best = height
@@ -359,13 +348,13 @@ class Decathlon:
     def score_sheet(self) -> str:
         """The score sheet as in the rule book: per discipline each player's results and running total."""
         kind = "honours" if self.championship else "total"
-        played = [name for name in DISCIPLINES if name in self.sheet]
+        played = [name for name in DISCIPLINES if name in self.running]  # the disciplines booked
         cells = {
             name: [f"{' '.join(e.results)} [{'-' if e.best is None else e.best}]" for e in self.sheet[name]]
             for name in played
         }
-        width = max([len(p.name) for p in self.players] + [len(c) for row in cells.values() for c in row] + [8])
-        head = f"{'Discipline':18s}" + "".join(f" | {p.name:{width}s} {kind:>7s}" for p in self.players)
+        width = max([len(n) for n in self.names] + [len(c) for row in cells.values() for c in row] + [8])
+        head = f"{'Discipline':18s}" + "".join(f" | {n:{width}s} {kind:>7s}" for n in self.names)
         lines = [
             "Reiner Knizia's Decathlon" + (" - Championship" if self.championship else "") + " - Score Sheet",
             head,
@@ -377,8 +366,3 @@ class Decathlon:
                 row += f" | {cell:{width}s} {total:>7d}"
             lines.append(row)
         return "\n".join(lines)
-
-    def winners(self) -> list[int]:
-        """The players with the highest total (several on a tie)."""
-        top = max(self.totals)
-        return [i for i, t in enumerate(self.totals) if t == top]

@@ -45,23 +45,24 @@ Interpretation:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from typing import ClassVar
 
-import numpy as np
-
-from pyramid.physics.roller import Roller
+from pyramid.rules import GameInfo
 from pyramid.tablegames import heptathlon_dp as dp
-from pyramid.tablegames.base import Decision, Player, TableGameInfo
+from pyramid.tablegames.base import Steps, TableGame, ask, roll
 
-INFO = TableGameInfo(
-    name="heptathlon",
+INFO = GameInfo(
+    number=None,
+    title="Heptathlon",
+    category="Ch",
+    players=(1, 2, 3, 4),
+    material="7 dice",
     aliases=("siebenkampf", "nordeng", "brad-nordeng-heptathlon"),
-    min_players=1,
-    max_players=4,
+    name="heptathlon",
     description="Brad Nordeng's Heptathlon: seven roll-and-write events with skills (option pairs=distinct)",
-    strong_player="strong",
+    tags=("table",),
 )
 SKILLS = ("speed", "size", "jumping", "strength", "dexterity", "endurance")
 EVENTS = ("100m hurdles", "high jump", "shot put", "200 meters", "long jump", "javelin throw", "800 meters")
@@ -79,14 +80,14 @@ BASE_ROLLS = {"100m hurdles": 3, "shot put": 3, "200 meters": 3, "long jump": 4,
 MAX_MARKS = 3
 
 
-def roll_skills(roller: Roller) -> list[int]:
+def roll_skills() -> Steps[list[int]]:
     """Marks per skill from a setup roll of 5 dice, extras of a number shown more than 3 times rolled again."""
-    faces = roller.roll(5)
+    faces = yield from roll(5)
     while True:
         extras = [i for i, f in enumerate(faces) if faces[: i + 1].count(f) > MAX_MARKS]
         if not extras:
             break
-        for i, face in zip(extras, roller.roll(len(extras)), strict=True):
+        for i, face in zip(extras, (yield from roll(len(extras))), strict=True):
             faces[i] = face
     return [faces.count(v) for v in range(1, 7)]
 
@@ -123,50 +124,27 @@ class Entry:
     out: bool = False  # High Jump: failed a height
 
 
-class Heptathlon:
-    """One heptathlon between ``players``; ``play()`` runs it to the end and returns the totals."""
+class Heptathlon(TableGame):
+    """One heptathlon: the skills rolled, the seven events in order, then the totals."""
 
-    info = INFO
-    kind = "table"
-    default_player = INFO.strong_player
+    info: ClassVar[GameInfo] = INFO
+    default_player: ClassVar[str] = "strong"
+    options_help: ClassVar[dict[str, str]] = {
+        "pairs": "each (default: every two equal dice make a pair) or distinct (one pair per number)"
+    }
 
-    def __init__(
-        self,
-        players: Sequence[Player],
-        roller: Roller,
-        rng: np.random.Generator,
-        distinct_pairs: bool = False,
-        skills: list[list[int]] | None = None,
-        say: Callable[[str], None] = lambda text: None,
-    ) -> None:
-        if not INFO.min_players <= len(players) <= INFO.max_players:
-            raise ValueError(f"the heptathlon takes {INFO.min_players} to {INFO.max_players} players")
-        self.players = list(players)
-        self.roller = roller
-        self.rng = rng
-        self.distinct = distinct_pairs
-        self.say = say
-        self.skills = skills if skills is not None else [roll_skills(roller) for _ in players]
-        self.sheet: dict[str, list[Entry]] = {}
-        self.totals = [0] * len(players)
-        self.running: dict[str, list[int]] = {}
-
-    @classmethod
-    def from_options(
-        cls,
-        players: list[Player],
-        roller: Roller,
-        rng: np.random.Generator,
-        options: dict[str, str],
-        say: Callable[[str], None],
-    ) -> Heptathlon:
-        """A game from command-line options (``pairs=each|distinct``)."""
-        pairs = options.pop("pairs", "each").lower()
+    def setup(self) -> None:
+        pairs = str(self.option("pairs", "each")).lower()
         if pairs not in ("each", "distinct"):
             raise ValueError(f"option pairs of heptathlon: expected each or distinct, got {pairs!r}")
-        if options:
-            raise ValueError(f"unknown heptathlon options: {', '.join(options)}")
-        return cls(players, roller, rng, distinct_pairs=pairs == "distinct", say=say)
+        self.distinct = pairs == "distinct"
+        self.skills: list[list[int]] = []  # marks per skill for each player, rolled as the game starts
+        self.sheet: dict[str, list[Entry]] = {}
+        self.totals = [0] * self.players
+        self.running: dict[str, list[int]] = {}
+
+    def scores(self) -> tuple[float, ...]:
+        return tuple(self.totals)
 
     def mark(self, i: int, skill: str) -> int:
         """Player ``i``'s marks in ``skill``."""
@@ -174,38 +152,35 @@ class Heptathlon:
 
     # -- the competition -------------------------------------------------------------------------
 
-    def play(self) -> list[int]:
-        """Play all seven events; the final totals per player."""
-        for i, player in enumerate(self.players):
+    def script(self) -> Steps[None]:
+        for _ in range(self.players):
+            self.skills.append((yield from roll_skills()))
+        for i, name in enumerate(self.names):
             marks = ", ".join(f"{s} +{m}" for s, m in zip(SKILLS, self.skills[i], strict=True) if m)
-            self.say(f"{player.name} skills: {marks}")
-        for name in EVENTS:
-            self.play_event(name)
-        return self.totals
+            self.say(f"{name} skills: {marks}")
+        for event in EVENTS:
+            yield from self.play_event(event)
 
-    def play_event(self, name: str) -> None:
+    def play_event(self, name: str) -> Steps[None]:
         """Play one event for everybody and book the results."""
-        entries = [Entry() for _ in self.players]
+        entries = [Entry() for _ in range(self.players)]
         self.sheet[name] = entries
         self.say(f"== {name.title()} ==")
         if name == "high jump":
             for index in range(len(dp.HEIGHTS)):
                 for i, entry in enumerate(entries):
                     if not entry.out:
-                        self._height(i, entry, index)
+                        yield from self._height(i, entry, index)
         else:
             for _ in range(ATTEMPTS.get(name, 1)):
                 for i, entry in enumerate(entries):
-                    score, detail = self._attempt(name, i)
+                    score, detail = yield from self._attempt(name, i)
                     entry.results.append(detail)
                     entry.best = max(entry.best, score)
         for i, entry in enumerate(entries):
             self.totals[i] += entry.best
-            self.say(f"  {self.players[i].name}: {'; '.join(entry.results)} -> {entry.best}; total {self.totals[i]}")
+            self.say(f"  {self.names[i]}: {'; '.join(entry.results)} -> {entry.best}; total {self.totals[i]}")
         self.running[name] = list(self.totals)
-
-    def _ask(self, i: int, prompt: str, options: list[str], values: Callable[[], list[float]]) -> int:
-        return self.players[i].choose(Decision(self.players[i].name, prompt, options, values))
 
     def _rolls(self, name: str, i: int) -> int:
         bonus = {
@@ -218,33 +193,33 @@ class Heptathlon:
         }[name]
         return BASE_ROLLS[name] + self.mark(i, bonus)
 
-    def _attempt(self, name: str, i: int) -> tuple[int, str]:
+    def _attempt(self, name: str, i: int) -> Steps[tuple[int, str]]:
         rolls = self._rolls(name, i)
         if name == "100m hurdles":
-            return self._hurdles(i, rolls)
+            return (yield from self._hurdles(i, rolls))
         if name == "shot put":
-            return self._shot_put(i, rolls)
+            return (yield from self._shot_put(i, rolls))
         if name == "200 meters":
-            return self._two_hundred(i, rolls)
+            return (yield from self._two_hundred(i, rolls))
         if name == "long jump":
-            return self._long_jump(i, rolls)
+            return (yield from self._long_jump(i, rolls))
         if name == "javelin throw":
-            return self._javelin(i, rolls)
-        return self._eight_hundred(i, rolls)
+            return (yield from self._javelin(i, rolls))
+        return (yield from self._eight_hundred(i, rolls))
 
     # -- the events ------------------------------------------------------------------------------
 
-    def _hurdles(self, i: int, rolls: int) -> tuple[int, str]:
+    def _hurdles(self, i: int, rolls: int) -> Steps[tuple[int, str]]:
         kept: list[int] = []
         for r in range(1, rolls + 1):
-            faces = sorted(self.roller.roll(dp.HURDLES_FIRST if r == 1 else dp.POOL - len(kept)), reverse=True)
+            faces = sorted((yield from roll(dp.HURDLES_FIRST if r == 1 else dp.POOL - len(kept))), reverse=True)
             if r == rolls:
                 kept += faces
                 break
             high = [f for f in faces if f != 1]
             keeps = [[1] * o + high[:j] for o in range(faces.count(1) + 1) for j in range(len(high) + 1)]
             left = rolls - r
-            choice = self._ask(
+            choice = yield from ask(
                 i,
                 f"hurdles roll {r}/{rolls}: {faces} (kept {kept})",
                 [f"keep {k}" for k in keeps],
@@ -257,10 +232,10 @@ class Heptathlon:
         crossed = min(3, kept.count(1))
         return score, f"{'+'.join(map(str, sorted(kept, reverse=True)))} -7x{3 - crossed} = {score}"
 
-    def _height(self, i: int, entry: Entry, index: int) -> None:
+    def _height(self, i: int, entry: Entry, index: int) -> Steps[None]:
         height, jumping = dp.HEIGHTS[index], self.mark(i, "jumping")
         tries = 3 + self.mark(i, "size")
-        skip = self._ask(
+        skip = yield from ask(
             i,
             f"high jump: height {height} (cleared {entry.best})",
             ["attempt", "skip"],
@@ -271,15 +246,10 @@ class Heptathlon:
         marks = ""
         for left in range(tries, 0, -1):
             options = [f"jump with {n} dice" for n in dp.HIGH_JUMP_DICE]
-            n = dp.HIGH_JUMP_DICE[
-                self._ask(
-                    i,
-                    f"high jump: height {height}, attempt {tries - left + 1}/{tries}",
-                    options,
-                    partial(dp.high_jump_options, index, entry.best, jumping, tries, left),
-                )
-            ]
-            faces = self.roller.roll(n)
+            prompt = f"high jump: height {height}, attempt {tries - left + 1}/{tries}"
+            values = partial(dp.high_jump_options, index, entry.best, jumping, tries, left)
+            n = dp.HIGH_JUMP_DICE[(yield from ask(i, prompt, options, values))]
+            faces = yield from roll(n)
             if sum(faces) + jumping >= height and not dp.has_run_of_three(faces):
                 entry.results.append(f"{height}:{marks}O")
                 entry.best = height
@@ -288,12 +258,12 @@ class Heptathlon:
         entry.results.append(f"{height}:{marks}")
         entry.out = True
 
-    def _shot_put(self, i: int, rolls: int) -> tuple[int, str]:
+    def _shot_put(self, i: int, rolls: int) -> Steps[tuple[int, str]]:
         count, face = 0, 0
         r = 0
         while True:
             r += 1
-            rolled = self.roller.roll(dp.POOL - count)
+            rolled = yield from roll(dp.POOL - count)
             table = rolled + [face] * count
             left = rolls - r
             moves = [
@@ -303,7 +273,7 @@ class Heptathlon:
                 if (left >= 1 if throw else left >= 2)
             ]
             options = [f"keep {table.count(v)}x{v} and {'throw' if throw else 'spin again'}" for v, throw in moves]
-            choice = self._ask(
+            choice = yield from ask(
                 i,
                 f"shot put spin roll {r}/{rolls}: {sorted(rolled, reverse=True)} (kept {count}x{face})",
                 options,
@@ -313,21 +283,21 @@ class Heptathlon:
             count = table.count(face)
             if throw:
                 break
-        total = self._keep_best(i, "shot put throw", count, rolls - r)
+        total = yield from self._keep_best(i, "shot put throw", count, rolls - r)
         size = self.mark(i, "size")
         return face + total + size, f"{face}+{total}+{size} = {face + total + size}"
 
-    def _keep_best(self, i: int, what: str, dice: int, rolls: int) -> int:
+    def _keep_best(self, i: int, what: str, dice: int, rolls: int) -> Steps[int]:
         """Roll ``dice`` dice up to ``rolls`` times, keeping any between rolls; the sum of the end result."""
         kept = 0
         for r in range(1, rolls + 1):
-            faces = sorted(self.roller.roll(dice), reverse=True)
+            faces = sorted((yield from roll(dice)), reverse=True)
             if r == rolls:
                 return kept + sum(faces)
             options = [
                 f"keep {faces[:j]}" + (" and roll the rest" if j < len(faces) else "") for j in range(len(faces) + 1)
             ]
-            j = self._ask(
+            j = yield from ask(
                 i,
                 f"{what} roll {r}/{rolls}: {faces} (kept {kept})",
                 options,
@@ -339,12 +309,12 @@ class Heptathlon:
                 break
         return kept
 
-    def _long_jump(self, i: int, rolls: int) -> tuple[int, str]:
+    def _long_jump(self, i: int, rolls: int) -> Steps[tuple[int, str]]:
         kept: list[int] = []
         r = 0
         while True:
             r += 1
-            rolled = sorted(self.roller.roll(dp.POOL - len(kept)), reverse=True)
+            rolled = sorted((yield from roll(dp.POOL - len(kept))), reverse=True)
             table = kept + rolled
             unique = [f for f in rolled if table.count(f) == 1]
             left = rolls - r
@@ -355,7 +325,7 @@ class Heptathlon:
                 if (left >= 1 if jump else left >= 2)
             ]
             options = [f"keep {unique[:j]} and {'jump' if jump else 'run on'}" for j, jump in moves]
-            choice = self._ask(
+            choice = yield from ask(
                 i,
                 f"long jump run-up roll {r}/{rolls}: {rolled} (kept {kept})",
                 options,
@@ -365,19 +335,19 @@ class Heptathlon:
             kept += unique[:j]
             if jump:
                 break
-        score = self._keep_best(i, "long jump", len(kept), rolls - r) if kept else 0
+        score = (yield from self._keep_best(i, "long jump", len(kept), rolls - r)) if kept else 0
         return score, f"{len(kept)} dice: {score}"
 
-    def _javelin(self, i: int, rolls: int) -> tuple[int, str]:
+    def _javelin(self, i: int, rolls: int) -> Steps[tuple[int, str]]:
         ones, highest, kept = 0, 0, list[int]()
         for r in range(1, rolls + 1):
             dice = min(2, dp.POOL - len(kept))
             if dice == 0 or highest == 6:
                 break
-            rolled = sorted(self.roller.roll(dice))
+            rolled = sorted((yield from roll(dice)))
             keeps = dp.javelin_keeps(rolled, ones, highest)
             options = [f"keep {list(k)}" if k else "keep none" for k in keeps]
-            choice = self._ask(
+            choice = yield from ask(
                 i,
                 f"javelin roll {r}/{rolls}: {rolled} (kept {kept})",
                 options,
@@ -391,7 +361,7 @@ class Heptathlon:
         score = ones * ones + others + bonus
         return score, f"{ones}^2+{others}+{bonus} = {score}"
 
-    def _two_hundred(self, i: int, rolls: int) -> tuple[int, str]:
+    def _two_hundred(self, i: int, rolls: int) -> Steps[tuple[int, str]]:
         kept: list[int] = []
         unkept, pool = 0, dp.POOL
         for r in range(1, rolls + 1):
@@ -399,7 +369,7 @@ class Heptathlon:
             pool -= new
             if unkept + new == 0:
                 break
-            rolled = sorted(self.roller.roll(unkept + new), reverse=True)
+            rolled = sorted((yield from roll(unkept + new)), reverse=True)
             if r == rolls:
                 kept += rolled
                 break
@@ -407,7 +377,7 @@ class Heptathlon:
                 {c for n in range(len(rolled) + 1) for c in itertools.combinations(rolled, n)},
                 key=lambda c: (len(c), c),
             )
-            choice = self._ask(
+            choice = yield from ask(
                 i,
                 f"200 m roll {r}/{rolls}: {rolled} (kept {sorted(kept)})",
                 [f"keep {list(k)}" if k else "keep none" for k in keeps],
@@ -418,17 +388,17 @@ class Heptathlon:
         score = dp.pair_score(kept, self.distinct)
         return score, f"{' '.join(map(str, sorted(kept)))} = {score}"
 
-    def _eight_hundred(self, i: int, rolls: int) -> tuple[int, str]:
+    def _eight_hundred(self, i: int, rolls: int) -> Steps[tuple[int, str]]:
         kept: list[int] = []
         for r in range(1, rolls + 1):
             dice = min(2, dp.POOL - len(kept))
             if dice == 0:
                 break
-            rolled = sorted(self.roller.roll(dice))
+            rolled = sorted((yield from roll(dice)))
             if r == rolls:
                 kept += rolled
                 break
-            choice = self._ask(
+            choice = yield from ask(
                 i,
                 f"800 m roll {r}/{rolls}: {rolled} (kept {sorted(kept)})",
                 ["keep both" if dice == 2 else "keep", "keep none"],
@@ -444,10 +414,10 @@ class Heptathlon:
 
     def score_sheet(self) -> str:
         """The score sheet as in the rule book: skills boxes, then per event the results and running total."""
-        width = max([len(p.name) for p in self.players] + [12])
+        width = max([len(n) for n in self.names] + [12])
         lines = [
             "Brad Nordeng's Heptathlon - Score Sheet",
-            f"{'NAME':24s}" + "".join(f" | {p.name:{width}s}" for p in self.players),
+            f"{'NAME':24s}" + "".join(f" | {n:{width}s}" for n in self.names),
         ]
         for k, skill in enumerate(SKILLS):
             label = f"{k + 1} {'Height' if skill == 'size' else skill.title()}"
@@ -456,21 +426,15 @@ class Heptathlon:
                 + "".join(f" | {'[x]' * s[k] + '[ ]' * (MAX_MARKS - s[k]):{width}s}" for s in self.skills)
             )
         for name in EVENTS:
-            if name not in self.sheet:
+            if name not in self.running:  # not booked yet
                 continue
             lines.append("-" * len(lines[1]))
             lines.append(f"{EVENTS.index(name) + 1} {name.title()} ({', '.join(EVENT_SKILLS[name])})")
             for i, entry in enumerate(self.sheet[name]):
                 detail = "; ".join(entry.results) or "-"
                 lines.append(
-                    f"    {self.players[i].name:{width}s}  {detail}  Score {entry.best}"
-                    f"  Running Total {self.running[name][i]}"
+                    f"    {self.names[i]:{width}s}  {detail}  Score {entry.best}  Running Total {self.running[name][i]}"
                 )
         lines.append("-" * len(lines[1]))
         lines.append(f"{'Total':24s}" + "".join(f" | {t:<{width}d}" for t in self.totals))
         return "\n".join(lines)
-
-    def winners(self) -> list[int]:
-        """The players with the highest total (several on a tie)."""
-        top = max(self.totals)
-        return [i for i, t in enumerate(self.totals) if t == top]

@@ -43,25 +43,25 @@ Interpretation:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
+from typing import ClassVar
 
-import numpy as np
-
-from pyramid.physics.roller import Roller
-from pyramid.rules import cast_option
+from pyramid.rules import GameInfo, Seat, Termination, cast_option
 from pyramid.tablegames import knights_cards as kc
-from pyramid.tablegames.base import Decision, Player, TableGameInfo
+from pyramid.tablegames.base import Steps, TableGame, ask, roll
 from pyramid.tablegames.knights_cards import Card, Result
 
-INFO = TableGameInfo(
-    name="knights",
+INFO = GameInfo(
+    number=None,
+    title="Knights",
+    category="Ch",
+    players=(2, 3, 4, 5, 6),
+    material="6 dice, 48 cards",
     aliases=("knatsch", "ritter", "schacht-knights"),
-    min_players=2,
-    max_players=6,
+    name="knights",
     description="Michael Schacht's Knights / Knatsch: dice for castles, tournaments and special cards",
-    strong_player="strong",
+    tags=("table",),
 )
 DICE = 6
 ROLLS = 3
@@ -103,105 +103,81 @@ def _constant(values: list[float]) -> list[float]:
     return values
 
 
-class Knights:
-    """One game of Knights between ``players``; ``play()`` runs it to the end."""
+class Knights(TableGame):
+    """One game of Knights: turns round the table until somebody reaches a goal (or the round limit)."""
 
-    info = INFO
-    kind = "table"
-    default_player = INFO.strong_player
+    info: ClassVar[GameInfo] = INFO
+    default_player: ClassVar[str] = "strong"
+    options_help: ClassVar[dict[str, str]] = {
+        "die-cards": "the values of the 8 die cards, 1 to 5 (default 1,2,3,4,5,2,3,4)",
+        "max-rounds": f"rounds before the game is stopped and the most castles, then tournaments, win ({MAX_ROUNDS})",
+    }
 
-    def __init__(
-        self,
-        players: list[Player],
-        roller: Roller,
-        rng: np.random.Generator,
-        die_cards: tuple[int, ...] = kc.DIE_CARDS,
-        max_rounds: int = MAX_ROUNDS,
-        say: Callable[[str], None] = lambda text: None,
-    ) -> None:
-        if not INFO.min_players <= len(players) <= INFO.max_players:
-            raise ValueError(f"knights takes {INFO.min_players} to {INFO.max_players} players, not {len(players)}")
-        self.players = players
-        self.roller = roller
-        self.rng = rng
-        self.max_rounds = max_rounds
-        self.say = say
-        self.knights = [Knight() for _ in players]
+    def setup(self) -> None:
+        text = self.option("die-cards", ",".join(map(str, kc.DIE_CARDS)))
+        die_cards = tuple(cast_option("knights", "die-cards", v, 1) for v in text.split(","))
+        if len(die_cards) != len(kc.DIE_CARDS) or not all(1 <= v <= 5 for v in die_cards):
+            raise ValueError(f"option die-cards of knights: takes 8 numbers from 1 to 5, got {text!r}")
+        self.max_rounds: int = self.option("max-rounds", MAX_ROUNDS)
+        if self.max_rounds < 1:
+            raise ValueError(f"option max-rounds of knights: takes 1 or more, got {self.max_rounds}")
+        self.knights = [Knight() for _ in range(self.players)]
         deck = kc.make_deck(die_cards)
         firsts = [next(c for c in deck if c.kind == "castle" and c.label == colour) for colour in kc.COLOURS]
-        order = rng.permutation(len(firsts))
+        order = self.permutation(len(firsts))
         for knight, k in zip(self.knights, order, strict=False):
             knight.cards.append(firsts[k])
         dealt = {id(k.cards[0]) for k in self.knights}
         rest = [c for c in deck if id(c) not in dealt]
-        rest = [rest[k] for k in rng.permutation(len(rest))]
+        rest = [rest[k] for k in self.permutation(len(rest))]
         half = (len(rest) + 1) // 2
         self.stacks: list[list[Card]] = [rest[:half], rest[half:]]
-        self.winners_: list[int] = []
+        self.winning: list[Seat] = []  # the winners, once decided
         self.rounds = 0
-        self.log: list[str] = []
+        self.limited = False  # stopped by the round limit
 
-    @classmethod
-    def from_options(
-        cls,
-        players: list[Player],
-        roller: Roller,
-        rng: np.random.Generator,
-        options: dict[str, str],
-        say: Callable[[str], None],
-    ) -> Knights:
-        """A game from command-line options (``die-cards=1,2,3,4,5,2,3,4``, ``max-rounds=200``)."""
-        text = options.pop("die-cards", ",".join(map(str, kc.DIE_CARDS)))
-        die_cards = tuple(cast_option("knights", "die-cards", v, 1) for v in text.split(","))
-        if len(die_cards) != len(kc.DIE_CARDS) or not all(1 <= v <= 5 for v in die_cards):
-            raise ValueError(f"option die-cards of knights: takes 8 numbers from 1 to 5, got {text!r}")
-        max_rounds = cast_option("knights", "max-rounds", options.pop("max-rounds", MAX_ROUNDS), MAX_ROUNDS)
-        if max_rounds < 1:
-            raise ValueError(f"option max-rounds of knights: takes 1 or more, got {max_rounds}")
-        if options:
-            raise ValueError(f"unknown knights options: {', '.join(options)}")
-        return cls(players, roller, rng, die_cards=die_cards, max_rounds=max_rounds, say=say)
+    def scores(self) -> tuple[float, ...]:
+        """Each player's castles."""
+        return tuple(len(k.castles()) for k in self.knights)
 
-    def _note(self, text: str) -> None:
-        self.log.append(text)
-        self.say(text)
+    def winners(self, scores: tuple[float, ...]) -> tuple[Seat, ...]:
+        """Who reached a goal (or led at the round limit)."""
+        return tuple(self.winning)
 
-    def _ask(self, i: int, prompt: str, options: list[str], values: list[float]) -> int:
-        return self.players[i].choose(Decision(self.players[i].name, prompt, options, partial(_constant, values)))
+    def termination(self) -> Termination:
+        return Termination.TURN_LIMIT if self.limited else Termination.GOAL_REACHED
+
+    def _ask(self, i: int, prompt: str, options: list[str], values: list[float]) -> Steps[int]:
+        return (yield from ask(i, prompt, options, partial(_constant, values)))
 
     # -- the game ------------------------------------------------------------------------------------
 
-    def play(self) -> list[int]:
-        """Play until somebody wins (or the round limit); the winners' indices."""
-        while not self.winners_ and self.rounds < self.max_rounds:
+    def script(self) -> Steps[None]:
+        while not self.winning and self.rounds < self.max_rounds:
             self.rounds += 1
-            for i in range(len(self.players)):
-                self.turn(i)
-                if self.winners_:
+            for i in range(self.players):
+                yield from self.turn(i)
+                if self.winning:
                     break
-        if not self.winners_:
+        if not self.winning:
+            self.limited = True
             key = [(len(k.castles()), k.tournaments()) for k in self.knights]
-            self.winners_ = [i for i, v in enumerate(key) if v == max(key)]
-            self._note(f"round limit reached: {', '.join(self.players[i].name for i in self.winners_)} lead")
-        return self.winners_
+            self.winning = [i for i, v in enumerate(key) if v == max(key)]
+            self.say(f"round limit reached: {', '.join(self.names[i] for i in self.winning)} lead")
 
-    def winners(self) -> list[int]:
-        """The winners (empty while the game runs)."""
-        return self.winners_
-
-    def turn(self, i: int) -> None:
+    def turn(self, i: int) -> Steps[None]:
         """One player's turn."""
         knight = self.knights[i]
-        self._place_guards(i)
-        if len(knight.castles()) >= 3 and self._wants_king(i):
-            self._king(i)
+        yield from self._place_guards(i)
+        if len(knight.castles()) >= 3 and (yield from self._wants_king(i)):
+            yield from self._king(i)
             return
         put_unders = 2 if knight.has("stack") else 1
-        while not self.winners_:
+        while not self.winning:
             targets = self.targets(i)
             if not targets:
                 if not self._forced_put_under(i):
-                    self._note(f"{self.players[i].name} can announce no card")
+                    self.say(f"{self.names[i]} can announce no card")
                     return
                 continue
             options = [self._describe(t) for t in targets]
@@ -209,14 +185,14 @@ class Knights:
             unders = [s for s in range(2) if put_unders and self.stacks[s]]
             options += [f"put the top card of stack {s + 1} ({self.stacks[s][0]}) under it" for s in unders]
             values += [self._put_under_value(i, s) for s in unders]
-            choice = self._ask(i, f"{self.players[i].name}'s turn: announce a card", options, values)
+            choice = yield from self._ask(i, f"{self.names[i]}'s turn: announce a card", options, values)
             if choice >= len(targets):
                 self._put_under(unders[choice - len(targets)])
                 put_unders -= 1
                 continue
-            if not self._capture(i, targets[choice]):
+            if not (yield from self._capture(i, targets[choice])):
                 break
-        self._place_guards(i)
+        yield from self._place_guards(i)
 
     # -- cards on offer ---------------------------------------------------------------------------
 
@@ -227,7 +203,7 @@ class Knights:
         for s, stack in enumerate(self.stacks):
             if stack and not any(stack[0].same_as(c) for c in own):
                 found.append((-1 - s, stack[0]))
-        least = 3 if len(self.players) == 2 else 2
+        least = 3 if self.players == 2 else 2
         for j, other in enumerate(self.knights):
             if j == i:
                 continue
@@ -250,7 +226,7 @@ class Knights:
 
     def _describe(self, target: tuple[int, Card]) -> str:
         owner, card = target
-        where = f"stack {-owner}" if owner < 0 else self.players[owner].name
+        where = f"stack {-owner}" if owner < 0 else self.names[owner]
         return f"{card} from {where}"
 
     def _put_under(self, s: int) -> None:
@@ -269,41 +245,41 @@ class Knights:
 
     # -- capturing ------------------------------------------------------------------------------
 
-    def _capture(self, i: int, target: tuple[int, Card]) -> bool:
+    def _capture(self, i: int, target: tuple[int, Card]) -> Steps[bool]:
         """Roll for ``target``; True if the turn goes on (a special card taken from a stack)."""
         owner, card = target
-        name = self.players[i].name
-        self._note(f"{name} announces {self._describe(target)}")
+        name = self.names[i]
+        self.say(f"{name} announces {self._describe(target)}")
         if card.kind == "tournament":
             self.stacks[-1 - owner].pop(0)
-            self._tournament(i, card)
+            yield from self._tournament(i, card)
             return False
         rolls = 4 if card.kind == "castle" and owner >= 0 and self.knights[i].has("catapult") else ROLLS
         need = self.requirement(i, owner, card)
-        result = self.roll_for(i, need, rolls, f"for {card}")
+        result = yield from self.roll_for(i, need, rolls, f"for {card}")
         if result <= need:
-            self._note(f"  {name} fails with {kc.combo_text(result)}")
+            self.say(f"  {name} fails with {kc.combo_text(result)}")
             if owner < 0:
                 self._put_under(-1 - owner)
             return False
         if owner >= 0 and card.kind == "castle":
-            defence = self.roll_for(owner, result, ROLLS, f"defending {card}")
+            defence = yield from self.roll_for(owner, result, ROLLS, f"defending {card}")
             if defence > result:
-                self._note(f"  {self.players[owner].name} defends with {kc.combo_text(defence)}")
+                self.say(f"  {self.names[owner]} defends with {kc.combo_text(defence)}")
                 return False
-        self._note(f"  {name} captures {card} with {kc.combo_text(result)}")
+        self.say(f"  {name} captures {card} with {kc.combo_text(result)}")
         if owner < 0:
             self.stacks[-1 - owner].pop(0)
         else:
             self._lose(owner, card)
         self._gain(i, card)
-        return owner < 0 and card.special and not self.winners_
+        return owner < 0 and card.special and not self.winning
 
     def _gain(self, i: int, card: Card) -> None:
         self.knights[i].cards.append(card)
-        if self.knights[i].wins() and not self.winners_:
-            self.winners_ = [i]
-            self._note(f"{self.players[i].name} wins")
+        if self.knights[i].wins() and not self.winning:
+            self.winning = [i]
+            self.say(f"{self.names[i]} wins")
 
     def _lose(self, i: int, card: Card) -> None:
         knight = self.knights[i]
@@ -317,24 +293,24 @@ class Knights:
         if card.kind == "special card guard":
             knight.guarded_special = None
 
-    def _tournament(self, organiser: int, card: Card) -> None:
-        n = len(self.players)
+    def _tournament(self, organiser: int, card: Card) -> Steps[None]:
+        n = self.players
         best, leader = kc.NOTHING, organiser
         for k in range(n):
             j = (organiser + k) % n
             rolls = 4 if j == organiser or self.knights[j].has("tournament champion") else ROLLS
             target = best if k else (3, 4, 5)  # the organiser aims high; the others must beat the best so far
-            result = self.roll_for(j, target, rolls, "in the tournament")
-            self._note(f"  {self.players[j].name} rolls {kc.combo_text(result)} in the tournament")
+            result = yield from self.roll_for(j, target, rolls, "in the tournament")
+            self.say(f"  {self.names[j]} rolls {kc.combo_text(result)} in the tournament")
             if k == 0 or result > best:
                 best, leader = result, j
-        self._note(f"  {self.players[leader].name} wins the tournament")
+        self.say(f"  {self.names[leader]} wins the tournament")
         self._gain(leader, card)
 
-    def roll_for(self, i: int, target: Result, rolls: int, what: str) -> Result:
+    def roll_for(self, i: int, target: Result, rolls: int, what: str) -> Steps[Result]:
         """Roll the six dice up to ``rolls`` times trying to beat ``target``; the final result."""
         extra = self.knights[i].die_cards()
-        live = [d for d in self.roller.roll(DICE) if d != 6]
+        live = [d for d in (yield from roll(DICE)) if d != 6]
         for r in range(1, rolls + 1):
             result = kc.best_result(live, extra)
             if r == rolls or not live:
@@ -350,7 +326,7 @@ class Knights:
                     values.append(kc.beat_chance(w, live.count(w), others, left, target, extra))
             options.append(f"roll all {len(live)} dice")
             values.append(max(kc.beat_chance(w, 0, len(live), left, target, extra) for w in range(1, 6)))
-            choice = self._ask(
+            choice = yield from self._ask(
                 i,
                 f"rolling {what} (beat {kc.combo_text(target)}): {sorted(live)} + sixes set aside {DICE - len(live)}",
                 options,
@@ -360,40 +336,40 @@ class Knights:
                 return result
             keep = [w for w in numbers if len(live) - live.count(w)][choice - 1] if choice < len(options) - 1 else 0
             kept = [d for d in live if d == keep]
-            live = kept + [d for d in self.roller.roll(len(live) - len(kept)) if d != 6]
+            live = kept + [d for d in (yield from roll(len(live) - len(kept))) if d != 6]
         return kc.best_result(live, extra)
 
     # -- the king and the guards --------------------------------------------------------------
 
-    def _wants_king(self, i: int) -> bool:
+    def _wants_king(self, i: int) -> Steps[bool]:
         knight = self.knights[i]
         chance = kc.fresh_chance(kc.KING, ROLLS, knight.die_cards())
         attempt = chance * WIN - (0 if knight.has("protection") else (1 - chance) * 15)
         normal = max([self._target_value(i, t) for t in self.targets(i)], default=0.0)
-        choice = self._ask(
-            i, f"{self.players[i].name} has three castles", ["try to topple the king", "play a card"], [attempt, normal]
-        )
+        options = ["try to topple the king", "play a card"]
+        choice = yield from self._ask(i, f"{self.names[i]} has three castles", options, [attempt, normal])
         return choice == 0
 
-    def _king(self, i: int) -> None:
-        name = self.players[i].name
-        result = self.roll_for(i, kc.KING, ROLLS, "the king")
+    def _king(self, i: int) -> Steps[None]:
+        name = self.names[i]
+        result = yield from self.roll_for(i, kc.KING, ROLLS, "the king")
         if result > kc.KING:
-            self._note(f"{name} topples the king with {kc.combo_text(result)} and wins")
-            self.winners_ = [i]
+            self.say(f"{name} topples the king with {kc.combo_text(result)} and wins")
+            self.winning = [i]
             return
         knight = self.knights[i]
         if knight.has("protection"):
-            self._note(f"{name} fails at the king ({kc.combo_text(result)}) but is protected")
+            self.say(f"{name} fails at the king ({kc.combo_text(result)}) but is protected")
             return
         castles = knight.castles()
-        c = self._ask(i, "the king's revenge: give up a castle", [str(c) for c in castles], [0.0] * len(castles))
-        s = self._ask(i, "put it under which stack?", ["stack 1", "stack 2"], [0.0, 0.0])
+        prompt = "the king's revenge: give up a castle"
+        c = yield from self._ask(i, prompt, [str(c) for c in castles], [0.0] * len(castles))
+        s = yield from self._ask(i, "put it under which stack?", ["stack 1", "stack 2"], [0.0, 0.0])
         self._lose(i, castles[c])
         self.stacks[s].append(castles[c])
-        self._note(f"{name} fails at the king ({kc.combo_text(result)}) and loses {castles[c]}")
+        self.say(f"{name} fails at the king ({kc.combo_text(result)}) and loses {castles[c]}")
 
-    def _place_guards(self, i: int) -> None:
+    def _place_guards(self, i: int) -> Steps[None]:
         knight = self.knights[i]
         castles = knight.castles()
         if knight.has("castle guard"):
@@ -401,7 +377,7 @@ class Knights:
                 knight.guarded_castles = list(castles)
             else:
                 pairs = list(itertools.combinations(castles, 2))
-                c = self._ask(
+                c = yield from self._ask(
                     i,
                     "castle guard: protect which two castles?",
                     [f"{a} and {b}" for a, b in pairs],
@@ -414,7 +390,8 @@ class Knights:
                 knight.guarded_special = cards[0] if cards else None
             else:
                 values = [self._worth(i, c) for c in cards]
-                c = self._ask(i, "special card guard: protect which card?", [str(c) for c in cards], values)
+                prompt = "special card guard: protect which card?"
+                c = yield from self._ask(i, prompt, [str(c) for c in cards], values)
                 knight.guarded_special = cards[c]
 
     # -- the strong player's reckoning -----------------------------------------------------------
@@ -435,7 +412,7 @@ class Knights:
         owner, card = target
         extra = self.knights[i].die_cards()
         if card.kind == "tournament":
-            return self._worth(i, card) * 1.5 / len(self.players)
+            return self._worth(i, card) * 1.5 / self.players
         rolls = 4 if card.kind == "castle" and owner >= 0 and self.knights[i].has("catapult") else ROLLS
         chance = kc.fresh_chance(self.requirement(i, owner, card), rolls, extra)
         value = self._worth(i, card) * chance
@@ -455,10 +432,8 @@ class Knights:
         """Each player's display, guards marked, and the goals reached."""
         lines = [f"Knights / Knatsch - after {self.rounds} rounds", "-" * 60]
         for i, knight in enumerate(self.knights):
-            mark = " (winner)" if i in self.winners_ else ""
-            lines.append(
-                f"{self.players[i].name}{mark}: {len(knight.castles())} castles, {knight.tournaments()} tournaments"
-            )
+            mark = " (winner)" if i in self.winning else ""
+            lines.append(f"{self.names[i]}{mark}: {len(knight.castles())} castles, {knight.tournaments()} tournaments")
             for card in knight.cards:
                 guard = " (guarded)" if card in knight.guarded_castles or card is knight.guarded_special else ""
                 lines.append(f"    {card}{guard}")

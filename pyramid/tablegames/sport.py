@@ -56,198 +56,100 @@ Interpretation:
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
+from typing import ClassVar
 
-import numpy as np
-
-from pyramid.physics.roller import Roller, RollError
+from pyramid.rules import GameInfo, Termination
 from pyramid.tablegames import sport_cards as sc
-from pyramid.tablegames.base import Decision, Player, TableGameInfo
-from pyramid.tablegames.sport_cards import TRAINING, Athlete, Card, HouseRules
+from pyramid.tablegames.base import Steps, ask
+from pyramid.tablegames.sport_cards import TRAINING, Card
+from pyramid.tablegames.sport_table import SportTable
 
-INFO = TableGameInfo(
-    name="sport-is-murder",
+INFO = GameInfo(
+    number=None,
+    title="Sport is murder",
+    category="Ch",
+    players=(3, 4, 5, 6),
+    material="10 dice per player, 12 doping pills, 8 decks of 12 sport cards",
     aliases=("sport-ist-mord", "sportistmord", "sportismurder", "poehl"),
-    min_players=3,
-    max_players=6,
+    name="sport-is-murder",
     description="Henning Poehl's Sport is murder: train in 8 sports with dice, doping and deadly accidents",
-    strong_player="strong",
+    tags=("table",),
 )
-DEFAULT_RULES = HouseRules()
-ROLL_GROUP = 5  # dice thrown together on the physical table
-ROLL_RETRIES = 3
-
-Values = Callable[[], list[float]] | None
 
 
-class SportIsMurder:
-    """One game of Sport is murder between ``players``; ``play()`` runs it to the end."""
+class SportIsMurder(SportTable):
+    """One game of Sport is murder: rounds of nine phases until every sport is closed."""
 
-    info = INFO
-    kind = "table"
-    default_player = INFO.strong_player
+    info: ClassVar[GameInfo] = INFO
+    default_player: ClassVar[str] = "strong"
+    options_help: ClassVar[dict[str, str]] = {
+        "sports": "the decks clockwise round the circle, comma-separated (default " + ",".join(sc.SPORTS) + ")",
+        "doping": "free (default: a doped die may show any higher number) or capped (own die + 1, or 1)",
+        "pills-per-round": "pills one player may use in one round (default 1)",
+        "chain": "training (default: only training units count) or all (accident cards too)",
+        "decay": "each (default: one card per neglected open sport in phase 7) or none",
+        "contest": "needed (default: none when everybody must get the same card) or always",
+        "max-rounds": f"rounds before a game that would not end is stopped (default {sc.MAX_ROUNDS})",
+    }
 
-    def __init__(
-        self,
-        players: list[Player],
-        roller: Roller,
-        rng: np.random.Generator,
-        rules: HouseRules = DEFAULT_RULES,
-        say: Callable[[str], None] = lambda text: None,
-    ) -> None:
-        if not INFO.min_players <= len(players) <= INFO.max_players:
-            raise ValueError(f"sport is murder takes {INFO.min_players} to {INFO.max_players} players")
-        self.players = players
-        self.roller = roller
-        self.rng = rng
-        self.rules = rules
-        self.say = say
-        self.athletes = [Athlete() for _ in players]
-        self.decks: dict[str, list[Card]] = {s: sc.make_deck(rng) for s in rules.sports}
-        self.closed: list[str] = []
-        self.pill_supply = sc.PILLS - len(players)
-        self.coach: int | None = None  # the 1A-coach
-        self.best: int | None = None  # "The best coach available!"
-        self.round = 0
-        self.log: list[str] = []
+    def termination(self) -> Termination:
+        return Termination.TURN_LIMIT if self.open_sports() else Termination.ROUNDS_PLAYED
 
-    @classmethod
-    def from_options(
-        cls,
-        players: list[Player],
-        roller: Roller,
-        rng: np.random.Generator,
-        options: dict[str, str],
-        say: Callable[[str], None],
-    ) -> SportIsMurder:
-        """A game from command-line options: ``sports``, ``doping``, ``pills-per-round``, ``chain``, ``decay``,
-        ``contest``, ``max-rounds``."""
-        rules = sc.rules_from_options(options)
-        return cls(players, roller, rng, rules, say=say)
+    # -- the game -------------------------------------------------------------------------------
 
-    # -- helpers --------------------------------------------------------------------------------------
-
-    def _note(self, text: str) -> None:
-        self.log.append(text)
-        self.say(text)
-
-    def _ask(self, i: int, prompt: str, options: list[str], values: Values = None) -> int:
-        return self.players[i].choose(Decision(self.players[i].name, prompt, options, values))
-
-    def _name(self, i: int) -> str:
-        return self.players[i].name
-
-    def _roll(self, n: int) -> list[int]:
-        """``n`` dice, thrown in small groups; a group the physics cannot read is thrown again."""
-        faces: list[int] = []
-        while len(faces) < n:
-            k = min(ROLL_GROUP, n - len(faces))
-            for attempt in range(ROLL_RETRIES):
-                try:
-                    faces += self.roller.roll(k)
-                    break
-                except RollError:
-                    if attempt == ROLL_RETRIES - 1:
-                        raise
-        return faces
-
-    def order(self) -> list[int]:
-        """The seats in playing order, starting with the 1A-coach."""
-        first = self.coach or 0
-        return [(first + k) % len(self.players) for k in range(len(self.players))]
-
-    def open_sports(self) -> list[str]:
-        """The sports not closed, in circle order."""
-        return [s for s in self.rules.sports if s not in self.closed]
-
-    def others_at(self, i: int) -> dict[str, int]:
-        """Per sport, the new dice of the other players lying there."""
-        return {s: sum(1 for j, a in enumerate(self.athletes) if j != i and s in a.new) for s in self.rules.sports}
-
-    def strength(self, i: int, sport: str) -> int:
-        """Training success (and accident risk) of player ``i`` at ``sport``."""
-        athlete = self.athletes[i]
-        return athlete.new[sport] + int(sport in athlete.doped) + self.others_at(i)[sport]
-
-    def _plan(self, i: int, hand: list[int]) -> float:
-        athlete = self.athletes[i]
-        return sc.plan(athlete, hand, self.open_sports(), self.others_at(i), self.decks, self.rules)[0]
-
-    def _standing(self, i: int) -> float:
-        """A rough measure of how well player ``i`` is doing (the strong player's view)."""
-        athlete = self.athletes[i]
-        return athlete.score(self.rules.chain) + 0.5 * sum(athlete.training.values()) + athlete.pills
-
-    def finished(self) -> bool:
-        """All sports closed, or the round limit reached."""
-        return not self.open_sports() or self.round >= self.rules.max_rounds
-
-    # -- the game -------------------------------------------------------------------------------------
-
-    def play(self) -> list[int]:
-        """Play rounds until every sport is closed; the winners' indices."""
+    def script(self) -> Steps[None]:
         while not self.finished():
-            self.play_round()
+            yield from self.play_round()
         if self.open_sports():
-            self._note(f"round limit {self.rules.max_rounds} reached with {len(self.open_sports())} sports open")
-        return self.winners()
+            self.say(f"round limit {self.rules.max_rounds} reached with {len(self.open_sports())} sports open")
 
-    def play_round(self) -> None:
+    def play_round(self) -> Steps[None]:
         """The nine phases of one round."""
         self.round += 1
         side = "outside" if self.round % 2 else "inside"
-        self._note(f"== round {self.round} (new dice {side}) ==")
+        self.say(f"== round {self.round} (new dice {side}) ==")
         if self.coach is not None:
-            self.coach = (self.coach + 1) % len(self.players)
-            self._give_best_coach()
+            self.coach = (self.coach + 1) % self.players
+            yield from self._give_best_coach()
         for i in self.order():
             athlete = self.athletes[i]
-            athlete.hand = sorted(self._roll(athlete.supply), reverse=True)
+            athlete.hand = sorted((yield from self._roll(athlete.supply)), reverse=True)
             athlete.supply = 0
-        self._note("  rolls: " + "; ".join(f"{self._name(i)} {self.athletes[i].hand}" for i in self.order()))
+        self.say("  rolls: " + "; ".join(f"{self._name(i)} {self.athletes[i].hand}" for i in self.order()))
         if self.coach is None:
             sums = [sum(a.hand) for a in self.athletes]
             tied = [i for i, s in enumerate(sums) if s == max(sums)]
-            self.coach = self.contest(tied, "for the 1A-coach")[0]
-            self._give_best_coach()
-        self._coach_effects()
+            self.coach = (yield from self.contest(tied, "for the 1A-coach"))[0]
+            yield from self._give_best_coach()
+        yield from self._coach_effects()
         for i in self.order():
-            self._dope(i)
+            yield from self._dope(i)
         for i in self.order():
-            self._lay_out(i)
+            yield from self._lay_out(i)
         for athlete in self.athletes:  # phase 5
             athlete.supply += len(athlete.hand) + len(athlete.old)
             athlete.hand, athlete.old = [], {}
         self._heal()
         self._reduce()
         for sport in self.rules.sports:
-            self.evaluate(sport)
+            yield from self.evaluate(sport)
         for sport in self.rules.sports:
-            self.doping_draws(sport)
+            yield from self.doping_draws(sport)
         for athlete in self.athletes:
             athlete.old, athlete.new = athlete.new, {}
-        self._note(
+        self.say(
             "  scores: "
             + ", ".join(f"{self._name(i)} {a.score(self.rules.chain)}" for i, a in enumerate(self.athletes))
             + (f"; closed: {', '.join(self.closed)}" if self.closed else "")
         )
 
-    # -- phases 1 to 3: coaches and doping --------------------------------------------------------
+    # -- phases 1 to 3: coaches and doping ------------------------------------------------------
 
-    def _give_away(self, i: int, what: str) -> int:
-        """Player ``i`` picks another player to receive ``what``; the strong player picks the weakest."""
-        others = [j for j in range(len(self.players)) if j != i]
-        choice = self._ask(i, f"give {what} to", [self._name(j) for j in others], partial(self._weakness, others))
-        return others[choice]
-
-    def _weakness(self, players: list[int]) -> list[float]:
-        return [-self._standing(j) for j in players]
-
-    def _give_best_coach(self) -> None:
+    def _give_best_coach(self) -> Steps[None]:
         assert self.coach is not None
-        self.best = self._give_away(self.coach, '"The best coach available!"')
-        self._note(f"  {self._name(self.coach)} has the 1A-coach and gives the best coach to {self._name(self.best)}")
+        self.best = yield from self._give_away(self.coach, '"The best coach available!"')
+        self.say(f"  {self._name(self.coach)} has the 1A-coach and gives the best coach to {self._name(self.best)}")
 
     def _unused(self, i: int, hand: list[int]) -> list[int]:
         """The dice of ``hand`` that the strong player's layout would not use."""
@@ -256,65 +158,27 @@ class SportIsMurder:
             unused.remove(v)
         return unused
 
-    def _coach_effects(self) -> None:
+    def _coach_effects(self) -> Steps[None]:
         assert self.coach is not None and self.best is not None
         coach = self.athletes[self.coach]
         wanted = self._unused(self.coach, coach.hand)
-        rolled = self._reroll_own(self.coach, coach.hand, "1A-coach: re-roll which of your dice?", wanted)
+        prompt = "1A-coach: re-roll which of your dice?"
+        rolled = yield from self._reroll_own(self.coach, coach.hand, prompt, wanted)
         if rolled:
-            self._note(f"  {self._name(self.coach)} re-rolls {rolled} with the 1A-coach: {coach.hand}")
+            self.say(f"  {self._name(self.coach)} re-rolls {rolled} with the 1A-coach: {coach.hand}")
         best = self.athletes[self.best]
         pills = min(2, self.pill_supply)
         self.pill_supply -= pills
         if pills:
             best.pills += 1
         if pills == 2:
-            j = self._give_away(self.best, "the second doping pill")
+            j = yield from self._give_away(self.best, "the second doping pill")
             self.athletes[j].pills += 1
-            self._note(f"  {self._name(self.best)} takes two pills and gives one to {self._name(j)}")
+            self.say(f"  {self._name(self.best)} takes two pills and gives one to {self._name(j)}")
         hands = [(j, a.hand) for j, a in enumerate(self.athletes)]
-        self._best_coach_reroll(self.best, hands, "best coach: re-roll one die?", self._plan)
+        yield from self._best_coach_reroll(self.best, hands, "best coach: re-roll one die?", self._plan)
 
-    def _reroll_own(self, i: int, dice: list[int], prompt: str, wanted: list[int]) -> list[int]:
-        """Player ``i`` marks any of ``dice`` to throw again (in place; the strong player marks ``wanted``);
-        the faces re-rolled."""
-        marked: list[int] = []
-        while True:
-            left = list(dice)
-            for v in marked:
-                left.remove(v)
-            values = sorted(set(left), reverse=True)
-            options = [f"throw the marked dice {marked}" if marked else "throw none"] + [f"mark a {v}" for v in values]
-            choice = self._ask(
-                i, f"{prompt} dice {dice}", options, partial(sc.mark_values, list(marked), values, wanted)
-            )
-            if choice == 0:
-                break
-            marked.append(values[choice - 1])
-        for v in marked:
-            dice.remove(v)
-        dice += self._roll(len(marked))
-        dice.sort(reverse=True)
-        return marked
-
-    def _best_coach_reroll(
-        self, i: int, hands: list[tuple[int, list[int]]], prompt: str, worth: Callable[[int, list[int]], float]
-    ) -> None:
-        """The best coach's holder re-rolls one die of any hand in ``hands`` (or none)."""
-        moves = [(j, v) for j, hand in hands for v in sorted(set(hand), reverse=True)]
-        options = ["re-roll no die"] + [f"re-roll {self._name(j)}'s {v}" for j, v in moves]
-        choice = self._ask(i, prompt, options, partial(sc.reroll_values, i, dict(hands), moves, worth))
-        if choice == 0:
-            return
-        j, v = moves[choice - 1]
-        hand = dict(hands)[j]
-        hand.remove(v)
-        face = self._roll(1)[0]
-        hand.append(face)
-        hand.sort(reverse=True)
-        self._note(f"  {self._name(i)} re-rolls {self._name(j)}'s {v}: {face}")
-
-    def _dope(self, i: int) -> None:
+    def _dope(self, i: int) -> Steps[None]:
         athlete = self.athletes[i]
         for _ in range(self.rules.pills_per_round):
             if not athlete.pills or not athlete.hand:
@@ -322,30 +186,27 @@ class SportIsMurder:
             dopes = self._dope_moves(i)
             options = ["keep the pill", f"re-roll all {len(athlete.hand)} dice (the pill goes back)"]
             options += ["dope a die"] if dopes else []
-            choice = self._ask(i, f"doping: {self._status(i)}", options, partial(self._dope_values, i, dopes))
+            choice = yield from ask(i, f"doping: {self._status(i)}", options, partial(self._dope_values, i, dopes))
             if choice == 0:
                 return
             athlete.pills -= 1
             if choice == 1:
                 self.pill_supply += 1
-                athlete.hand = sorted(self._roll(len(athlete.hand)), reverse=True)
-                self._note(f"  {self._name(i)} re-rolls with a pill: {athlete.hand}")
+                athlete.hand = sorted((yield from self._roll(len(athlete.hand))), reverse=True)
+                self.say(f"  {self._name(i)} re-rolls with a pill: {athlete.hand}")
                 continue
             faces = sorted({u for u, _, _ in dopes}, reverse=True)
             by_face = [[d for d in dopes if d[0] == u] for u in faces]
-            pick = self._ask(i, "dope which die?", [f"the {u}" for u in faces], partial(self._best_dopes, i, by_face))
+            pick = yield from ask(
+                i, "dope which die?", [f"the {u}" for u in faces], partial(self._best_dopes, i, by_face)
+            )
             targets = by_face[pick]
-            u, s, v = targets[
-                self._ask(
-                    i,
-                    f"turn the {faces[pick]} to which number, for which sport?",
-                    [f"{v} at {s}" for _, s, v in targets],
-                    partial(self._dope_worths, i, targets),
-                )
-            ]
+            prompt = f"turn the {faces[pick]} to which number, for which sport?"
+            options = [f"{v} at {s}" for _, s, v in targets]
+            u, s, v = targets[(yield from ask(i, prompt, options, partial(self._dope_worths, i, targets)))]
             athlete.hand.remove(u)
             athlete.committed = (s, v)
-            self._note(f"  {self._name(i)} dopes a {u} to {v} for {s}")
+            self.say(f"  {self._name(i)} dopes a {u} to {v} for {s}")
             return
 
     def _dope_moves(self, i: int) -> list[tuple[int, str, int]]:
@@ -373,20 +234,9 @@ class SportIsMurder:
             values.append(max(self._dope_worths(i, dopes)) - now - sc.PILL_WORTH)
         return values
 
-    # -- phases 4 to 7: laying out, collecting, healing, reduction --------------------------------
+    # -- phases 4 to 7: laying out, collecting, healing, reduction ------------------------------
 
-    def _status(self, i: int) -> str:
-        athlete = self.athletes[i]
-        parts = []
-        for s in self.open_sports():
-            bits = [f"{athlete.training[s]} cards"] if athlete.training.get(s) else []
-            bits += [f"die {athlete.old[s]}"] if s in athlete.old else []
-            bits += [f"new {athlete.new[s]}{'*' if s in athlete.doped else ''}"] if s in athlete.new else []
-            if bits:
-                parts.append(f"{s} ({', '.join(bits)})")
-        return f"dice {athlete.hand}, pills {athlete.pills}; " + ("; ".join(parts) or "no training yet")
-
-    def _lay_out(self, i: int) -> None:
+    def _lay_out(self, i: int) -> Steps[None]:
         athlete = self.athletes[i]
         if athlete.committed is not None:
             s, v = athlete.committed
@@ -403,7 +253,8 @@ class SportIsMurder:
             if not moves:
                 break
             options = ["done"] + [f"lay a {v} at {s}" for v, s in moves]
-            choice = self._ask(i, f"lay out dice: {self._status(i)}", options, partial(self._layout_values, i, moves))
+            values = partial(self._layout_values, i, moves)
+            choice = yield from ask(i, f"lay out dice: {self._status(i)}", options, values)
             if choice == 0:
                 break
             v, s = moves[choice - 1]
@@ -411,7 +262,7 @@ class SportIsMurder:
             athlete.new[s] = v
         if athlete.new:
             laid = ", ".join(f"{v}{'*' if s in athlete.doped else ''} at {s}" for s, v in athlete.new.items())
-            self._note(f"  {self._name(i)} lays out {laid}")
+            self.say(f"  {self._name(i)} lays out {laid}")
 
     def _layout_values(self, i: int, moves: list[tuple[int, str]]) -> list[float]:
         athlete, others = self.athletes[i], self.others_at(i)
@@ -432,33 +283,11 @@ class SportIsMurder:
                 if athlete.training.get(s, 0) and s not in athlete.new:
                     athlete.training[s] -= 1
                     self.decks[s].append(TRAINING)
-                    self._note(f"  {self._name(i)} neglects {s} and gives back a card")
+                    self.say(f"  {self._name(i)} neglects {s} and gives back a card")
 
-    # -- phases 8 and 9: cards, contests, accidents ------------------------------------------------
+    # -- phases 8 and 9: cards, accidents -------------------------------------------------------
 
-    def contest(self, group: list[int], what: str) -> list[int]:
-        """The players of ``group`` ranked by a contest of their free dice, best first; ties contest again."""
-        if len(group) <= 1:
-            return list(group)
-        throws = {i: sorted(self._roll(self.athletes[i].supply), reverse=True) for i in group}
-        if self.best in group:
-            hands = [(i, throws[i]) for i in group]
-            self._best_coach_reroll(self.best, hands, f"contest {what}: re-roll one die?", self._contest_worth)
-        if self.coach in group:
-            low = [v for v in throws[self.coach] if v <= 3]
-            self._reroll_own(self.coach, throws[self.coach], f"contest {what}: re-roll which?", low)
-        self._note(f"  contest {what}: " + "; ".join(f"{self._name(i)} {sum(throws[i])}" for i in group))
-        ranking: list[int] = []
-        for total in sorted({sum(t) for t in throws.values()}, reverse=True):
-            tied = [i for i in group if sum(throws[i]) == total]
-            ranking += self.contest(tied, what) if len(tied) > 1 and total > 0 else tied
-        return ranking
-
-    def _contest_worth(self, i: int, dice: list[int]) -> float:
-        """Re-rolling in a contest: the strong player counts the pips."""
-        return float(sum(dice))
-
-    def evaluate(self, sport: str) -> None:
+    def evaluate(self, sport: str) -> Steps[None]:
         """Phase 8 for one sport: turn up cards, hold the contest, share out and evaluate the cards."""
         present = [i for i in self.order() if sport in self.athletes[i].new]
         deck = self.decks[sport]
@@ -467,17 +296,17 @@ class SportIsMurder:
         cards, self.decks[sport] = deck[: len(present)], deck[len(present) :]
         forced = not self.decks[sport]
         strengths = {i: self.strength(i, sport) for i in present}
-        self._note(f"  {sport}: {len(present)} dice, cards {' '.join(cards)}" + (" (the last)" if forced else ""))
+        self.say(f"  {sport}: {len(present)} dice, cards {' '.join(cards)}" + (" (the last)" if forced else ""))
         alike = len(set(cards)) == 1 and len(cards) == len(present)
         needed = len(present) > 1 and (self.rules.contest == "always" or not alike)
-        ranking = self.contest(present, f"at {sport}") if needed else present
-        shares = self._share_out(sport, ranking, cards, strengths, forced)
+        ranking = (yield from self.contest(present, f"at {sport}")) if needed else present
+        shares = yield from self._share_out(sport, ranking, cards, strengths, forced)
         for i, card in shares:
             self.resolve(i, sport, card, strengths[i], forced)
 
     def _share_out(
         self, sport: str, ranking: list[int], cards: list[Card], strengths: dict[int, int], forced: bool
-    ) -> list[tuple[int, Card]]:
+    ) -> Steps[list[tuple[int, Card]]]:
         left = list(cards)
         shares: list[tuple[int, Card]] = []
         for pos, i in enumerate(ranking):
@@ -488,7 +317,7 @@ class SportIsMurder:
             options = [f"take {c}" for c in kinds] + (["take no card"] if may_pass else [])
             prompt = f"{sport}: choose a card of {' '.join(left)} (your success {strengths[i]})"
             values = partial(self._card_values, i, sport, kinds, strengths[i], forced, may_pass)
-            choice = self._ask(i, prompt, options, values)
+            choice = yield from ask(i, prompt, options, values)
             if choice < len(kinds):
                 left.remove(kinds[choice])
                 shares.append((i, kinds[choice]))
@@ -508,14 +337,14 @@ class SportIsMurder:
         if card == TRAINING:
             if strength > athlete.training.get(sport, 0):
                 athlete.training[sport] = athlete.training.get(sport, 0) + 1
-                self._note(f"    {name} trains {sport} ({strength}): {athlete.training[sport]} cards")
+                self.say(f"    {name} trains {sport} ({strength}): {athlete.training[sport]} cards")
             else:
                 self.decks[sport].append(card)
-                self._note(f"    {name} gains nothing at {sport} ({strength}); the card goes back")
+                self.say(f"    {name} gains nothing at {sport} ({strength}); the card goes back")
             return
         if not forced and strength < sc.LEVELS[card]:
             self.decks[sport].append(card)
-            self._note(f"    {name} escapes {card} at {sport} ({strength})")
+            self.say(f"    {name} escapes {card} at {sport} ({strength})")
             return
         value = athlete.new.pop(sport)
         if sport in athlete.doped:
@@ -525,47 +354,42 @@ class SportIsMurder:
             athlete.dead.append(sport)
             if sport not in self.closed:
                 self.closed.append(sport)
-            self._note(f"    {name} suffers a deadly accident at {sport}: the sport is closed, the {value} is lost")
+            self.say(f"    {name} suffers a deadly accident at {sport}: the sport is closed, the {value} is lost")
         else:
             athlete.accidents.append((sport, card))
             athlete.injured.append((sport, sc.LEVELS[card]))
-            self._note(f"    {name} suffers an accident {card} at {sport}")
+            self.say(f"    {name} suffers an accident {card} at {sport}")
 
-    def doping_draws(self, sport: str) -> None:
+    def doping_draws(self, sport: str) -> Steps[None]:
         """Phase 9 for one sport: every doped die there draws a card for its owner alone."""
         doped = [i for i in self.order() if sport in self.athletes[i].doped]
         if not doped:
             return
         if sport not in self.closed:
-            doped = self.contest(doped, f"doping at {sport}") if len(doped) > 1 else doped
+            doped = (yield from self.contest(doped, f"doping at {sport}")) if len(doped) > 1 else doped
         for i in doped:
             if sport in self.closed:
-                self._note(f"    {self._name(i)} draws no doping card: {sport} is closed")
+                self.say(f"    {self._name(i)} draws no doping card: {sport} is closed")
             else:
                 card = self.decks[sport].pop(0)
-                self._note(f"    {self._name(i)} draws {card} for doping at {sport}")
+                self.say(f"    {self._name(i)} draws {card} for doping at {sport}")
                 self.resolve(i, sport, card, self.strength(i, sport), not self.decks[sport])
             if sport in self.athletes[i].doped:  # not yet given back by an accident
                 self.athletes[i].doped.discard(sport)
                 self.pill_supply += 1
 
-    # -- the end --------------------------------------------------------------------------------------
-
-    def winners(self) -> list[int]:
-        """The highest score; ties go to the most accidents; then shared."""
-        key = [(a.score(self.rules.chain), a.toughness()) for a in self.athletes]
-        return [i for i, k in enumerate(key) if k == max(key)]
+    # -- the end --------------------------------------------------------------------------------
 
     def score_sheet(self) -> str:
         """The circle of decks with each player's display, then the final evaluation."""
         chain = self.rules.chain
-        names = [p.name for p in self.players]
+        names = self.names
         lines = [f"Sport is murder - after {self.round} rounds"]
         lines += sc.display(names, self.athletes, self.rules.sports, self.decks, self.closed)
         lines.append("-" * max(len(line) for line in lines))
         for i, a in enumerate(self.athletes):
             counts = a.counts(chain)
-            mark = " (winner)" if i in self.winners() else ""
+            mark = " (winner)" if i in self.winners(self.scores()) else ""
             lines.append(
                 f"{self._name(i)}{mark}: {len(counts)} sports x longest chain {max(counts.values(), default=0)}"
                 f" = {a.score(chain)} points, {a.toughness()} accidents"

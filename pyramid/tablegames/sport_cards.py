@@ -7,8 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from pyramid.rules import cast_option
 
 Card = str  # "+1" (a training unit), "U2", "U4" or "U6"
@@ -71,9 +69,9 @@ def rules_from_options(options: dict[str, str]) -> HouseRules:
     )
 
 
-def make_deck(rng: np.random.Generator) -> list[Card]:
-    """The 12 cards of one sport, shuffled; the top card first."""
-    return [DECK[k] for k in rng.permutation(len(DECK))]
+def make_deck(order: Sequence[int]) -> list[Card]:
+    """The 12 cards of one sport in ``order`` (a shuffle of 0 to 11); the top card first."""
+    return [DECK[k] for k in order]
 
 
 @dataclass

@@ -1,9 +1,9 @@
 """Pictures and films without a screen: frames of the viewer's stage (or PyBullet's) -> PNG, GIF, APNG, MP4.
 
 Sits beside the viewer: the same stage and camera draw offscreen, through pyglet's headless (EGL)
-mode when there is no display, else a hidden window. Where OpenGL is not available at all, PyBullet's
-software renderer (``pyramid.physics.render``) takes over. GIF and APNG need only Pillow; MP4 needs the
-``film`` extra (imageio-ffmpeg).
+mode when there is no display, else a hidden window (pyglet, the ``view`` extra, is loaded only then).
+Where OpenGL is not available at all, PyBullet's software renderer (``pyramid.physics.render``) takes
+over. GIF and APNG need only Pillow; MP4 needs the ``film`` extra (imageio-ffmpeg).
 """
 
 from __future__ import annotations
@@ -17,19 +17,21 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 from PIL import Image
 
+from pyramid.lab import runner
+from pyramid.lab.scene import Scene
+from pyramid.physics.render import render, view_points
+from pyramid.physics.world import World
 from pyramid.ui.camera import OrbitCamera
 
 if TYPE_CHECKING:
-    from pyramid.lab.scene import Scene
-    from pyramid.physics.world import World
+    from pyramid.ui.viewer import Stage
 
 FILM_SUFFIXES = (".gif", ".png", ".apng", ".mp4")
 
 
-def require_display() -> None:
-    """Raise LookupError, with what to do instead, when there is no screen for a window."""
-    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
-        raise LookupError("no display for a window; use xvfb-run, or `pyramid run SCENE --picture --video gif`")
+def has_display() -> bool:
+    """Whether a screen is named (X or Wayland) on which a window could open."""
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
 class Renderer(Protocol):
@@ -40,20 +42,19 @@ class Renderer(Protocol):
     def __call__(self, world: World) -> np.ndarray: ...
 
 
-def frame_camera(camera: OrbitCamera, world: World, aspect: float) -> None:
-    """Aim ``camera`` at the plate, the full pyramid's room above it and every die of ``world``.
+def _offscreen() -> tuple[Any, type[Stage]]:
+    """A hidden pyglet window to draw in, and the viewer's ``Stage``: headless (EGL) when there is no display.
 
-    The window does the same when it opens, and so do the pictures of a scene (framed once, at the start).
+    Imported here, not at the top: pyglet (the ``view`` extra) opens a display as its window module
+    loads, so headless mode must be chosen first; and most pictures never need it.
     """
-    from pyramid import geometry
-    from pyramid.physics import assets
+    import pyglet
 
-    points = [world.poses()[1][:, :3]]
-    if world.plate:
-        edge = world.physics.edge
-        points.append(np.asarray(assets.plate_mesh(edge).vertices))
-        points.append(geometry.slot_centre(geometry.APEX)[None, :] * edge + [0.0, 0.0, edge])
-    camera.fit(np.vstack(points), aspect)
+    if not has_display():
+        pyglet.options["headless"] = True  # EGL: no X server needed
+    from pyramid.ui.viewer import Stage
+
+    return pyglet.window.Window(64, 64, visible=False), Stage
 
 
 class StageRenderer:
@@ -65,28 +66,20 @@ class StageRenderer:
     name = "opengl"
 
     def __init__(self, width: int = 960, height: int = 600, camera: OrbitCamera | None = None) -> None:
-        import pyglet
-
-        if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
-            pyglet.options["headless"] = True  # EGL: no X server needed
-        from pyramid.ui.viewer import Stage
-
-        self.window = pyglet.window.Window(64, 64, visible=False)
+        self.window, self.stage_type = _offscreen()
         self.width, self.height = width, height
         self.camera = camera or OrbitCamera()
         self._framed = camera is not None
         self._stages: dict[tuple[float, bool], Stage] = {}
 
     def __call__(self, world: World) -> np.ndarray:
-        from pyramid.ui.viewer import Stage
-
         if not self._framed:
-            frame_camera(self.camera, world, self.width / self.height)
+            self.camera.fit(view_points(world), self.width / self.height)
             self._framed = True
         self.window.switch_to()
         key = (world.physics.edge, world.plate)
         if key not in self._stages:
-            self._stages[key] = Stage(world.physics.edge, plate=world.plate)
+            self._stages[key] = self.stage_type(world.physics.edge, plate=world.plate)
         stage = self._stages[key]
         stage.show_world(world)
         return stage.capture(self.camera, self.width, self.height)
@@ -107,10 +100,8 @@ class BulletRenderer:
         self._framed = camera is not None
 
     def __call__(self, world: World) -> np.ndarray:
-        from pyramid.physics.render import render
-
         if not self._framed:
-            frame_camera(self.camera, world, self.width / self.height)
+            self.camera.fit(view_points(world), self.width / self.height)
             self._framed = True
         c = self.camera
         target = (float(c.target[0]), float(c.target[1]), float(c.target[2]))
@@ -130,6 +121,10 @@ def make_renderer(
         return BulletRenderer(width, height, camera)
     try:
         return StageRenderer(width, height, camera)
+    except ImportError as err:  # no pyglet
+        if kind == "opengl":
+            raise LookupError("the opengl renderer needs pyglet, the view extra: pip install -e '.[view]'") from err
+        return BulletRenderer(width, height, camera)
     except Exception as err:  # no EGL, no X server, no OpenGL 3.3: whatever stops pyglet
         if kind == "opengl":
             raise RuntimeError(f"OpenGL offscreen rendering is not available here: {err}") from err
@@ -252,8 +247,6 @@ def record(world: World, path: str | Path, seconds: float, renderer: Renderer | 
 @contextmanager
 def runner_worlds(on_new: Callable[[World], None], on_close: Callable[[World], None]) -> Iterator[None]:
     """While inside, every world ``pyramid.lab.runner`` makes goes to ``on_new`` first and to ``on_close`` last."""
-    from pyramid.lab import runner
-
     original = runner.World
 
     class Watched(original):  # type: ignore[misc, valid-type]
@@ -285,8 +278,6 @@ def film_scene(
     ``pictures``: after the start, after every die placed, removed or thrown (a picture per step of a
     construction), at the end of any other timeline entry, and at the end. Returns the run's report.
     """
-    from pyramid.lab.runner import run_scene
-
     renderer = renderer or make_renderer()
     film = Film(renderer, fps)
     worlds: list[World] = []
@@ -343,41 +334,8 @@ def film_scene(
             entry["number"], entry["shots"] = int(head), 0
 
     with runner_worlds(on_new, on_close):
-        report = run_scene(scene, seed, log=on_log)
+        report = runner.run_scene(scene, seed, log=on_log)
     if video is not None:
         report["video"] = str(film.save(video))
     report["pictures"] = [str(p) for p in shots]
     return report
-
-
-def film_command(args: Any) -> int:
-    """``pyramid run --picture/--video``: each scene run as ``pyramid run`` runs it, drawn as the viewer draws it."""
-    import json
-
-    from pyramid.lab.experiments import parse_vary
-    from pyramid.lab.runner import summary_text
-    from pyramid.lab.scene import load_scene
-
-    overrides = {}
-    for text in args.set:
-        key, values = parse_vary(text)
-        overrides[key] = values[0]
-    scenes = [load_scene(path, overrides) for path in args.scene]  # every file checked before anything runs
-    renderer = make_renderer(args.renderer)
-    out = Path(args.out)
-    for scene in scenes:
-        seed = scene.seed if args.seed is None else args.seed
-        stem = f"{scene.name}_seed{seed}"
-        video = out / f"{stem}.{args.video}" if args.video else None
-        report = film_scene(scene, seed, video, out / stem if args.picture else None, renderer)
-        path = out / f"{stem}.json"
-        out.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(report, indent=1) + "\n")
-        if not args.quiet:
-            print(summary_text(report))
-        print(f"report: {path}; drawn by the {renderer.name} renderer")
-        if args.picture:
-            print(f"pictures: {len(report['pictures'])} in {out / stem}")
-        if video is not None:
-            print(f"film: {video}")
-    return 0

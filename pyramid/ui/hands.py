@@ -1,14 +1,16 @@
 """The hands at the window: mouse and keys turned into actions on the world (lift, flick, blow, tilt, place...).
 
 Input handlers only queue work; the viewer's loop performs it between frames, so each action is seen
-live. ``pyramid.ui.player`` puts these hands and a player who chooses by clicking into a window.
+live. A ``Prompt`` is a choice among a game's legal actions, made by a click or a typed number;
+``pyramid.ui.player`` puts these hands and a player who chooses that way into a window. What the mouse
+points at comes from ``pyramid.picking``.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from pyglet.window import key, mouse
@@ -16,13 +18,18 @@ from pyglet.window import key, mouse
 from pyramid import geometry
 from pyramid.dice import COLOURS, DICE, Colour, DieId
 from pyramid.physics import actions
-from pyramid.rules import Place, Remove, RemoveColumn
+from pyramid.picking import face_cell, nearest_funnel, pick_die, ray_hit, table_point
+from pyramid.rules import Action, Place, Remove, RemoveColumn
+from pyramid.skillgames.base import DiceInHand, SkillGame
+from pyramid.skillgames.mount import Mounting, corner_down
+from pyramid.skillgames.throwing import Trulla
 from pyramid.state import Cell, PyramidState
+from pyramid.tolerances import TOL
+from pyramid.ui.viewer import Viewer
+from pyramid.units import PLACE_DROP
 
 if TYPE_CHECKING:
     from pyramid.physics.world import World
-    from pyramid.ui.player import Prompt
-    from pyramid.ui.viewer import Viewer
 
 CLICK = 5  # pixels: a press and release closer than this is a click, farther a drag
 FUNNEL_REACH = 0.9  # edges: how close the mouse ray must pass a funnel to pick it
@@ -32,73 +39,43 @@ LADLE_HEIGHT = 0.08  # metres: how far above the point under the mouse the ladle
 PULL = 0.008  # metres: how far U pulls a die out (half an edge: a balcony); shift-U half that
 
 
-def pick_die(origin: np.ndarray, direction: np.ndarray, poses: np.ndarray, edge: float) -> int | None:
-    """Index of the nearest die whose cube the ray (origin (3,), unit direction (3,)) hits, or None.
+class Prompt:
+    """A choice the window player waits for: the legal actions, a number typed, the action picked."""
 
-    poses : (n, 7) float, die positions and quaternions (x, y, z, w)
-    """
-    hit = ray_hit(origin, direction, poses, edge)
-    return None if hit is None else hit[0]
+    def __init__(self, legal: Sequence[Action], say: Callable[[str], None]) -> None:
+        self.legal = list(legal)
+        self.say = say
+        self.typed = ""
+        self.choice: Action | None = None
 
+    def pick(self, options: Sequence[Action], refusal: str) -> None:
+        """Take the one option, or say why nothing was taken."""
+        if len(options) == 1:
+            self.choice = options[0]
+        else:
+            self.say(refusal if not options else f"{len(options)} actions fit: type the number of one")
 
-def ray_hit(origin: np.ndarray, direction: np.ndarray, poses: np.ndarray, edge: float) -> tuple[int, float] | None:
-    """The nearest die the ray hits and how far along the ray (metres) it enters its cube, or None.
+    def colours(self, slot: geometry.Slot | None) -> tuple[Colour, ...]:
+        """The colours a die may be placed in ``slot`` (any slot when None) in this choice."""
+        found = {a.colour for a in self.legal if isinstance(a, Place) and (slot is None or a.slot == slot)}
+        return tuple(c for c in COLOUR_ORDER if c in found) or COLOUR_ORDER
 
-    poses : (n, 7) float, die positions and quaternions (x, y, z, w)
-    """
-    if len(poses) == 0:
-        return None
-    rot = geometry.quat_to_matrix(poses[:, 3:])  # (n, 3, 3) body -> world
-    # The ray in each die's body frame, then the slab test against the cube [-edge/2, edge/2]^3.
-    o = np.einsum("nji,nj->ni", rot, origin - poses[:, :3])
-    d = np.einsum("nji,j->ni", rot, direction)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t1, t2 = (-edge / 2 - o) / d, (edge / 2 - o) / d
-    near = np.nanmax(np.minimum(t1, t2), axis=1)
-    far = np.nanmin(np.maximum(t1, t2), axis=1)
-    hit = (near <= far) & (far > 0)
-    if not hit.any():
-        return None
-    n = int(np.flatnonzero(hit)[np.argmin(near[hit])])
-    return n, float(near[n])
-
-
-def face_cell(point: np.ndarray, centre: np.ndarray, plate_pose: np.ndarray, edge: float) -> tuple[int, int, int]:
-    """The lattice cell beyond the face of a corner-down die (centre (3,)) on which ``point`` (3,) lies.
-
-    The face along +i of the die in cell (i, j, k) leads to (i - 1, j, k), the face along -i to (i + 1, j, k),
-    and so on; cells beyond the pyramid's faces have a negative coordinate. plate_pose : (7,) float.
-    """
-    rot = geometry.quat_to_matrix(plate_pose[3:])[0]
-    # Both points in the plate's frame, in edges, then in the cube frame, where cell (i, j, k) sits at -(i, j, k).
-    cube = geometry.plate_to_cube((np.stack([point, centre]) - plate_pose[:3]) @ rot / edge)
-    cell = geometry.nearest_slots(cube[1:])[0][0].astype(int)
-    # The face is the one whose normal the point lies farthest along, seen from the centre.
-    along = cube[0] - cube[1]
-    axis = int(np.argmax(np.abs(along)))
-    cell[axis] -= int(np.sign(along[axis]))
-    return int(cell[0]), int(cell[1]), int(cell[2])
-
-
-def table_point(origin: np.ndarray, direction: np.ndarray, height: float = 0.0) -> np.ndarray | None:
-    """Where the ray meets the horizontal plane z = ``height``, or None if it never does."""
-    if direction[2] >= -1e-9:
-        return None
-    t = (height - origin[2]) / direction[2]
-    return origin + t * direction
-
-
-def nearest_funnel(
-    origin: np.ndarray, direction: np.ndarray, centres: dict[geometry.Slot, np.ndarray], reach: float
-) -> geometry.Slot | None:
-    """The slot whose centre passes closest to the ray, within ``reach`` metres; the nearest to the eye on ties."""
-    best: tuple[float, float, geometry.Slot] | None = None
-    for slot, centre in centres.items():
-        along = float((centre - origin) @ direction)
-        gap = float(np.linalg.norm(centre - origin - along * direction))
-        if along > 0 and gap <= reach and (best is None or (round(gap / reach, 1), along) < best[:2]):
-            best = (round(gap / reach, 1), along, slot)
-    return best[2] if best else None
+    def key(self, symbol: int) -> bool:
+        """Digits, Backspace and Enter choose by number; True if the key was used."""
+        if key._0 <= symbol <= key._9 or key.NUM_0 <= symbol <= key.NUM_9:
+            self.typed += str(symbol - (key._0 if symbol <= key._9 else key.NUM_0))
+        elif symbol == key.BACKSPACE:
+            self.typed = self.typed[:-1]
+        elif symbol in (key.ENTER, key.RETURN, key.NUM_ENTER) and self.typed:
+            n = int(self.typed)
+            self.typed = ""
+            if 1 <= n <= len(self.legal):
+                self.choice = self.legal[n - 1]
+            else:
+                self.say(f"choose a number from 1 to {len(self.legal)}")
+        else:
+            return False
+        return True
 
 
 class Hands:
@@ -119,7 +96,8 @@ class Hands:
         self.chooser: Prompt | None = None  # set while a window player is choosing
         # Set while a person takes a turn of a skill game: the actions go to the game, not the queue.
         self.sink: Callable[[actions.PhysicalAction], None] | None = None
-        self.game: Any = None  # that skill game: it hands out the dice to attach (Mount(a)ing) or pour (Trulla)
+        # That skill game: it hands out the dice to attach (Mount(a)ing) or pour (Trulla).
+        self.game: SkillGame | None = None
         self.show_help = True
         self.log: list[str] = []
 
@@ -234,7 +212,7 @@ class Hands:
             self.note(str(err))
             return
         self.note(f"place {self.colour} die {die} at {slot} showing {''.join(map(str, self.up))}")
-        self.viewer.queue.append(lambda: world.place(die, slot, self.up, drop=0.002))
+        self.viewer.queue.append(lambda: world.place(die, slot, self.up, drop=PLACE_DROP))
 
     def lift(self, die: DieId) -> None:
         """Queue lifting ``die`` out: out of its slot along its way out, or off the table straight up."""
@@ -370,7 +348,7 @@ class Hands:
             self._attach()
         elif symbol == key.L:
             self._pour()
-        elif symbol == key.E and self.sink is not None and callable(getattr(self.game, "stop", None)):
+        elif symbol == key.E and self.sink is not None and isinstance(self.game, DiceInHand):
             self.game.stop()  # Mount(a)ing: the player declares the turn over; the hands let go for a moment
             self.act(actions.Wait(0.1))
         elif symbol == key.W:
@@ -415,8 +393,6 @@ class Hands:
     def _attach(self) -> None:
         """Set a die down corner-down, showing the chosen faces, in the cell beyond the face under the mouse:
         a die of the chosen colour from the box or, in Mount(a)ing, the next die of the player's hand."""
-        from pyramid.skillgames.mount import Mounting, corner_down
-
         world, edge = self.world, self.world.physics.edge
         origin, direction = self.ray(*self.mouse)
         dice, poses = world.poses()
@@ -430,7 +406,7 @@ class Hands:
             return
         cell = face_cell(origin + distance * direction, poses[n, :3], world.plate_pose, edge)
         seat = actions.cell_pose(world, cell, self.up)[0]
-        if float(np.linalg.norm(poses[:, :3] - seat, axis=1).min()) < 0.5 * edge:
+        if float(np.linalg.norm(poses[:, :3] - seat, axis=1).min()) < TOL.occupied * edge:
             self.note(f"the cell {cell} beyond that face of die {dice[n]} is taken")
             return
         if self.sink is not None:
@@ -455,11 +431,10 @@ class Hands:
         origin, direction = self.ray(*self.mouse)
         point = self._aim(origin, direction)
         if self.sink is not None:
-            ladleful = getattr(self.game, "ladleful", None)
-            if ladleful is None:
+            if not isinstance(self.game, Trulla):
                 self.note("only Trulla has a ladle: lift, flick, blow, tilt, shake or throw")
                 return
-            dice = list(ladleful(LADLE))
+            dice = list(self.game.ladleful(LADLE))
         else:
             dice = [d.id for d in DICE if d.colour == self.colour and d.id not in set(self.world.dice)][:LADLE]
         if not dice:

@@ -1,32 +1,34 @@
-"""A person at the window: ``pyramid view`` and ``pyramid play --view``, and a player who chooses by clicking.
+"""A person at the window: a world or a scene watched live with hands on it, and a match with a player who clicks.
 
-Every input becomes one action of the API (``pyramid.physics.actions`` or the rules' ``Place``/``Remove``),
-performed by the same code a script calls: what a person does is what a script can do. The hands
-that turn mouse and keys into those actions live in ``pyramid.ui.hands``.
+The sessions behind ``pyramid view`` and ``pyramid play --view`` (``pyramid.cli.view``). Every input
+becomes one action of the API (``pyramid.physics.actions`` or the rules' ``Place``/``Remove``), performed
+by the same code a script calls: what a person does is what a script can do. The hands that turn mouse
+and keys into those actions live in ``pyramid.ui.hands``.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 from pyglet.window import key
 
 from pyramid import geometry
-from pyramid.agents.players import Player
-from pyramid.dice import DICE, Colour
+from pyramid.agents.players import Player, make_player
+from pyramid.dice import DICE
+from pyramid.lab.runner import run_scene
+from pyramid.lab.scene import Scene
 from pyramid.perception import Status
+from pyramid.physics.world import World
+from pyramid.play import Match
 from pyramid.rules import Action, Game, Place
-from pyramid.state import PyramidState
-from pyramid.ui.hands import COLOUR_ORDER, Hands, face_cell, nearest_funnel, pick_die, ray_hit, table_point
-
-if TYPE_CHECKING:
-    from pyramid.physics.world import World
-    from pyramid.ui.viewer import Viewer
+from pyramid.state import PyramidState, random_pattern
+from pyramid.ui.film import runner_worlds
+from pyramid.ui.hands import Hands, Prompt
+from pyramid.ui.replay import ReplayPlayer
+from pyramid.ui.viewer import Viewer, WindowClosed, watching
 
 HELP = (
     "drag: turn   wheel: zoom   shift-drag: pan   R: reset view   click a die: lift it out   drag a die: flick it\n"
@@ -38,60 +40,6 @@ PLAY_HELP = (
     "drag: turn   wheel: zoom   R: reset view   click a die: remove it   click a funnel: place (C colour, O faces)\n"
     "or type the number of an action and press Enter   H: hide help   Esc: quit"
 )
-
-
-__all__ = [
-    "Hands",
-    "face_cell",
-    "nearest_funnel",
-    "pick_die",
-    "ray_hit",
-    "table_point",
-    "open_view",
-    "play_command",
-    "play_in_window",
-    "view_command",
-    "view_in_window",
-]
-
-
-class Prompt:
-    """A choice the window player waits for: the legal actions, a number typed, the action picked."""
-
-    def __init__(self, legal: Sequence[Action], say: Callable[[str], None]) -> None:
-        self.legal = list(legal)
-        self.say = say
-        self.typed = ""
-        self.choice: Action | None = None
-
-    def pick(self, options: Sequence[Action], refusal: str) -> None:
-        """Take the one option, or say why nothing was taken."""
-        if len(options) == 1:
-            self.choice = options[0]
-        else:
-            self.say(refusal if not options else f"{len(options)} actions fit: type the number of one")
-
-    def colours(self, slot: geometry.Slot | None) -> tuple[Colour, ...]:
-        """The colours a die may be placed in ``slot`` (any slot when None) in this choice."""
-        found = {a.colour for a in self.legal if isinstance(a, Place) and (slot is None or a.slot == slot)}
-        return tuple(c for c in COLOUR_ORDER if c in found) or COLOUR_ORDER
-
-    def key(self, symbol: int) -> bool:
-        """Digits, Backspace and Enter choose by number; True if the key was used."""
-        if key._0 <= symbol <= key._9 or key.NUM_0 <= symbol <= key.NUM_9:
-            self.typed += str(symbol - (key._0 if symbol <= key._9 else key.NUM_0))
-        elif symbol == key.BACKSPACE:
-            self.typed = self.typed[:-1]
-        elif symbol in (key.ENTER, key.RETURN, key.NUM_ENTER) and self.typed:
-            n = int(self.typed)
-            self.typed = ""
-            if 1 <= n <= len(self.legal):
-                self.choice = self.legal[n - 1]
-            else:
-                self.say(f"choose a number from 1 to {len(self.legal)}")
-        else:
-            return False
-        return True
 
 
 class WindowPlayer(Player):
@@ -119,22 +67,6 @@ class WindowPlayer(Player):
         return prompt.choice
 
 
-class ReplayPlayer(Player):
-    """Plays back the actions one seat made in a recorded match, in order."""
-
-    name = "replay"
-
-    def __init__(self, actions: Sequence[Action]) -> None:
-        self.actions = list(actions)
-
-    def choose(self, game: Game, legal: Sequence[Action]) -> Action:
-        """The next recorded action (it must be legal: the replay is of the same seeded match)."""
-        action = self.actions.pop(0)
-        if action not in legal:
-            raise ValueError(f"the replay diverged: {action} is not legal now")
-        return action
-
-
 # -- sessions: watching a world, playing a match ---------------------------------------------------
 
 
@@ -148,9 +80,6 @@ def spare_positions(count: int, edge: float) -> np.ndarray:
 
 def full_pyramid_world(rng: np.random.Generator, spares: bool = True) -> World:
     """A settled world: a full pyramid of random colours and faces and, with ``spares``, the other 116 dice."""
-    from pyramid.physics.world import World
-    from pyramid.state import random_pattern
-
     world = World()
     world.build(random_pattern(geometry.SLOTS, rng, random_faces=True))
     if spares:
@@ -187,8 +116,6 @@ def world_text(viewer: Viewer, hands: Hands) -> tuple[str, str]:
 
 def open_view(world: World, title: str, rng: np.random.Generator) -> tuple[Viewer, Hands]:
     """A window on ``world`` with hands on its dice and the overlay of a watched world."""
-    from pyramid.ui.viewer import Viewer
-
     viewer = Viewer(world, title)
     viewer.frame_world()
     hands = Hands(viewer, rng)
@@ -213,73 +140,31 @@ def view_in_window(
     world: World, title: str = "pyramid", rng: np.random.Generator | None = None, seconds: float | None = None
 ) -> Viewer:
     """Open a window on ``world`` and run it live, hands on the dice, until closed (or ``seconds`` pass)."""
-    from pyramid.ui.viewer import WindowClosed, watching
-
     viewer, _ = open_view(world, title, rng if rng is not None else np.random.default_rng(0))
     with watching(world, viewer), contextlib.suppress(WindowClosed):
         viewer.live(seconds)
     return viewer
 
 
-def view_command(args: argparse.Namespace) -> int:
-    """``pyramid view [SCENE]``: a scene's timeline played live, then hands on; or the full pyramid and spares."""
-    from pyramid.ui.viewer import WindowClosed, watching
-
-    rng = np.random.default_rng(args.seed)
-    if args.scene is None:
-        world = full_pyramid_world(rng)
-        view_in_window(world, "pyramid: the full pyramid and the 116 other dice", rng, args.seconds).close()
-        world.close()
-        return 0
-    from pyramid.lab.runner import run_scene
-    from pyramid.lab.scene import load_scene
-    from pyramid.ui.film import runner_worlds
-
-    scene = load_scene(args.scene)
+def view_scene(scene: Scene, seed: int = 0, seconds: float | None = None) -> None:
+    """``scene``'s timeline played live in a window, then hands on until closed (or ``seconds`` pass)."""
     views: list[Viewer] = []
     with contextlib.ExitStack() as stack:
 
         def on_new(world: World) -> None:
-            viewer, _ = open_view(world, f"pyramid: {scene.name}", np.random.default_rng([args.seed, 3]))
+            viewer, _ = open_view(world, f"pyramid: {scene.name}", np.random.default_rng([seed, 3]))
             views.append(viewer)
             stack.enter_context(watching(world, viewer))
 
         def on_close(world: World) -> None:
             if views and not views[-1].has_exit:
                 views[-1].say("the scene is over: hands on")
-                views[-1].live(args.seconds)
+                views[-1].live(seconds)
 
         with contextlib.suppress(WindowClosed), runner_worlds(on_new, on_close):
             run_scene(scene, log=lambda line: views[-1].say(line) if views else None)
     for viewer in views:
         viewer.close()
-    return 0
-
-
-def play_command(args: argparse.Namespace) -> int:
-    """``pyramid play GAME --view``: the match in a window; ``human`` seats play by mouse and keys."""
-    from pyramid.cli.args import game_options, seat_kinds
-    from pyramid.registry import find_game
-    from pyramid.tablegames import find_table_game
-
-    if find_table_game(args.game) is not None:
-        raise ValueError("the table games are played on the terminal; --view plays the pyramid's games")
-    if find_game(args.game).kind == "skill":
-        from pyramid.ui.skill import play_skill_command
-
-        return play_skill_command(args)
-    game_type = find_game(args.game, Game)
-    kinds = seat_kinds(args.players)
-    kinds = kinds or ["human"] + ["greedy"] * (game_type.info.players[0] - 1)
-    options = game_options(args.option)
-
-    def make_game() -> Game:
-        return game_type(len(kinds), rng=np.random.default_rng([args.seed, 1]), **options)
-
-    game = play_in_window(make_game, kinds, args.seed, physical=not args.fast, delay=args.delay)
-    if game.outcome is not None:
-        print(game.outcome.result())
-    return 0
 
 
 def match_text(game: Game, kinds: Sequence[str], prompt: Prompt | None, messages: Sequence[str]) -> tuple[str, str]:
@@ -315,10 +200,6 @@ def play_in_window(
     the recorded actions again. ``replays`` (for scripts) stops after that many replays instead of
     waiting for a key; ``speed`` is the pace in times real time. Returns the game as it ended.
     """
-    from pyramid.agents.players import make_player
-    from pyramid.physics.world import World
-    from pyramid.ui.viewer import Viewer, WindowClosed
-
     world = World() if physical else None
     game = make_game()
     viewer = Viewer(world, f"{game.info.number}. {game.info.title}", speed=speed)
@@ -351,7 +232,7 @@ def play_in_window(
                 if replays <= 0:
                     break
                 replays -= 1
-            elif not _wait_for_replay(viewer):
+            elif not wait_for_replay(viewer):
                 break
             if world is not None:
                 world.close()
@@ -371,9 +252,6 @@ def _run_match(
     game: Game, players: Sequence[Player], world: World | None, seed: int, viewer: Viewer, delay: float
 ) -> Game:
     """One match in the window, each action seen as it happens; a bot's move is followed by ``delay`` s."""
-    from pyramid.play import Match
-    from pyramid.ui.viewer import watching
-
     with watching(world, viewer) if world is not None else contextlib.nullcontext():
         match = Match(game, players, world, np.random.default_rng(seed), log=viewer.say)
         while game.outcome is None:
@@ -385,7 +263,7 @@ def _run_match(
     return game
 
 
-def _wait_for_replay(viewer: Viewer) -> bool:
+def wait_for_replay(viewer: Viewer) -> bool:
     """Draw until Enter (replay: True) or the window closes (WindowClosed)."""
     pressed: list[int] = []
 

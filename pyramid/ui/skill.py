@@ -8,24 +8,22 @@ programmed player returns.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from pyramid.agents import Controller
+from pyramid.agents.seats import make_hand
 from pyramid.perception import Readout
-from pyramid.physics import actions
 from pyramid.physics.actions import PhysicalAction
-
-if TYPE_CHECKING:  # pyglet opens a display when imported: the window modules are imported where they are used
-    from pyramid.physics.world import World
-    from pyramid.skillgames.base import SkillGame
-    from pyramid.ui.player import Hands
-    from pyramid.ui.viewer import Viewer
+from pyramid.physics.world import World
+from pyramid.play import Match
+from pyramid.skillgames.base import SkillGame
+from pyramid.ui.hands import Hands
+from pyramid.ui.player import face_table, wait_for_replay
+from pyramid.ui.replay import Move, Recorder, ReplayHand
+from pyramid.ui.viewer import Viewer, WindowClosed, watching
 
 SKILL_HELP = (
     "drag: turn   wheel: zoom   shift-drag: pan   R: reset view   click a die: lift it out   drag a die: flick it\n"
@@ -44,7 +42,7 @@ class WindowHand(Controller):
         self.viewer = viewer
         self.hands = hands
 
-    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
+    def act(self, game: SkillGame, readout: Readout, elapsed: float) -> PhysicalAction:
         """Wait, drawing (the world stands still), until the person acts."""
         chosen: list[PhysicalAction] = []
         self.viewer.queue.clear()  # what the hands did while another player had the turn does not count
@@ -60,76 +58,6 @@ class WindowHand(Controller):
             self.hands.sink = None
             self.hands.game = None
         return chosen[0]
-
-
-@dataclass(frozen=True)
-class Move:
-    """One recorded action of a seat, and whether with it the player declared the turn over (``game.stop()``)."""
-
-    action: actions.PhysicalAction
-    stops: bool = False
-
-
-class Recorder(Controller):
-    """Passes on another controller's actions and keeps them, in order, for a replay.
-
-    A player may also end a turn by word (Mount(a)ing's E, or the programmed hand stopping): the game's
-    ``stopped`` turning true during an action is kept with it.
-    """
-
-    def __init__(self, player: Controller) -> None:
-        self.player = player
-        self.name = player.name
-        self.moves: list[Move] = []
-
-    @property
-    def actions(self) -> list[PhysicalAction]:
-        """The recorded actions, in order."""
-        return [m.action for m in self.moves]
-
-    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
-        """The wrapped controller's action, recorded."""
-        before = bool(getattr(game, "stopped", False))
-        action = self.player.act(game, readout, elapsed)
-        self.moves.append(Move(action, bool(getattr(game, "stopped", False)) and not before))
-        return action
-
-
-def from_hand(game: Any, action: actions.PhysicalAction) -> PhysicalAction:
-    """``action`` with the dice it sets down taken from the game's hand again, as the player's hands took them.
-
-    A recorded ``Attach`` (Mount(a)ing) or ``Pour`` (Trulla) names dice that the game handed out when it
-    was first played; a replay runs a fresh game whose hand still holds them. The dice are asked of the
-    game by the same calls (``next_die``, ``ladleful``), so its hand empties as it did, and the action
-    sets down the dice it hands out now (the same ones while the replay runs as the match ran). With the
-    hand empty, the hands wait.
-    """
-    if isinstance(action, actions.Attach) and callable(getattr(game, "next_die", None)):
-        if not game.hand:
-            return actions.Wait(0.1)
-        return replace(action, die=game.next_die())
-    if isinstance(action, actions.Pour) and callable(getattr(game, "ladleful", None)):
-        dice = tuple(game.ladleful(len(action.dice)))
-        return replace(action, dice=dice) if dice else actions.Wait(0.1)
-    return action
-
-
-class ReplayHand(Controller):
-    """Plays back one seat's recorded moves; waits once they run out (the judge then ends the turn)."""
-
-    name = "replay"
-
-    def __init__(self, recorded: Sequence[Move]) -> None:
-        self.recorded = list(recorded)
-
-    def act(self, game: Any, readout: Readout, elapsed: float) -> PhysicalAction:
-        """The next recorded action, its dice taken from the game's hand; the player stops where they stopped."""
-        if not self.recorded:
-            return actions.Wait(0.5)
-        move = self.recorded.pop(0)
-        if move.stops and callable(getattr(game, "stop", None)):
-            game.stop()
-        return from_hand(game, move.action)
 
 
 def skill_text(
@@ -165,11 +93,6 @@ def play_skill_in_window(
     ``replays`` (for scripts) stops after that many replays instead of waiting for a key; ``speed`` is
     the pace in times real time. Returns the game as it ended.
     """
-    from pyramid.agents.seats import make_hand
-    from pyramid.physics.world import World
-    from pyramid.play import Match
-    from pyramid.ui.player import Hands, _wait_for_replay, face_table
-    from pyramid.ui.viewer import Viewer, WindowClosed, watching
 
     def make_game() -> SkillGame:
         return game_type(len(kinds), rng=np.random.default_rng([seed, 1]), **(options or {}))
@@ -230,7 +153,7 @@ def play_skill_in_window(
                 if replays <= 0:
                     break
                 replays -= 1
-            elif not _wait_for_replay(viewer):
+            elif not wait_for_replay(viewer):
                 break
             game = make_game()
     except WindowClosed:
@@ -241,20 +164,3 @@ def play_skill_in_window(
             with contextlib.suppress(Exception):
                 world.close()
     return finished
-
-
-def play_skill_command(args: argparse.Namespace) -> int:
-    """``pyramid play N --view`` for a skill game: the match in a window, ``human`` seats play by hand."""
-    from pyramid.cli.args import game_options, seat_kinds
-    from pyramid.registry import find_game
-
-    game_type = find_game(args.game, SkillGame)
-    if args.fast:
-        raise ValueError(f"{game_type.info.title} is a game of physical skill: it has no fast mode")
-    kinds = seat_kinds(args.players)
-    kinds = kinds or ["human"] + [game_type.default_player] * (max(game_type.info.players[0], 2) - 1)
-    options = game_options(args.option)
-    game = play_skill_in_window(game_type, kinds, args.seed, options)
-    if game.outcome is not None:
-        print(game.outcome.result())
-    return 0

@@ -18,11 +18,14 @@ import pyglet
 from PIL import Image
 from pyglet import gl
 from pyglet.math import Mat4
+from scipy.spatial.transform import Rotation
 
 from pyramid import geometry
 from pyramid.dice import COLOURS, DICE, EDGE, Colour
 from pyramid.physics import assets
+from pyramid.physics.render import view_points
 from pyramid.state import PyramidState
+from pyramid.tolerances import TOL
 from pyramid.ui.camera import OrbitCamera
 
 if TYPE_CHECKING:
@@ -423,10 +426,8 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
 
     def frame_world(self) -> None:
         """Aim the camera (and its home, R) so that the plate and every die of the world are in view."""
-        from pyramid.ui.film import frame_camera
-
         if self.world is not None:
-            frame_camera(self.camera, self.world, self.width / max(self.height, 1))
+            self.camera.fit(view_points(self.world), self.width / max(self.height, 1))
 
     def screenshot(self) -> np.ndarray:
         """The window as a person sees it now: an RGB image (height, width, 3) uint8."""
@@ -506,11 +507,10 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
 
 
 def _moving(before: np.ndarray, after: np.ndarray, edge: float) -> bool:
-    """Whether any die moved more than 0.005 edges or turned more than 1 degree (the settle test)."""
+    """Whether any die moved or turned more than the settle test allows (``TOL.rest_shift``, ``TOL.rest_turn``)."""
     shift = np.linalg.norm(after[:, :3] - before[:, :3], axis=1) / edge
-    # Angle between two unit quaternions: 2 acos(|<q1, q2>|).
-    turn = np.degrees(2 * np.arccos(np.clip(np.abs(np.einsum("ni,ni->n", before[:, 3:], after[:, 3:])), 0, 1)))
-    return bool((shift > 0.005).any() or (turn > 1.0).any())
+    turn = np.degrees((Rotation.from_quat(after[:, 3:]) * Rotation.from_quat(before[:, 3:]).inv()).magnitude())
+    return bool((shift > TOL.rest_shift).any() or (turn > TOL.rest_turn).any())
 
 
 class WindowClosed(Exception):

@@ -1,0 +1,164 @@
+"""``pyramid experiment``: the plan from the arguments, checked before anything runs; a progress bar; the summary.
+
+The runs, the rows and the summary are ``pyramid.lab.experiments``'; this module only reads the
+command line and writes to the terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from collections.abc import MutableMapping
+from pathlib import Path
+from typing import Any, TextIO
+
+from tqdm import tqdm
+
+from pyramid.agents.seats import default_seats
+from pyramid.cli.args import game_options, seat_kinds
+from pyramid.lab.experiments import (
+    ExperimentError,
+    Plan,
+    game_spec,
+    read_rows,
+    run_experiment,
+)
+from pyramid.lab.scene import load_scene
+from pyramid.lab.settings import parse_vary
+from pyramid.lab.summaries import plural, summary_text
+from pyramid.registry import find_game
+
+
+class Progress(tqdm):
+    """The runs' progress bar: tqdm on stderr, redrawn in place on a terminal, a line about every tenth otherwise.
+
+    A resumed experiment starts at the ``done`` runs already written; its pace, and so the time left,
+    counts this session's runs only, and shows once the first of them has finished.
+    """
+
+    monitor_interval = 0  # no tqdm monitor thread: it would redraw off the main thread and undo the pacing
+
+    def __init__(self, total: int, done: int = 0, width: int = 30, stream: TextIO | None = None) -> None:
+        stream = stream or sys.stderr
+        tty = stream.isatty()
+        # The terminal's size, 80 x 24 where it does not tell (tqdm would then draw nothing).
+        columns, lines = shutil.get_terminal_size() if tty else (None, None)
+        super().__init__(
+            total=total,
+            initial=done,
+            file=stream if tty else _Lines(stream),
+            bar_format=f"[{{bar:{width}}}] " + "{n_fmt}/{total_fmt} runs {percentage:3.0f}%  {elapsed_s:.0f} s{left}",
+            ascii=" #",
+            smoothing=0,  # the pace is this session's average, not a moving one
+            ncols=columns,
+            nrows=lines,
+            mininterval=0.1 if tty else 0,
+            miniters=None if tty else max(1, -(-(total - done) // 10)),
+        )
+
+    @property
+    def format_dict(self) -> MutableMapping[str, Any]:
+        """tqdm's fields, and ``left``: the time left at this session's pace, blank before its first run is in."""
+        fields = super().format_dict
+        ran = fields["n"] - fields["initial"]
+        fields["left"] = f", ~{(fields['total'] - fields['n']) * fields['elapsed'] / ran:.0f} s left" if ran > 0 else ""
+        return fields
+
+
+class _Lines:
+    """A stream for a progress bar off a terminal: each redraw becomes a line of its own, a repeat is left out."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream, self.last = stream, ""
+
+    def write(self, text: str) -> int:
+        """Write a redraw (tqdm's carriage return and padding dropped) as one line."""
+        line = text.strip()
+        if line and line != self.last:
+            self.stream.write(line + "\n")
+            self.last = line
+        return len(text)
+
+    def flush(self) -> None:
+        """Flush the stream beneath."""
+        self.stream.flush()
+
+
+class ProgressReport:
+    """What ``run_experiment`` tells of its progress (runs done, runs in all), drawn as a ``Progress`` bar."""
+
+    def __init__(self) -> None:
+        self.bar: Progress | None = None
+
+    def __call__(self, done: int, total: int) -> None:
+        """Start the bar at the first report, move it at each next one, end it with the last run."""
+        if self.bar is None:
+            self.bar = Progress(total, done)
+            return
+        self.bar.update(done - self.bar.n)
+        if done == total:
+            self.bar.close()
+
+    def close(self) -> None:
+        """End the bar (after an interruption: where it stopped)."""
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def plan_from_args(args: argparse.Namespace) -> tuple[Plan, str]:
+    """The plan of the experiment the arguments ask for, every sweep point or seat checked; and its default folder."""
+    vary = dict(parse_vary(text) for text in args.vary)
+    if args.scene is None and args.game is None:
+        raise ExperimentError("nothing to run: give a scene file (e.g. scenes/die_throw.toml) or --game with --players")
+    if args.scene is not None and args.game is not None:
+        raise ExperimentError(f"give a scene file or --game, not both (got {args.scene} and --game {args.game})")
+    if args.scene is not None:
+        base = load_scene(args.scene)
+        for point in Plan({}, vary, 1).points():  # every sweep point must make a valid scene before anything runs
+            load_scene(args.scene, point, origin="--vary")
+        spec: dict[str, Any] = {"scene": dict(base.raw), "source": str(args.scene)}
+        default_out = f"experiments/{base.name}"
+    else:
+        kinds = seat_kinds(args.players) or default_seats(find_game(args.game))
+        if "human" in kinds:
+            raise ExperimentError("--players names the bots of every seat, e.g. greedy,random (no human)")
+        spec, default_out = game_spec(args.game, kinds, args.fast, game_options(args.option))
+    if args.seeds < 1:
+        raise ExperimentError(f"--seeds must be at least 1, got {args.seeds}")
+    if args.first_seed < 0:
+        raise ExperimentError(f"--first-seed must be 0 or more, got {args.first_seed}")
+    if args.workers is not None and args.workers < 1:
+        raise ExperimentError(f"--workers must be at least 1, got {args.workers}")
+    return Plan(spec, vary, args.seeds, args.first_seed), default_out
+
+
+def experiment(args: argparse.Namespace) -> int:
+    """``pyramid experiment``: build the plan from the arguments, check it, run it, print the summary."""
+    plan, default_out = plan_from_args(args)
+    out = Path(args.out or default_out)
+    shape = f"{plural(len(plan.points()), 'setting')} x {plural(args.seeds, 'seed')}"
+    _say(f"{plural(len(plan.jobs()), 'run')} ({shape}) into {out}")
+    report = None if args.quiet else ProgressReport()
+    try:
+        try:
+            result = run_experiment(
+                plan, out, args.workers, args.engine, args.address, report, not args.no_plots, say=_say
+            )
+        finally:
+            if report is not None:
+                report.close()
+    except KeyboardInterrupt:
+        kept = len(read_rows(out / "rows.jsonl"))
+        _say(f"interrupted: {kept} rows kept in {out / 'rows.jsonl'}; run the same command again to resume")
+        return 130
+    if result.resumed:
+        _say(f"resumed: {plural(result.resumed, 'run')} already done, {plural(result.ran, 'run')} this time")
+    print(summary_text(result.summary))
+    for path in result.files:
+        print(f"wrote {path}")
+    return 0

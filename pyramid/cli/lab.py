@@ -1,0 +1,89 @@
+"""``pyramid demo``, ``assets``, ``bench`` and ``run``: the lab's jobs, read from the command line and printed.
+
+The work is ``pyramid.lab``'s (and ``pyramid.ui.film``'s for pictures and films); this module only
+turns arguments into calls and results into lines on the terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from pyramid.cli.paths import check_output_file, check_output_folder
+from pyramid.lab.bench import bench_table, run_bench
+from pyramid.lab.demo import run_demo
+from pyramid.lab.runner import report_text, run_scene
+from pyramid.lab.scene import Scene, load_scene
+from pyramid.lab.settings import parse_setting
+from pyramid.physics.assets import write_assets
+from pyramid.ui.film import film_scene, make_renderer
+
+
+def demo(args: argparse.Namespace) -> int:
+    """``pyramid demo``: build a pyramid physically, throw dice at it, print the read-out, save a picture."""
+    if args.picture:
+        check_output_file(args.picture, "--picture")
+    return run_demo(seed=args.seed, picture=args.picture, throws=args.throws, gui=args.gui, say=print)
+
+
+def assets(args: argparse.Namespace) -> int:
+    """``pyramid assets``: write the meshes and URDF files, one path a line."""
+    check_output_folder(args.out, "--out")
+    for path in write_assets(args.out):
+        print(path)
+    return 0
+
+
+def bench(args: argparse.Namespace) -> int:
+    """``pyramid bench``: measure the physics, then print the table of figures."""
+    figures = run_bench(seconds=args.seconds, mujoco=not args.no_mujoco, progress=print)
+    print(bench_table(figures))
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """``pyramid run``: every scene file (and every ``--set``) checked, then each run, summarised and reported."""
+    # Every file with every --set checked (errors blame --set, not the file), and the folder, before anything runs.
+    overrides = dict(parse_setting(text) for text in args.set)
+    scenes = [load_scene(path, overrides, origin="--set") for path in args.scene]
+    check_output_folder(args.out, "--out")
+    if args.picture or args.video:
+        return _film(args, scenes)
+    out = Path(args.out)
+    for scene in scenes:
+        seed = scene.seed if args.seed is None else args.seed
+        stem = f"{scene.name}_seed{seed}"
+        report = run_scene(scene, seed, out / stem if args.pictures else None)
+        path = _write_report(report, out / f"{stem}.json")
+        if not args.quiet:
+            print(report_text(report))
+        print(f"report: {path}" + (f"; pictures in {out / stem}" if args.pictures else ""))
+    return 0
+
+
+def _film(args: argparse.Namespace, scenes: list[Scene]) -> int:
+    """``pyramid run --picture/--video``: each scene run as ``pyramid run`` runs it, drawn as the viewer draws it."""
+    renderer = make_renderer(args.renderer)
+    out = Path(args.out)
+    for scene in scenes:
+        seed = scene.seed if args.seed is None else args.seed
+        stem = f"{scene.name}_seed{seed}"
+        video = out / f"{stem}.{args.video}" if args.video else None
+        report = film_scene(scene, seed, video, out / stem if args.picture else None, renderer)
+        path = _write_report(report, out / f"{stem}.json")
+        if not args.quiet:
+            print(report_text(report))
+        print(f"report: {path}; drawn by the {renderer.name} renderer")
+        if args.picture:
+            print(f"pictures: {len(report['pictures'])} in {out / stem}")
+        if video is not None:
+            print(f"film: {video}")
+    return 0
+
+
+def _write_report(report: dict[str, object], path: Path) -> Path:
+    """A run's report as indented JSON at ``path`` (its folder made); returns the path."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=1) + "\n")
+    return path

@@ -1,0 +1,65 @@
+"""``pyramid view`` and ``pyramid play --view``: a window on a scene, on the full pyramid, or on a match.
+
+Needs pyglet (the ``view`` extra) and a display: ``cli.app`` checks both before loading this module.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from pyramid.cli.args import game_options, seat_kinds
+from pyramid.lab.scene import load_scene
+from pyramid.registry import find_game
+from pyramid.rules import Game
+from pyramid.skillgames.base import SkillGame
+from pyramid.ui.player import full_pyramid_world, play_in_window, view_in_window, view_scene
+from pyramid.ui.skill import play_skill_in_window
+
+
+def view(args: argparse.Namespace) -> int:
+    """``pyramid view [SCENE]``: a scene's timeline played live, then hands on; or the full pyramid and spares."""
+    rng = np.random.default_rng(args.seed)
+    if args.scene is None:
+        world = full_pyramid_world(rng)
+        view_in_window(world, "pyramid: the full pyramid and the 116 other dice", rng, args.seconds).close()
+        world.close()
+        return 0
+    view_scene(load_scene(args.scene), args.seed, args.seconds)
+    return 0
+
+
+def play(args: argparse.Namespace) -> int:
+    """``pyramid play GAME --view``: the match in a window; ``human`` seats play by mouse and keys."""
+    kind = find_game(args.game).kind
+    if kind == "table":
+        raise ValueError("the table games are played on the terminal; --view plays the pyramid's games")
+    if kind == "skill":
+        return _play_skill(args)
+    game_type = find_game(args.game, Game)
+    kinds = seat_kinds(args.players)
+    kinds = kinds or ["human"] + ["greedy"] * (game_type.info.players[0] - 1)
+    options = game_options(args.option)
+
+    def make_game() -> Game:
+        return game_type(len(kinds), rng=np.random.default_rng([args.seed, 1]), **options)
+
+    game = play_in_window(make_game, kinds, args.seed, physical=not args.fast, delay=args.delay)
+    if game.outcome is not None:
+        print(game.outcome.result())
+    return 0
+
+
+def _play_skill(args: argparse.Namespace) -> int:
+    """``pyramid play N --view`` for a skill game: the match in a window, ``human`` seats play by hand."""
+    game_type = find_game(args.game, SkillGame)
+    if args.fast:
+        raise ValueError(f"{game_type.info.title} is a game of physical skill: it has no fast mode")
+    kinds = seat_kinds(args.players)
+    kinds = kinds or ["human"] + [game_type.default_player] * (max(game_type.info.players[0], 2) - 1)
+    options = game_options(args.option)
+    game = play_skill_in_window(game_type, kinds, args.seed, options)
+    if game.outcome is not None:
+        print(game.outcome.result())
+    return 0

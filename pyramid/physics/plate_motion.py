@@ -1,0 +1,159 @@
+"""The plate in the hands: a tilt and a shake, and where the plate is moment by moment while one runs.
+
+Small frozen data and pure kinematics (no world, no PyBullet); ``actions`` performs them in the world.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from pyramid.physics import hands
+
+HOME = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0])  # the plate lying on the table
+
+
+@dataclass(frozen=True)
+class Tilt:
+    """Raise the plate's uphill side so that it slopes down towards ``direction`` (azimuth, degrees) by ``angle``.
+
+    The hand needs ``ramp`` s to reach the angle, holds it ``hold`` s, and lowers it in ``ramp`` s;
+    the low edge stays on the table. While held it may jiggle the plate to and fro along the slope by
+    ``shake`` m at ``frequency`` Hz (peak acceleration shake * (2 pi f)^2: about 2 g lifts a seated die
+    over its funnel's rim), and press ``press`` N on the topmost die
+    along the plate's normal (a finger on the apex, as Captain Flint does).
+
+    Held in two hands, the plate can turn about any horizontal line instead of its low edge: with
+    ``pivot`` (a point (x, y, z), metres, in the frame of the plate lying on the table) the plate
+    turns about the horizontal line through that point square to ``direction``, the side towards
+    ``direction`` going down. A die on that line only turns with the plate; one ``d`` m from it
+    moves ``d`` times the angle. So that no part of the plate goes through the table, the hands
+    first lift it (in ``lift_time`` s, smoothly) by just what the full angle needs (nothing when the
+    line lies on the table under the plate's edge), turn it, and set it down again after.
+    ``accelerate`` shapes the turn: 0 is the smooth rise of the one-handed tilt (peak angular
+    acceleration 6 A / T^2 at both ends, for angle A radians and ramp T s); a share s between 0
+    and 1 turns at a constant angular acceleration 2 A / (s T^2) for the first s T s and slows at
+    a constant 2 A / ((1 - s) T^2) after: a small s is a jerk at the start (the plate's lowered
+    side drops away from its dice, its raised side only presses them), a large s a sudden stop at
+    the top (the raised side's dice fly on, the lowered side's are pressed down). ``fall`` is the
+    time the hand takes to turn the plate back (0: ``ramp``), smoothly. ``preset`` (degrees, with a
+    pivot) is where the hands turn the plate first, slowly, while lifting it: a jolt from a preset
+    steeper than ``angle`` raises the lowered side and stops it short, so that dice there fly on,
+    away from the line, while the dice across the line are pressed down; a negative preset first
+    turns the plate the other way, for a longer swing.
+    """
+
+    direction: float
+    angle: float = 15.0
+    ramp: float = 0.3
+    hold: float = 0.5
+    shake: float = 0.0
+    frequency: float = 10.0
+    press: float = 0.0
+    pivot: tuple[float, float, float] | None = None
+    accelerate: float = 0.0
+    fall: float = 0.0
+    lift_time: float = 0.2
+    preset: float = 0.0
+
+    def __str__(self) -> str:
+        extra = f", shaking {1000 * self.shake:g} mm at {self.frequency:g} Hz" if self.shake else ""
+        extra += f", pressing {self.press:g} N on the top" if self.press else ""
+        if self.pivot is not None:
+            x, y, z = (100 * c for c in self.pivot)
+            extra += f", about a line through ({x:.1f}, {y:.1f}, {z:.1f}) cm"
+        if self.preset:
+            extra += f", from {self.preset:g} deg"
+        if self.accelerate:
+            extra += f", {'jerked off' if self.accelerate < 0.5 else 'stopped short'} in a {self.ramp:.3g} s turn"
+        return f"tilt {self.angle:g} deg towards {self.direction:.0f} deg for {self.hold:g} s{extra}"
+
+
+@dataclass(frozen=True)
+class Shake:
+    """Shake the level plate to and fro along ``azimuth`` (degrees) by ``amplitude`` m at ``frequency`` Hz.
+
+    ``vertical`` m adds an up-and-down shake (the plate only ever rises off the table). The shake
+    fades in and out over a quarter of ``duration``.
+    """
+
+    amplitude: float = 0.003
+    frequency: float = 8.0
+    duration: float = 0.5
+    azimuth: float = 0.0
+    vertical: float = 0.0
+
+    def __str__(self) -> str:
+        return f"shake {1000 * self.amplitude:g} mm at {self.frequency:g} Hz for {self.duration:g} s"
+
+
+def plate_pose_at(action: Tilt | Shake, t: float, edge: float) -> np.ndarray:
+    """The plate's pose (7,) ``t`` seconds into a tilt or shake."""
+    if isinstance(action, Tilt):
+        a = action
+        downhill = hands.unit(a.direction)
+        angle, up, held = _tilt_state(a, t, edge)
+        # The shake runs while the angle is held, faded in and out over a quarter period.
+        quarter = 4 * a.frequency
+        fade = min(hands.smooth_step(held * quarter), hands.smooth_step((a.hold - held) * quarter))
+        offset = a.shake * fade * math.sin(2 * math.pi * a.frequency * held) * downhill
+        if a.pivot is None:
+            return hands.tilted_plate_pose(downhill, angle, edge, offset=offset)
+        return hands.turned_plate_pose(downhill, angle, np.asarray(a.pivot, dtype=float), lift=up, offset=offset)
+    quarter = action.duration / 4
+    fade = min(hands.smooth_step(t / quarter), hands.smooth_step((action.duration - t) / quarter)) if quarter else 0.0
+    phase = 2 * math.pi * action.frequency * t
+    offset = fade * action.amplitude * math.sin(phase) * hands.unit(action.azimuth)
+    offset[2] = fade * action.vertical * (1 - math.cos(phase)) / 2
+    return np.concatenate([offset, HOME[3:]])
+
+
+def _tilt_state(a: Tilt, t: float, edge: float) -> tuple[float, float, float]:
+    """Angle (radians), lift (metres) and time since the angle was reached (s), ``t`` seconds into a tilt.
+
+    The phases: lift and turn to ``preset`` (``lift_time``, only with a lift or a preset), the turn
+    to ``angle`` (``ramp``), the hold, the turn back to level (``fall``), setting down (``lift_time``).
+    """
+    lift = tilt_lift(a, edge)
+    lifting = _lifting(a, lift)
+    total = tilt_duration(a, edge)
+    fall = a.fall or a.ramp
+    preset, target = math.radians(a.preset), math.radians(a.angle)
+    t_turn = t - lifting
+    if t_turn < 0:
+        angle = preset * hands.smooth_step(t / lifting)
+    elif t_turn < a.ramp:
+        angle = preset + (target - preset) * hands.rise_profile(t_turn / a.ramp, a.accelerate)
+    else:
+        back = total - lifting - t
+        angle = target * (hands.smooth_step(back / fall) if fall > 0 else float(back >= 0))
+    up = 0.0
+    if a.pivot is not None and lifting:
+        up = lift * min(hands.smooth_step(t / lifting), hands.smooth_step((total - t) / lifting))
+        # While the preset is turned in, the hands lift at least what the angle of the moment needs.
+        lowest = hands.lowest_point(hands.unit(a.direction), angle, np.asarray(a.pivot, dtype=float), edge)
+        up = max(up, -lowest)
+    return angle, up, t_turn - a.ramp
+
+
+def _lifting(a: Tilt, lift: float) -> float:
+    return a.lift_time if lift > 0 or a.preset else 0.0
+
+
+@functools.cache  # a tilt's lift is fixed for the whole tilt; its pose is asked for twice a step
+def tilt_lift(a: Tilt, edge: float) -> float:
+    """How high (metres) the hands lift the plate for a tilt about ``a.pivot``: none of it may go below the table."""
+    if a.pivot is None:
+        return 0.0
+    pivot = np.asarray(a.pivot, dtype=float)
+    down = hands.unit(a.direction)
+    lowest = min(hands.lowest_point(down, math.radians(x), pivot, edge) for x in (a.angle, a.preset))
+    return max(0.0, -lowest) + (0.001 if lowest < -1e-6 else 0.0)
+
+
+def tilt_duration(a: Tilt, edge: float) -> float:
+    """Seconds a tilt takes, from the first lift to the plate lying on the table again."""
+    return 2 * _lifting(a, tilt_lift(a, edge)) + a.ramp + a.hold + (a.fall or a.ramp)

@@ -1,0 +1,80 @@
+"""The physics settings: engine, solver and material values of a world, readable without PyBullet.
+
+Scene files and experiments carry a ``Physics``; ``pyramid.physics.world`` builds its world from one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pyramid.dice import DENSITY, EDGE
+from pyramid.units import GRAVITY
+
+
+@dataclass(frozen=True)
+class Physics:
+    """Engine and material settings. Lengths in metres, times in seconds.
+
+    PyBullet's own defaults are sized for bodies of about a metre: with them a pyramid of 16 mm dice
+    sinks and creeps apart (0.24 edges in 3 s). What holds it (measured, see the README):
+    split impulse on for every penetration (threshold 0; Bullet's -0.04 m never triggers), no
+    contact slop (PyBullet's 1 mm is 0.06 edges), a 2 mm breaking threshold, warm starting 1 and
+    24 solver iterations. Dice are sharp boxes: Bullet's box-box contacts give a full contact patch
+    in one step, where a rounded convex hull gets one point per step and never rests on a table (with
+    separating-axis contacts it rests, but costs twice as much and stands 1 mm off box shapes).
+
+    Settings (each can be set in a scene file's ``[physics]`` table, or swept in an experiment):
+      edge, proportions   the die's edge (m) and its box relative to it (a die is a cube: 1, 1, 1)
+      density             kg/m^3 (acrylic 1180: a 16 mm die weighs 4.8 g)
+      time_step           s per physics step; solver_iterations per step
+      contact_erp, warm_starting, contact_breaking_threshold (m), split_impulse,
+      split_impulse_threshold (m), contact_slop (m)   Bullet's contact solver, tuned as above
+      restitution_threshold   m/s below which an impact does not bounce
+      cone_friction       Bullet's implicit friction cone (on): the same in every direction; off, a
+                          die holds on a slope up to sqrt 2 times its friction along its diagonal
+      maximal_coordinates rigid bodies (True) rather than multibodies; engine_defaults: PyBullet's own
+                          solver settings, for comparison; gravity in m/s^2
+      friction_die, friction_plate, friction_table   coefficients per body: Bullet multiplies the
+                          two in contact, so friction_die also changes die on plate and die on table
+      restitution_die, restitution_plate, restitution_table   bounciness per body, multiplied too
+      rolling_friction, spinning_friction   per body, 0: a die's resistance is its corners and edges
+      sleep_after_settle  put every die to sleep once settle() finds them at rest (it then costs nothing)
+    """
+
+    edge: float = EDGE
+    proportions: tuple[float, float, float] = (1.0, 1.0, 1.0)  # die box relative to the edge
+    density: float = DENSITY
+    time_step: float = 1 / 200
+    solver_iterations: int = 24
+    contact_erp: float = 0.6
+    warm_starting: float = 1.0
+    contact_breaking_threshold: float = 0.002
+    split_impulse: bool = True
+    split_impulse_threshold: float = 0.0  # metres of penetration beyond which split impulse is used
+    contact_slop: float = 0.0  # metres of penetration left uncorrected
+    restitution_threshold: float = 0.5  # m/s: slower impacts do not bounce (a 1 cm drop hits at 0.44)
+    # Bullet's implicit friction cone. On (its default, and ours): the same in every direction, but a
+    # die creeps down a slope 1 to 2 degrees under its friction angle and slides out of a two-face
+    # groove up to friction 0.55 (Coulomb: 0.5). Off (two fixed friction directions per contact): a
+    # die pushed along its diagonal holds up to sqrt 2 times its friction. examples/support_probe.py
+    # prints both; the README has the figures.
+    cone_friction: bool = True
+    maximal_coordinates: bool = True
+    engine_defaults: bool = False  # True: leave PyBullet's own solver settings (for comparison)
+    gravity: float = GRAVITY
+    # Bullet multiplies the two bodies' coefficients: die on die 0.81^2 = 0.66 (acrylic),
+    # die on plate 0.81 * 0.45 = 0.36 (aluminium), die on table 0.81 * 0.5 = 0.40 (dry wood).
+    friction_die: float = 0.81
+    friction_plate: float = 0.45
+    friction_table: float = 0.5
+    restitution_die: float = 0.6
+    restitution_plate: float = 0.5
+    restitution_table: float = 0.6
+    rolling_friction: float = 0.0
+    spinning_friction: float = 0.0
+    sleep_after_settle: bool = True
+
+    @classmethod
+    def pybullet_defaults(cls) -> Physics:
+        """PyBullet's own settings (240 Hz, its solver defaults, multibody dice): the baseline."""
+        return cls(time_step=1 / 240, engine_defaults=True, maximal_coordinates=False)
