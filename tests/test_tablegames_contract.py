@@ -12,9 +12,10 @@ import pytest
 
 from pyramid.agents.players import RandomPlayer
 from pyramid.physics.roller import FastRoller
+from pyramid.play import Match
 from pyramid.rules import Choice, IllegalAction, Phase, Rolled, Termination
 from pyramid.tablegames import TABLE_GAMES
-from pyramid.tablegames.base import TableGame, play_out
+from pyramid.tablegames.base import TableGame
 
 SEATS = {"decathlon": 2, "heptathlon": 2, "knights": 3, "sport-is-murder": 3}
 ENDS = {
@@ -147,12 +148,12 @@ def test_the_same_seed_gives_the_same_game(game_type: type[TableGame]) -> None:
     for _ in range(2):
         game, seat = _game(game_type, 5)
         heard: list[str] = []
-        outcome = play_out(game, [seat.player] * game.players, seat.roller, say=heard.append)
+        outcome = Match(game, [seat.player] * game.players, roller=seat.roller, log=heard.append).run()
         assert heard == game.events
         plays.append((outcome, game.events, game.answers, game.draws))
     assert plays[0] == plays[1]
     other, seat = _game(game_type, 6)
-    play_out(other, [seat.player] * other.players, seat.roller)
+    Match(other, [seat.player] * other.players, roller=seat.roller).run()
     assert other.events != plays[0][1]
 
 

@@ -15,9 +15,10 @@ from pyramid.agents.table_players import OptimalPlayer, TableHumanPlayer
 from pyramid.cli.games import list_games, show_rules
 from pyramid.cli.play import play
 from pyramid.physics.roller import FastRoller
+from pyramid.play import Match
 from pyramid.registry import find_game
 from pyramid.tablegames import decathlon_dp as dp
-from pyramid.tablegames.base import Decision, TableGame, play_out
+from pyramid.tablegames.base import Decision, TableGame
 from pyramid.tablegames.decathlon import DISCIPLINES, Decathlon, Entry
 
 
@@ -118,7 +119,7 @@ def _simulate(games: int, seed: int) -> np.ndarray:
     scores = np.zeros((games, len(DISCIPLINES)))
     for g in range(games):
         game = Decathlon(rng=rng, names=["opt"])
-        play_out(game, [OptimalPlayer("opt")], FastRoller(rng))
+        Match(game, [OptimalPlayer("opt")], roller=FastRoller(rng)).run()
         scores[g] = [game.sheet[name][0].best or 0 for name in DISCIPLINES]
     return scores
 
@@ -147,7 +148,7 @@ def test_optimal_beats_random() -> None:
     wins = 0
     for _ in range(40):
         game = Decathlon(rng=rng, names=["opt", "rnd"])
-        play_out(game, [OptimalPlayer("opt"), _random("rnd", rng)], FastRoller(rng))
+        Match(game, [OptimalPlayer("opt"), _random("rnd", rng)], roller=FastRoller(rng)).run()
         totals = game.totals
         wins += totals[0] > totals[1]
     assert wins >= 32
@@ -157,14 +158,14 @@ def test_full_games_with_every_player_count() -> None:
     rng = np.random.default_rng(4)
     for n in range(1, 5):
         game = Decathlon(rng=rng, names=[f"p{i}" for i in range(n)])
-        play_out(game, [_random(f"p{i}", rng) for i in range(n)], FastRoller(rng))
+        Match(game, [_random(f"p{i}", rng) for i in range(n)], roller=FastRoller(rng)).run()
         totals = game.totals
         assert len(totals) == n and len(game.sheet) == 10
         assert game.score_sheet().count("\n") == 12
     with pytest.raises(ValueError):
         Decathlon(rng=rng, names=[f"p{i}" for i in range(5)])
     game = Decathlon(rng=rng, names=[f"p{i}" for i in range(8)], championship=True)
-    play_out(game, [_random(f"p{i}", rng) for i in range(8)], FastRoller(rng))
+    Match(game, [_random(f"p{i}", rng) for i in range(8)], roller=FastRoller(rng)).run()
 
 
 def test_human_player_reasks_on_bad_input() -> None:
@@ -178,7 +179,7 @@ def test_human_player_reasks_on_bad_input() -> None:
     rng = np.random.default_rng(5)
     human = TableHumanPlayer("me", read=read)
     game = Decathlon(rng=rng, names=["me", "rnd"])
-    play_out(game, [human, _random("rnd", rng)], FastRoller(rng))
+    Match(game, [human, _random("rnd", rng)], roller=FastRoller(rng)).run()
     assert len(game.sheet) == 10 and len(asked) > 3
 
 

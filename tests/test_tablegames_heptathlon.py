@@ -16,9 +16,10 @@ from pyramid.agents.table_players import OptimalPlayer, TableHumanPlayer
 from pyramid.cli.games import show_rules
 from pyramid.cli.play import play
 from pyramid.physics.roller import FastRoller
+from pyramid.play import Match
 from pyramid.registry import find_game
 from pyramid.tablegames import heptathlon_dp as dp
-from pyramid.tablegames.base import Decision, Steps, TableGame, play_out
+from pyramid.tablegames.base import Decision, Steps, TableGame
 from pyramid.tablegames.heptathlon import EVENTS, SKILLS, Heptathlon, roll_skills
 
 T = TypeVar("T")
@@ -162,7 +163,7 @@ def test_full_games_every_player_count() -> None:
     for n in range(1, 5):
         players = [_random(f"p{i}", rng) for i in range(n - 1)] + [OptimalPlayer("strong")]
         game = Heptathlon(rng=rng, names=[p.name for p in players], pairs="distinct" if n == 3 else "each")
-        play_out(game, players, FastRoller(rng))
+        Match(game, players, roller=FastRoller(rng)).run()
         totals = game.totals
         assert len(totals) == n and list(game.sheet) == list(EVENTS)
         sheet = game.score_sheet()
@@ -178,7 +179,7 @@ def test_human_at_the_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
     rng = np.random.default_rng(5)
     human = TableHumanPlayer("me", read=lambda prompt: input(prompt))
     game = Heptathlon(rng=rng, names=["me", "strong"])
-    play_out(game, [human, OptimalPlayer("strong")], FastRoller(rng))
+    Match(game, [human, OptimalPlayer("strong")], roller=FastRoller(rng)).run()
     assert len(game.sheet) == 7
     out = capsys.readouterr().out
     assert "hurdles roll 1/" in out and "please type a number" in out
@@ -189,7 +190,7 @@ def _margins(games: int, seed: int) -> tuple[int, float]:
     wins, margin = 0, 0.0
     for _ in range(games):
         game = Heptathlon(rng=rng, names=["strong", "rnd"])
-        play_out(game, [OptimalPlayer("strong"), _random("rnd", rng)], FastRoller(rng))
+        Match(game, [OptimalPlayer("strong"), _random("rnd", rng)], roller=FastRoller(rng)).run()
         totals = game.totals
         wins += totals[0] > totals[1]
         margin += (totals[0] - totals[1]) / games

@@ -14,9 +14,10 @@ from pyramid.agents.table_players import OptimalPlayer, TableHumanPlayer
 from pyramid.cli.games import show_rules
 from pyramid.cli.play import play
 from pyramid.physics.roller import FastRoller
+from pyramid.play import Match
 from pyramid.registry import find_game
 from pyramid.tablegames import knights_cards as kc
-from pyramid.tablegames.base import Decision, TableGame, play_out
+from pyramid.tablegames.base import Decision, TableGame
 from pyramid.tablegames.knights import Knights
 
 
@@ -157,7 +158,7 @@ def test_who_may_be_attacked() -> None:
 
 def _play(players: list[Player[TableGame]], rng: np.random.Generator) -> list[int]:
     game = Knights(rng=rng, names=[p.name for p in players])
-    return list(play_out(game, players, FastRoller(rng)).winners)
+    return list(Match(game, players, roller=FastRoller(rng)).run().winners)
 
 
 def test_full_games_every_player_count() -> None:
@@ -165,7 +166,7 @@ def test_full_games_every_player_count() -> None:
     for n in range(2, 7):
         players: list[Player[TableGame]] = [_random(f"p{i}", rng) for i in range(n - 1)] + [OptimalPlayer("strong")]
         game = Knights(rng=rng, names=[p.name for p in players])
-        winners = play_out(game, players, FastRoller(rng)).winners
+        winners = Match(game, players, roller=FastRoller(rng)).run().winners
         assert winners and (game.knights[winners[0]].wins() or "king" in game.events[-1] or game.rounds == 200)
         assert "castles" in game.score_sheet()
     with pytest.raises(ValueError):
@@ -178,7 +179,7 @@ def test_human_at_the_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
     rng = np.random.default_rng(5)
     game = Knights(rng=rng, names=["me", "strong"])
     players = [TableHumanPlayer("me", read=lambda p: input(p)), OptimalPlayer("strong")]
-    assert play_out(game, players, FastRoller(rng)).winners
+    assert Match(game, players, roller=FastRoller(rng)).run().winners
     assert "announce a card" in capsys.readouterr().out
 
 

@@ -14,10 +14,11 @@ from pyramid.agents.table_players import OptimalPlayer, TableHumanPlayer
 from pyramid.cli.games import list_games, show_rules
 from pyramid.cli.play import play
 from pyramid.physics.roller import FastRoller
+from pyramid.play import Match
 from pyramid.registry import find_game
 from pyramid.rules import Phase, Rolled
 from pyramid.tablegames import sport_cards as sc
-from pyramid.tablegames.base import Decision, TableGame, play_out
+from pyramid.tablegames.base import Decision, TableGame
 from pyramid.tablegames.sport import SportIsMurder
 from pyramid.tablegames.sport_cards import Athlete, HouseRules
 
@@ -213,7 +214,7 @@ def test_full_games_every_player_count() -> None:
         game = SportIsMurder(rng=rng, names=[p.name for p in players])
         roller = FastRoller(rng)
         rounds = 0
-        while not game.is_over:  # play_out's loop, the dice counted after every round
+        while not game.is_over:  # the match loop, the dice counted after every round
             if game.round != rounds:
                 _check_dice(game)
                 rounds = game.round
@@ -236,7 +237,7 @@ def test_house_rule_variants_play_to_the_end() -> None:
     players: list[Player[TableGame]] = [OptimalPlayer("s"), _random("r1", rng), _random("r2", rng)]
     game = SportIsMurder(3, rng=rng, names=["s", "r1", "r2"], **options)
     assert game.rules.sports == ("Bowling", "Tennis", "Chess") and game.rules.chain == "all"
-    play_out(game, players, FastRoller(rng))
+    Match(game, players, roller=FastRoller(rng)).run()
     assert not game.open_sports()
     for bad in ({"doping": "extreme"}, {"sports": "A,A"}, {"colour": "red"}):
         with pytest.raises(ValueError):
@@ -250,7 +251,7 @@ def test_human_at_the_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
     human = TableHumanPlayer("me", read=lambda p: input(p))
     players: list[Player[TableGame]] = [human, OptimalPlayer("strong"), _random("r", rng)]
     game = SportIsMurder(rng=rng, names=[p.name for p in players])
-    assert play_out(game, players, FastRoller(rng)).winners and not game.open_sports()
+    assert Match(game, players, roller=FastRoller(rng)).run().winners and not game.open_sports()
     out = capsys.readouterr().out
     assert "please type a number" in out and "lay out dice" in out
 
@@ -263,7 +264,7 @@ def _strong_share(games: int, seed: int, n: int = 3) -> float:
         players: list[Player[TableGame]] = [_random(f"r{k}", rng) for k in range(n - 1)]
         players.insert(seat, OptimalPlayer("strong"))
         game = SportIsMurder(rng=rng, names=[p.name for p in players])
-        winners = play_out(game, players, FastRoller(rng)).winners
+        winners = Match(game, players, roller=FastRoller(rng)).run().winners
         wins += (seat in winners) / len(winners)
     return wins / games
 

@@ -1,7 +1,7 @@
 """What every table game shares: a game is a script that yields requests (a player's ``Decision``, a ``Roll``).
 
 ``TableGame`` turns the script into the one game contract (``phase``, ``legal_actions``, ``apply``,
-``clone``); ``play_out`` drives it with players and a roller until the match loop in ``pyramid.play`` does.
+``clone``); ``pyramid.play.Match`` plays it, as it plays every game.
 """
 
 from __future__ import annotations
@@ -17,11 +17,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeAlias, TypeVar
 
 import numpy as np
 
-from pyramid.rules import Choice, GameBase, IllegalAction, Outcome, Phase, Roll, Rolled, Seat, Termination, cast_option
+from pyramid.rules import Choice, GameBase, IllegalAction, Phase, Roll, Rolled, Seat, Termination, cast_option
 
 if TYPE_CHECKING:
-    from pyramid.agents.players import Player
-    from pyramid.physics.roller import Roller
+    pass
 
 T = TypeVar("T")
 Faces = tuple[int, ...]
@@ -193,27 +192,6 @@ class TableGame(GameBase):
             return
         if isinstance(self._pending, Decision):
             self.to_move = self._pending.seat
-
-
-def _silent(text: str) -> None:
-    pass
-
-
-def play_out(
-    game: TableGame, players: Sequence[Player[TableGame]], roller: Roller, say: Callable[[str], None] = _silent
-) -> Outcome:
-    """Play ``game`` to the end: ``roller`` rolls, ``players`` (one per seat) decide, ``say`` hears each message."""
-    shown = 0
-    while True:
-        for text in game.events[shown:]:
-            say(text)
-        shown = len(game.events)
-        if game.outcome is not None:
-            return game.outcome
-        if game.phase() is Phase.CHANCE:
-            game.apply(Rolled(tuple(roller.roll(game.chance().dice))))
-        else:
-            game.apply(players[game.to_move].choose(game, game.legal_actions()))
 
 
 @cache
