@@ -13,14 +13,11 @@ import math
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeAlias, TypeVar
+from typing import Any, ClassVar, Self, TypeAlias, TypeVar
 
 import numpy as np
 
 from pyramid.rules import Choice, GameBase, IllegalAction, Phase, Roll, Rolled, Seat, Termination, cast_option
-
-if TYPE_CHECKING:
-    pass
 
 T = TypeVar("T")
 Faces = tuple[int, ...]
