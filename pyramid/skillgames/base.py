@@ -8,6 +8,7 @@ PyBullet), judges each read-out of a turn (going on, done, failed), keeps the sc
 from __future__ import annotations
 
 import abc
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -122,6 +123,35 @@ class SkillGame(GameBase):
         if self.finished():
             self.conclude(self.termination())
         return record
+
+
+class ThrowingRace(SkillGame):
+    """A race to empty one's hand by throwing dice (Malicious Pleasure, Dishing Up): a player whose hand is
+    empty wins (else the most dice placed), and the game ends then or after ``throw_limit`` throws."""
+
+    throw_limit: ClassVar[int]  # the default of the ``throws`` option
+    hand: list[list[DieId]]
+    placed: list[float]  # each player's dice on the plate
+    throws: int
+
+    def finished(self) -> bool:
+        return min(len(h) for h in self.hand) == 0 or self.throws >= self.option("throws", self.throw_limit)
+
+    def termination(self) -> Termination:
+        return Termination.ALL_PLACED if min(len(h) for h in self.hand) == 0 else Termination.TURN_LIMIT
+
+    def winners(self, scores: tuple[float, ...]) -> tuple[int, ...]:
+        done = tuple(p for p in range(self.players) if not self.hand[p])
+        return done or super().winners(scores)
+
+    def scores(self) -> tuple[float, ...]:
+        return tuple(self.placed)
+
+
+def seat_with_dice(hand: Sequence[Sequence[DieId]], seat: Seat) -> Seat:
+    """``seat``, or the first seat after it whose hand still holds dice; ``seat`` itself when no hand does."""
+    n = len(hand)
+    return next(((seat + k) % n for k in range(n) if hand[(seat + k) % n]), seat)
 
 
 class DiceInHand:

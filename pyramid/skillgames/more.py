@@ -14,8 +14,8 @@ from pyramid import geometry
 from pyramid.dice import EDGE, Colour, DieId
 from pyramid.geometry import Slot, UpFaces
 from pyramid.perception import DieReading, Readout, Status
-from pyramid.rules import GameInfo, Termination
-from pyramid.skillgames.base import DiceInHand, SkillGame, TurnEnd, TurnRecord, stock
+from pyramid.rules import GameInfo
+from pyramid.skillgames.base import DiceInHand, SkillGame, ThrowingRace, TurnEnd, TurnRecord, stock
 from pyramid.skillgames.throwing import on_plate
 from pyramid.state import Cell, PyramidState
 
@@ -41,7 +41,7 @@ def set_down_point(slot: Slot) -> tuple[float, float, float]:
     return float(x), float(y), float(z + 0.5 * EDGE)
 
 
-class MaliciousPleasure(SkillGame):
+class MaliciousPleasure(ThrowingRace):
     """Malicious Pleasure: throw a die; if it lands in a funnel holding a die of yours, set down more dice.
 
     Setup: each player has dice of one colour (red, green, black): 82 each with 2 players, 55 with 3
@@ -63,6 +63,8 @@ class MaliciousPleasure(SkillGame):
         set down or knocked off) ends the turn and goes back to its owner's hand ("not put back" onto
         the plate); a set-down that does not come to rest seated stays where it lies.
     """
+
+    throw_limit = 2000
 
     info: ClassVar[GameInfo] = GameInfo(20, "Malicious Pleasure", "C (S)", (2, 3), "82 or 55 dice each", (), 226)
     options_help: ClassVar[dict[str, str]] = {
@@ -164,19 +166,6 @@ class MaliciousPleasure(SkillGame):
     def turn_over(self, record: TurnRecord) -> None:
         super().turn_over(record)
         self.thrown = None
-
-    def finished(self) -> bool:
-        return min(len(h) for h in self.hand) == 0 or self.throws >= self.option("throws", 2000)
-
-    def termination(self) -> Termination:
-        return Termination.ALL_PLACED if min(len(h) for h in self.hand) == 0 else Termination.TURN_LIMIT
-
-    def winners(self, scores: tuple[float, ...]) -> tuple[int, ...]:
-        done = tuple(p for p in range(self.players) if not self.hand[p])
-        return done or super().winners(scores)
-
-    def scores(self) -> tuple[float, ...]:
-        return tuple(self.placed)
 
 
 ROLL_DROP = 0.02  # metres: a roll lets the die go at least this far above its seat (The Vain Guinea Fowl)

@@ -17,7 +17,7 @@ from pyramid.dice import EDGE, Colour, DieId
 from pyramid.geometry import Slot
 from pyramid.perception import DieReading, Readout
 from pyramid.rules import GameInfo, Termination
-from pyramid.skillgames.base import SkillGame, TurnEnd, TurnRecord, stock
+from pyramid.skillgames.base import SkillGame, ThrowingRace, TurnEnd, TurnRecord, seat_with_dice, stock
 from pyramid.state import Cell, PyramidState
 from pyramid.tolerances import TOL
 from pyramid.units import PLACE_DROP
@@ -197,10 +197,7 @@ class HideAway(SkillGame):
 
     def turn_over(self, record: TurnRecord) -> None:
         super().turn_over(record)
-        for _ in range(self.players):
-            if self.hand[self.to_move]:
-                break
-            self.to_move = (self.to_move + 1) % self.players
+        self.to_move = seat_with_dice(self.hand, self.to_move)
 
     def scores(self) -> tuple[float, ...]:
         return tuple(self.showing)
@@ -269,16 +266,13 @@ class Trulla(SkillGame):
 
     def turn_over(self, record: TurnRecord) -> None:
         super().turn_over(record)
-        for _ in range(self.players):
-            if self.hand[self.to_move]:
-                break
-            self.to_move = (self.to_move + 1) % self.players
+        self.to_move = seat_with_dice(self.hand, self.to_move)
 
     def scores(self) -> tuple[float, ...]:
         return tuple(self.faces)
 
 
-class DishingUp(SkillGame):
+class DishingUp(ThrowingRace):
     """Dishing Up: throw your dice onto a core pyramid until one falls off; its number names who goes next.
 
     Setup: a core pyramid of 56 dice on the 21 inner funnels; 108 dice shared out (``dice`` each,
@@ -294,6 +288,8 @@ class DishingUp(SkillGame):
     Interpretation: a die that stays on the plate counts as placed wherever it rests; a die that falls
         off goes back to its thrower's hand.
     """
+
+    throw_limit = 600
 
     info: ClassVar[GameInfo] = GameInfo(19, "Dishing Up", "C (S)", (3, 4, 5, 6), "56-die core; 108 dice", (), 220)
     options_help: ClassVar[dict[str, str]] = {
@@ -364,16 +360,3 @@ class DishingUp(SkillGame):
         if self.next_seat is not None:
             self.to_move = self.next_seat
         self.next_seat = None
-
-    def finished(self) -> bool:
-        return min(len(h) for h in self.hand) == 0 or self.throws >= self.option("throws", 600)
-
-    def termination(self) -> Termination:
-        return Termination.ALL_PLACED if min(len(h) for h in self.hand) == 0 else Termination.TURN_LIMIT
-
-    def winners(self, scores: tuple[float, ...]) -> tuple[int, ...]:
-        done = tuple(p for p in range(self.players) if not self.hand[p])
-        return done or super().winners(scores)
-
-    def scores(self) -> tuple[float, ...]:
-        return tuple(self.placed)
