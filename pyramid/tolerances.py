@@ -73,6 +73,19 @@ class Tolerances:
     A die lying on the table is centred 0.5 edges up, one lying on the plate's slab about 1.18.
     """
 
+    sunk: float = 0.25
+    """Edges: deepest a die's centre may lie below its lowest resting height over the table top.
+
+    A die at rest on the table is centred at least half its shortest side up, whichever way it lies;
+    contacts are solved with a little overlap (well under a tenth of an edge). A quarter edge deeper,
+    the die is inside the table: a state that cannot be.
+    """
+
+    max_speed: float = 50.0
+    """m/s: fastest a die may move. The hardest throw a scene allows is 20 m/s and a fall from 5 m
+    adds 10: a die faster than this was given energy by no action (a solver fault).
+    """
+
     spin_drift: float = 0.1
     """Edges: farthest a die spinning flat may slide over the roller's spin window and still be read.
 

@@ -19,6 +19,7 @@ from types import ModuleType
 
 from pyramid.cli.args import seat_kinds
 from pyramid.cli.paths import check_output_file
+from pyramid.physics.errors import ImpossibleStateError
 from pyramid.state import SPARE_DICE
 
 # Subcommand -> "module:function" that runs it; the module is imported when the subcommand runs.
@@ -306,6 +307,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, LookupError) as err:
         print(f"pyramid {args.command}: {err}", file=sys.stderr)
         return 2
+    except ImpossibleStateError as err:
+        print(f"pyramid {args.command}: the physics failed: {err}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         # The reader went away (``pyramid games | head``): stop quietly, as other commands do.
         with contextlib.suppress(OSError):

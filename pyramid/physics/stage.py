@@ -14,6 +14,7 @@ from pyramid.physics.bullet import BulletClient, pb
 from pyramid.physics.settings import Physics
 
 FLOOR_DEPTH = 0.75  # metres from the table top down to the floor
+TABLE_HALF_WIDTH = 1.0  # metres: the table is 2 m square, its top at z = 0
 
 
 def configure(c: BulletClient, ph: Physics) -> None:
@@ -39,8 +40,10 @@ def configure(c: BulletClient, ph: Physics) -> None:
 
 def make_table(c: BulletClient, ph: Physics) -> tuple[int, int]:
     """The table (2 m square, its top at z = 0) and the floor under it: their body ids."""
-    shape = c.createCollisionShape(pb.GEOM_BOX, halfExtents=[1.0, 1.0, 0.02])
-    visual = c.createVisualShape(pb.GEOM_BOX, halfExtents=[1.0, 1.0, 0.02], rgbaColor=[0.55, 0.40, 0.25, 1])
+    shape = c.createCollisionShape(pb.GEOM_BOX, halfExtents=[TABLE_HALF_WIDTH, TABLE_HALF_WIDTH, 0.02])
+    visual = c.createVisualShape(
+        pb.GEOM_BOX, halfExtents=[TABLE_HALF_WIDTH, TABLE_HALF_WIDTH, 0.02], rgbaColor=[0.55, 0.40, 0.25, 1]
+    )
     table = c.createMultiBody(0, shape, visual, basePosition=[0, 0, -0.02])
     c.changeDynamics(table, -1, lateralFriction=ph.friction_table, restitution=ph.restitution_table)
     # The floor under the table: a die that leaves the table comes to rest there. A box, not a plane:

@@ -20,6 +20,8 @@ from pyramid.geometry import Slot, UpFaces
 from pyramid.perception import Readout, read_poses
 from pyramid.physics import stage
 from pyramid.physics.bullet import connect, pb
+from pyramid.physics.errors import ImpossibleStateError as ImpossibleStateError
+from pyramid.physics.errors import NotAtRestError as NotAtRestError
 from pyramid.physics.settings import Physics
 from pyramid.state import PyramidState
 from pyramid.tolerances import TOL
@@ -34,10 +36,6 @@ class SettleReport:
     at_rest: bool
     time: float  # simulated seconds spent settling
     moving: tuple[DieId, ...] = ()  # dice still moving at the end (on a timeout)
-
-
-class NotAtRestError(RuntimeError):
-    """Raised when a read-out is asked of a world whose dice have not come to rest."""
 
 
 @dataclass
@@ -360,6 +358,44 @@ class World:
             self.client.stepSimulation()
         self.time += n * self.physics.time_step
         self._at_rest = False
+        self.check()
+
+    def check(self) -> None:
+        """Raise ImpossibleStateError if a die's pose or speed cannot be (see ``ImpossibleStateError``)."""
+        if not self._bodies:
+            return
+        dice = list(self._bodies)
+        poses = self._raw_poses(dice)
+        get = self.client.getBaseVelocity
+        speeds = np.array([np.linalg.norm(get(self._bodies[d])[0]) for d in dice])
+        finite = np.isfinite(poses).all(axis=1) & np.isfinite(speeds)
+        if not finite.all():
+            n = int(np.argmin(finite))
+            raise ImpossibleStateError(dice[n], self.time, f"its pose or speed is not a number ({poses[n].tolist()})")
+        ph = self.physics
+        lowest = ph.edge * min(ph.proportions) / 2  # the lowest a die's centre rests, whichever way it lies
+        sink = TOL.sunk * ph.edge
+        x, y, z = poses[:, 0], poses[:, 1], poses[:, 2]
+        inner = stage.TABLE_HALF_WIDTH - ph.edge  # over the table, not tipping over its edge
+        in_table = (np.abs(x) < inner) & (np.abs(y) < inner) & (z < lowest - sink)
+        in_floor = z < -stage.FLOOR_DEPTH + lowest - sink
+        for inside, what, top in ((in_table, "table", 0.0), (in_floor, "floor", -stage.FLOOR_DEPTH)):
+            if inside.any():
+                n = int(np.argmax(inside))
+                raise ImpossibleStateError(
+                    dice[n],
+                    self.time,
+                    f"it is inside the {what}: its centre lies {1000 * (z[n] - top):.1f} mm from the {what}'s top, "
+                    f"a die at rest lies at least {1000 * lowest:.1f} mm above it",
+                )
+        if speeds.max() > TOL.max_speed:
+            n = int(np.argmax(speeds))
+            raise ImpossibleStateError(
+                dice[n],
+                self.time,
+                f"it moves at {speeds[n]:.1f} m/s, faster than any action can send a die "
+                f"({TOL.max_speed:g} m/s): energy from nowhere",
+            )
 
     def settle(
         self,
