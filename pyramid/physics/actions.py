@@ -20,7 +20,7 @@ from scipy.spatial.transform import Rotation
 from pyramid import geometry
 from pyramid.dice import DieId
 from pyramid.geometry import Slot
-from pyramid.physics import hands
+from pyramid.physics import hands, plate_motion
 from pyramid.physics.plate_motion import HOME, Shake, Tilt, plate_pose_at, tilt_duration
 from pyramid.physics.plate_motion import tilt_lift as tilt_lift  # re-exported with the other plate motions
 from pyramid.units import SET_DROP
@@ -248,19 +248,50 @@ def _move_plate(world: World, a: Tilt | Shake, rng: np.random.Generator) -> None
             raise ValueError(f"a shake needs non-negative amplitudes and duration and a positive frequency: {a!r}")
         total = a.duration
     edge, dt = world.physics.edge, world.physics.time_step
+    plate_motion.check_hand(a, edge, dt)
     top: DieId | None = None
+    finger = np.zeros(3)  # where the finger first touched the top die's centre, in the plate's frame
     if isinstance(a, Tilt) and a.press > 0:
         dice, poses = world.poses()
-        top = dice[int(np.argmax(poses[:, 2]))] if dice else None
+        if dice:
+            n = int(np.argmax(poses[:, 2]))
+            top, finger = dice[n], _in_plate_frame(world.plate_pose, poses[n, :3])
     for n in range(_steps(world, total)):
-        now, then = plate_pose_at(a, n * dt, edge), plate_pose_at(a, (n + 1) * dt, edge)
-        linear, angular = hands.pose_velocity(now, then, dt)
-        world.move_plate(now, linear, angular)
-        if top is not None and isinstance(a, Tilt):
-            normal = geometry.quat_to_matrix(now[3:])[0][:, 2]
-            world.apply_force(top, -a.press * normal)
-        world.step(dt)
+        # A fast plate is moved in sub-steps: no point of it jumps further than a die can follow.
+        parts = plate_motion.parts_needed(a, n * dt, dt, edge)
+        h = dt / parts
+        for i in range(parts):
+            t = n * dt + i * h
+            now, then = plate_pose_at(a, t, edge), plate_pose_at(a, t + h, edge)
+            linear, angular = hands.pose_velocity(now, then, h)
+            world.move_plate(now, linear, angular, parts)
+            if top is not None and isinstance(a, Tilt):
+                _press(world, top, a.press, finger, linear, angular)
+            world.substep(parts)
     world.move_plate(HOME)
+
+
+def _in_plate_frame(plate_pose: np.ndarray, point: np.ndarray) -> np.ndarray:
+    rotation = geometry.quat_to_matrix(plate_pose[3:])[0]
+    return rotation.T @ (np.asarray(point, dtype=float) - plate_pose[:3])
+
+
+def _press(world: World, die: DieId, press: float, finger: np.ndarray, linear: np.ndarray, angular: np.ndarray) -> None:
+    """A finger fixed on the plate presses ``die`` along the plate's normal while it stays under the finger."""
+    dice, poses = world.poses()
+    if die not in dice:
+        return
+    k = dice.index(die)
+    plate = world.plate_pose
+    rotation = geometry.quat_to_matrix(plate[3:])[0]
+    centre = poses[k, :3]
+    # The die's speed away from the finger: along minus the normal, relative to the plate under it.
+    carried = linear + np.cross(angular, centre - plate[:3])
+    sinking = -float(rotation[:, 2] @ (world.velocities()[k, :3] - carried))
+    offset = _in_plate_frame(plate, centre) - finger
+    force = hands.finger_press(press, offset, sinking, world.physics.edge)
+    if force > 0:
+        world.apply_force(die, -force * rotation[:, 2])
 
 
 def _flick(world: World, a: Flick) -> None:

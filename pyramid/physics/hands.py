@@ -76,6 +76,26 @@ def jet_forces(
     return force[:, None] * flow
 
 
+FINGER_SPEED = 0.2  # m/s: fastest a pressing finger follows a die that gives way
+FINGER_REACH = 0.5  # edges: farthest a pressing finger pushes beyond where it first touched the die
+
+
+def finger_press(press: float, offset: np.ndarray, sinking: float, edge: float) -> float:
+    """Force (N) a finger pressing ``press`` N still puts on a die; 0 once the die has got away from it.
+
+    The finger touched the die's top where its centre was; ``offset`` (3,) is where the centre is now
+    relative to that, in the plate's frame (z along the plate's normal), and ``sinking`` (m/s) how fast
+    the die moves away from the finger along the normal. A finger is not a force that follows a die
+    wherever it goes: it slips off once the centre has moved half an edge sideways, pushes no
+    further than ``FINGER_REACH`` edges, and cannot follow faster than ``FINGER_SPEED``; as the die
+    gives way it presses less, down to nothing at that speed.
+    """
+    sideways = math.hypot(float(offset[0]), float(offset[1]))
+    if press <= 0 or sideways > edge / 2 or -float(offset[2]) > FINGER_REACH * edge:
+        return 0.0
+    return press * min(1.0, max(0.0, 1.0 - sinking / FINGER_SPEED))
+
+
 def smooth_step(t: float) -> float:
     """0 before 0, 1 after 1, a smooth (zero slope at both ends) rise between: the envelope of a hand's move."""
     t = min(max(t, 0.0), 1.0)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pyramid import geometry
 from pyramid.physics import hands
 
 HOME = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0])  # the plate lying on the table
@@ -157,3 +158,83 @@ def tilt_lift(a: Tilt, edge: float) -> float:
 def tilt_duration(a: Tilt, edge: float) -> float:
     """Seconds a tilt takes, from the first lift to the plate lying on the table again."""
     return 2 * _lifting(a, tilt_lift(a, edge)) + a.ramp + a.hold + (a.fall or a.ramp)
+
+
+HAND_SPEED = 3.0  # m/s: fastest any point of a hand-held plate moves (a quick wrist)
+HAND_ACCELERATION = 500.0  # m/s^2: hardest the plate starts or stops (about 50 g: a jolt stopped short)
+STEPS_PER_PERIOD = 10  # a shake is followed with at least this many steps per period, not sampled
+PLATE_STEP = 0.25  # edges: farthest any point of the plate moves in one (sub-)step
+MOST_PARTS = 64  # most sub-steps a time step is split into for the plate
+
+
+def shake_frequency(action: Tilt | Shake) -> float:
+    """The frequency (Hz) the hand shakes at during ``action``; 0 for a tilt without a shake."""
+    if isinstance(action, Shake):
+        return action.frequency
+    return action.frequency if action.shake > 0 else 0.0
+
+
+def duration(action: Tilt | Shake, edge: float) -> float:
+    """Seconds ``action`` keeps the plate moving."""
+    return tilt_duration(action, edge) if isinstance(action, Tilt) else action.duration
+
+
+def parts_needed(action: Tilt | Shake, t: float, dt: float, edge: float) -> int:
+    """Into how many sub-steps the world splits the time step from ``t``: the plate is followed, never teleported.
+
+    Enough that a shake gets ``STEPS_PER_PERIOD`` steps a period and no point of the plate moves
+    more than ``PLATE_STEP`` edges in one: a die the plate meets is met, not jumped into.
+    """
+    by_frequency = math.ceil(STEPS_PER_PERIOD * shake_frequency(action) * dt - 1e-9)
+    corners = slab_vertices(edge)
+    a, b = (_corner_points(action, time, edge, corners) for time in (t, t + dt))
+    by_distance = math.ceil(float(np.linalg.norm(b - a, axis=1).max()) / (PLATE_STEP * edge) - 1e-9)
+    return max(1, by_frequency, by_distance)
+
+
+def _corner_points(action: Tilt | Shake, t: float, edge: float, corners: np.ndarray) -> np.ndarray:
+    pose = plate_pose_at(action, t, edge)
+    return corners @ geometry.quat_to_matrix(pose[3:])[0].T + pose[:3]
+
+
+def peak_motion(action: Tilt | Shake, edge: float, dt: float) -> tuple[float, float]:
+    """Fastest speed (m/s) and hardest acceleration (m/s^2) of any corner of the plate during ``action``.
+
+    Sampled at the time step ``dt``, or finer for a fast shake (``STEPS_PER_PERIOD`` a period).
+    """
+    f = shake_frequency(action)
+    h = min(dt, 1 / (STEPS_PER_PERIOD * f)) if f > 0 else dt
+    n = max(1, round(duration(action, edge) / h))
+    corners = slab_vertices(edge)
+    points = np.stack([_corner_points(action, k * h, edge, corners) for k in range(n + 1)])
+    velocity = np.diff(points, axis=0) / h
+    speed = float(np.linalg.norm(velocity, axis=2).max())
+    acceleration = float(np.linalg.norm(np.diff(velocity, axis=0) / h, axis=2).max()) if n > 1 else 0.0
+    return speed, acceleration
+
+
+def check_hand(action: Tilt | Shake, edge: float, dt: float) -> None:
+    """ValueError, naming the limit, unless a hand can move the plate so and the world can follow it."""
+    f = shake_frequency(action)
+    if f * dt * STEPS_PER_PERIOD > MOST_PARTS:
+        raise ValueError(
+            f"a shake at {f:g} Hz would need more than {MOST_PARTS} sub-steps per time step of {dt:g} s "
+            f"({STEPS_PER_PERIOD} a period): at most {MOST_PARTS / (STEPS_PER_PERIOD * dt):g} Hz"
+        )
+    speed, acceleration = peak_motion(action, edge, dt)
+    if speed > HAND_SPEED:
+        raise ValueError(
+            f"{action} moves the plate at up to {speed:.2f} m/s; a hand moves it at most {HAND_SPEED:g} m/s "
+            "(make it slower: a longer ramp or fall, a smaller angle, shake or frequency)"
+        )
+    if acceleration > HAND_ACCELERATION:
+        raise ValueError(
+            f"{action} jolts the plate at up to {acceleration:.0f} m/s^2; a hand manages at most "
+            f"{HAND_ACCELERATION:g} m/s^2 (make it smoother: a longer ramp, a smaller shake or frequency)"
+        )
+
+
+@functools.cache
+def slab_vertices(edge: float) -> np.ndarray:
+    """The six corners (6, 3) of the plate's slab, metres, in the plate's frame."""
+    return geometry.slab_prism()[0] * edge

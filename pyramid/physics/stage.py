@@ -14,6 +14,7 @@ from pyramid.physics.bullet import BulletClient, pb
 from pyramid.physics.settings import Physics
 
 FLOOR_DEPTH = 0.75  # metres from the table top down to the floor
+PLATE_MASS = 1000.0  # kg: what the contact solver weighs the hand-held plate at (a die is 4.8 g)
 TABLE_HALF_WIDTH = 1.0  # metres: the table is 2 m square, its top at z = 0
 
 
@@ -44,12 +45,15 @@ def make_table(c: BulletClient, ph: Physics) -> tuple[int, int]:
     visual = c.createVisualShape(
         pb.GEOM_BOX, halfExtents=[TABLE_HALF_WIDTH, TABLE_HALF_WIDTH, 0.02], rgbaColor=[0.55, 0.40, 0.25, 1]
     )
-    table = c.createMultiBody(0, shape, visual, basePosition=[0, 0, -0.02])
+    # Table, floor and plate are rigid bodies whatever the dice are: Bullet's contacts with a fixed
+    # multibody ignore split impulse and turn every overlap into speed (a die dropped on the table
+    # rebounded with restitution 0.5 where its materials say 0.36; see the README).
+    table = c.createMultiBody(0, shape, visual, basePosition=[0, 0, -0.02], useMaximalCoordinates=True)
     c.changeDynamics(table, -1, lateralFriction=ph.friction_table, restitution=ph.restitution_table)
     # The floor under the table: a die that leaves the table comes to rest there. A box, not a plane:
     # a die on Bullet's plane touches it at one point a step and spins on it for ever.
     floor_shape = c.createCollisionShape(pb.GEOM_BOX, halfExtents=[5.0, 5.0, 0.05])
-    floor = c.createMultiBody(0, floor_shape, basePosition=[0, 0, -FLOOR_DEPTH - 0.05])
+    floor = c.createMultiBody(0, floor_shape, basePosition=[0, 0, -FLOOR_DEPTH - 0.05], useMaximalCoordinates=True)
     c.changeDynamics(floor, -1, lateralFriction=ph.friction_table, restitution=ph.restitution_table)
     return table, floor
 
@@ -62,7 +66,7 @@ def make_plate(c: BulletClient, ph: Physics) -> list[int]:
     verts = (vertices * a).tolist()
     slab = c.createCollisionShape(pb.GEOM_MESH, vertices=verts)
     slab_vis = c.createVisualShape(pb.GEOM_MESH, vertices=verts, indices=tris.ravel().tolist(), rgbaColor=grey)
-    bodies = [c.createMultiBody(0, slab, slab_vis)]
+    bodies = [c.createMultiBody(0, slab, slab_vis, useMaximalCoordinates=True)]
     orn = geometry.matrix_to_quat(geometry.CUBE_TO_PLATE).tolist()
     centres = geometry.PLATE_CUBE_CENTRES * a
     # PyBullet's compound shapes keep only their first 16 children: chunk the 55 cubes.
@@ -82,9 +86,13 @@ def make_plate(c: BulletClient, ph: Physics) -> list[int]:
             visualFrameOrientations=[orn] * n,
             rgbaColors=[grey] * n,
         )
-        bodies.append(c.createMultiBody(0, shape, visual))
+        bodies.append(c.createMultiBody(0, shape, visual, useMaximalCoordinates=True))
     for b in bodies:
         c.changeDynamics(b, -1, lateralFriction=ph.friction_plate, restitution=ph.restitution_plate)
+        # Made static (never integrated, never touching the table), then given a mass: the contact
+        # solver treats a static body as at rest whatever velocity it is given, and a body with mass
+        # as moving with it. The world sets the plate's pose and velocity every step, as a hand moves it.
+        c.changeDynamics(b, -1, mass=PLATE_MASS)
     return bodies
 
 

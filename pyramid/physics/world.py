@@ -28,6 +28,9 @@ from pyramid.tolerances import TOL
 
 Vector = Sequence[float] | np.ndarray  # a point, direction, velocity or quaternion
 
+PLATE_SQUEEZE = 0.02  # edges: deepest the plate may press into a die lying on the table before it rides up
+PLATE_SETTLE_SPEED = 0.1  # m/s: how fast a plate resting on a die comes down again once the die is gone
+
 
 @dataclass(frozen=True)
 class SettleReport:
@@ -58,6 +61,8 @@ class World:
         self._asleep = False
         self._plate_bodies: list[int] = []
         self._plate_pose = np.array([0, 0, 0, 0, 0, 0, 1.0])
+        self._ride = 0.0
+        self._plate_velocity: tuple[Vector, Vector] = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
         stage.configure(self.client, self.physics)
         self.table, self.floor = stage.make_table(self.client, self.physics)
         if self.plate:
@@ -300,11 +305,15 @@ class World:
         ph = self.physics
         return ph.density * ph.edge**3 * float(np.prod(ph.proportions))
 
-    def move_plate(self, pose: Vector, linear: Vector = (0.0, 0.0, 0.0), angular: Vector = (0.0, 0.0, 0.0)) -> None:
+    def move_plate(
+        self, pose: Vector, linear: Vector = (0.0, 0.0, 0.0), angular: Vector = (0.0, 0.0, 0.0), parts: int = 1
+    ) -> None:
         """Carry the plate to ``pose`` (7,) moving at ``linear`` (m/s) and ``angular`` (rad/s), as a hand would.
 
-        The plate is kinematic: nothing pushes it back, and dice touching it feel its velocity through
-        friction and contact. Call once per time step while it moves; read-outs use the new pose.
+        The plate is kinematic: the dice do not push it back, and dice touching it feel its velocity
+        through friction and contact. Call once per time step while it moves (with ``parts``, once
+        per ``substep(parts)``); read-outs use the new pose. It cannot go through a die the table
+        holds up: it rides up onto it (``plate_ride``), and comes down again when the die is gone.
         """
         pose = np.asarray(pose, dtype=float)
         if pose.shape != (7,):
@@ -312,13 +321,58 @@ class World:
         if not self._plate_bodies:
             raise ValueError("this world has no plate to move")
         quat = pose[3:] / np.linalg.norm(pose[3:])
-        for body in self._plate_bodies:
-            self.client.resetBasePositionAndOrientation(body, pose[:3].tolist(), quat.tolist())
-            self.client.resetBaseVelocity(body, list(linear), list(angular))
-        self._plate_pose = np.concatenate([pose[:3], quat])
+        dt = self.physics.time_step / parts  # the step that follows (see ``substep``)
+        # Resting on a die beneath it, the plate comes down no faster than it would fall on its own.
+        ride = max(0.0, self._ride - PLATE_SETTLE_SPEED * dt)
+        self._set_plate(pose[:3] + [0.0, 0.0, ride], quat)
+        for _ in range(3):
+            lift = self._squeezed()
+            if lift <= 0:
+                break
+            ride += lift
+            self._set_plate(pose[:3] + [0.0, 0.0, ride], quat)
+        rising = np.array([0.0, 0.0, (ride - self._ride) / dt])
+        self._ride = ride
+        self._plate_velocity = ((np.asarray(linear, dtype=float) + rising).tolist(), list(angular))
         if self._asleep:
             self.wake()
         self._at_rest = False
+
+    @property
+    def plate_ride(self) -> float:
+        """Metres the plate stands higher than the hand put it, because it rests on dice lying under it."""
+        return self._ride
+
+    def _set_plate(self, position: np.ndarray, quat: np.ndarray) -> None:
+        for body in self._plate_bodies:
+            self.client.resetBasePositionAndOrientation(body, list(position), quat.tolist())
+        self._plate_pose = np.concatenate([position, quat])
+
+    def _squeezed(self) -> float:
+        """How far (metres) the plate must rise so as not to press a die lying on the table into it.
+
+        The hand cannot push the plate through a die that the table holds up: where the plate's
+        underside comes down on such a die, the plate rides up onto it instead (as a plate does
+        that is set down on a die, or whose low edge is pushed against one).
+        """
+        ph = self.physics
+        if not self._bodies:
+            return 0.0
+        dice, poses = self.poses()
+        rotation = geometry.quat_to_matrix(self._plate_pose[3:])[0]
+        local = (poses[:, :3] - self._plate_pose[:3]) @ rotation
+        reach = np.linalg.norm(geometry.slab_corners(), axis=1).max() * ph.edge + ph.edge
+        # Dice lying on the table (centred within an edge of it) near the plate's outline.
+        low = (poses[:, 2] < ph.edge * max(ph.proportions)) & (np.linalg.norm(local[:, :2], axis=1) < reach)
+        lift = 0.0
+        for n in np.flatnonzero(low):
+            body = self._bodies[dice[n]]
+            for plate in self._plate_bodies:
+                for point in self.client.getClosestPoints(body, plate, 0.0):
+                    depth, normal_z = -point[8], point[7][2]  # the normal points from the plate to the die
+                    if depth > PLATE_SQUEEZE * ph.edge and normal_z < -0.3:
+                        lift = max(lift, depth / -normal_z)
+        return lift
 
     def apply_force(self, die: DieId, force: Vector, point: Vector | None = None) -> None:
         """Push ``die`` with ``force`` (N, world frame) at ``point`` (default its centre) during the next step."""
@@ -354,27 +408,61 @@ class World:
         if self._asleep:
             self.time += n * self.physics.time_step
             return
-        for _ in range(n):
-            self.client.stepSimulation()
-        self.time += n * self.physics.time_step
+        start = self.time
+        for k in range(n):
+            self._advance(self.physics.time_step, first=k == 0)
+            self.time = start + (k + 1) * self.physics.time_step
         self._at_rest = False
-        self.check()
 
-    def check(self) -> None:
-        """Raise ImpossibleStateError if a die's pose or speed cannot be (see ``ImpossibleStateError``)."""
+    def substep(self, parts: int) -> None:
+        """Advance one ``parts``-th of a time step: a plate moving faster than a step can follow is moved that often."""
+        if parts < 1:
+            raise ValueError(f"a time step splits into at least 1 part, got {parts}")
+        if parts == 1:
+            self.step(self.physics.time_step)
+            return
+        h = self.physics.time_step / parts
+        self.client.setPhysicsEngineParameter(fixedTimeStep=h)
+        try:
+            self._advance(h, first=True)
+        finally:
+            self.client.setPhysicsEngineParameter(fixedTimeStep=self.physics.time_step)
+        self.time += h
+        self._at_rest = False
+
+    def _advance(self, h: float, first: bool) -> None:
+        """One engine step of ``h`` seconds, the plate moving as the hand last set it, then the check."""
+        if self._plate_bodies:
+            # The plate moves only as the hand moves it: what the dice push on it is undone each step.
+            linear, angular = self._plate_velocity if first else ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
+            for body in self._plate_bodies:
+                self.client.resetBaseVelocity(body, linear, angular)
+        self.client.stepSimulation()
+        self._plate_velocity = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
+        self.check(h)
+
+    def check(self, h: float | None = None) -> None:
+        """Raise ImpossibleStateError if a die's pose or speed cannot be (see ``ImpossibleStateError``).
+
+        ``h`` is the step just taken (default the time step): a die may lie as deep in what it hit as it
+        moved in that step, since contacts begin once boxes overlap.
+        """
         if not self._bodies:
             return
         dice = list(self._bodies)
         poses = self._raw_poses(dice)
         get = self.client.getBaseVelocity
-        speeds = np.array([np.linalg.norm(get(self._bodies[d])[0]) for d in dice])
+        velocities = np.array([get(self._bodies[d])[0] for d in dice]).reshape(-1, 3)
+        speeds = np.linalg.norm(velocities, axis=1)
         finite = np.isfinite(poses).all(axis=1) & np.isfinite(speeds)
         if not finite.all():
             n = int(np.argmin(finite))
             raise ImpossibleStateError(dice[n], self.time, f"its pose or speed is not a number ({poses[n].tolist()})")
         ph = self.physics
         lowest = ph.edge * min(ph.proportions) / 2  # the lowest a die's centre rests, whichever way it lies
-        sink = TOL.sunk * ph.edge
+        # Box contacts start when a die already overlaps: one falling at v can be v dt deep before
+        # its first contact, which then pushes it out. Deeper than that, it went through.
+        sink = TOL.sunk * ph.edge + np.maximum(0.0, -velocities[:, 2]) * (h or ph.time_step)
         x, y, z = poses[:, 0], poses[:, 1], poses[:, 2]
         inner = stage.TABLE_HALF_WIDTH - ph.edge  # over the table, not tipping over its edge
         in_table = (np.abs(x) < inner) & (np.abs(y) < inner) & (z < lowest - sink)
@@ -387,6 +475,19 @@ class World:
                     self.time,
                     f"it is inside the {what}: its centre lies {1000 * (z[n] - top):.1f} mm from the {what}'s top, "
                     f"a die at rest lies at least {1000 * lowest:.1f} mm above it",
+                )
+        if self._plate_bodies:
+            rotation = geometry.quat_to_matrix(self._plate_pose[3:])[0]
+            local = (poses[:, :3] - self._plate_pose[:3]) @ rotation
+            slab = geometry.SLAB_TOP * ph.edge
+            over = geometry.on_plate_footprint(local[:, :2] / ph.edge)
+            in_plate = over & (local[:, 2] > 0) & (local[:, 2] < slab - sink)
+            if in_plate.any():
+                n = int(np.argmax(in_plate))
+                raise ImpossibleStateError(
+                    dice[n],
+                    self.time,
+                    f"it is inside the plate: its centre lies {1000 * (slab - local[n, 2]):.1f} mm under its top",
                 )
         if speeds.max() > TOL.max_speed:
             n = int(np.argmax(speeds))
