@@ -56,8 +56,11 @@ def test_removing_the_apex_disturbs_no_other_die(full_world) -> None:
     assert sorted(readout.pyramid.free_slots()) == [(0, 0, 1), (0, 1, 0), (1, 0, 0)]
 
 
-def test_a_die_that_loses_its_supports_leaves_its_slot() -> None:
-    world = World()
+@pytest.mark.parametrize(("friction_plate", "falls"), [(0.45, False), (0.0, True)])
+def test_a_die_that_loses_its_supports_leaves_its_slot_unless_friction_holds_it(
+    friction_plate: float, falls: bool
+) -> None:
+    world = World(Physics(friction_plate=friction_plate))
     slots = g.small_pyramid(4, (7, 0, 0))
     slot_die = world.build(PyramidState({s: Cell("green", (1, 2, 3)) for s in slots}))
     world.settle()
@@ -66,12 +69,16 @@ def test_a_die_that_loses_its_supports_leaves_its_slot() -> None:
     world.remove(slot_die[(8, 0, 0)])
     world.settle()
     assert world.readout().dice[top].slot == (7, 0, 0)
-    # One support left: it falls out of its slot.
+    # One support left: the die leans on it with one face and on the edges of two of the plate's
+    # funnel cubes with two others. Sliding towards either empty slot rubs one face on the die and
+    # one on the plate: with aluminium's friction the two together hold it; on a frictionless
+    # plate it falls out of its slot.
     world.remove(slot_die[(7, 1, 0)])
     world.settle()
     readout = world.readout()
-    assert readout.dice[top].slot != (7, 0, 0)
-    assert (7, 0, 0) not in readout.pyramid
+    assert (readout.dice[top].slot != (7, 0, 0)) is falls
+    assert ((7, 0, 0) not in readout.pyramid) is falls
+    world.close()
 
 
 @pytest.mark.slow
@@ -226,16 +233,18 @@ def slid_on_slope(slope: float, azimuth: float, cone: bool = True) -> float:
 
 @pytest.mark.parametrize("azimuth", [0.0, 30.0, 45.0])
 def test_a_die_on_a_slope_slides_near_its_friction_angle_in_every_direction(azimuth: float) -> None:
-    # Die on table: friction 0.81 * 0.5 = 0.405, a friction angle of 22.0 degrees.
+    # Die on table: friction 0.81 * 0.5 = 0.405, a friction angle of 22.0 degrees. Coulomb: at 24
+    # degrees it slides 11 edges in the second; Bullet's solver starts it late, but it slides.
     assert slid_on_slope(18.0, azimuth) < 0.1
-    assert slid_on_slope(23.0, azimuth) > 3.0
+    assert slid_on_slope(24.0, azimuth) > 3.0
 
 
-def test_without_the_friction_cone_a_die_holds_far_past_its_friction_angle_along_a_diagonal() -> None:
-    # Why the cone stays on: two fixed friction directions hold up to 0.405 * sqrt(2) (29.8 degrees)
-    # along the die's diagonal, and only along its axes do they give way at 22.
-    assert slid_on_slope(25.0, 45.0, cone=False) < 0.01
-    assert slid_on_slope(23.0, 0.0, cone=False) > 3.0
+def test_rigid_contacts_give_the_same_friction_with_or_without_the_cone() -> None:
+    # The table is a rigid body: Bullet turns a sliding contact's first friction direction along the
+    # slide, so a die gives way at its friction angle along its diagonal too; the cone setting only
+    # matters for multibody dice (maximal_coordinates off).
+    assert slid_on_slope(18.0, 45.0, cone=False) < 0.1
+    assert slid_on_slope(26.0, 45.0, cone=False) > 10.0
 
 
 def test_a_window_without_a_display_is_refused_with_a_reason(monkeypatch: pytest.MonkeyPatch) -> None:

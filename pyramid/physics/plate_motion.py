@@ -160,7 +160,7 @@ def tilt_duration(a: Tilt, edge: float) -> float:
     return 2 * _lifting(a, tilt_lift(a, edge)) + a.ramp + a.hold + (a.fall or a.ramp)
 
 
-HAND_SPEED = 3.0  # m/s: fastest any point of a hand-held plate moves (a quick wrist)
+HAND_SPEED = 4.0  # m/s: fastest any point of a hand-held plate moves (a quick flick of the wrist)
 HAND_ACCELERATION = 500.0  # m/s^2: hardest the plate starts or stops (about 50 g: a jolt stopped short)
 STEPS_PER_PERIOD = 10  # a shake is followed with at least this many steps per period, not sampled
 PLATE_STEP = 0.25  # edges: farthest any point of the plate moves in one (sub-)step
