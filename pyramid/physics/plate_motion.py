@@ -200,16 +200,19 @@ def _corner_points(action: Tilt | Shake, t: float, edge: float, corners: np.ndar
 def peak_motion(action: Tilt | Shake, edge: float, dt: float) -> tuple[float, float]:
     """Fastest speed (m/s) and hardest acceleration (m/s^2) of any corner of the plate during ``action``.
 
-    Sampled at the time step ``dt``, or finer for a fast shake (``STEPS_PER_PERIOD`` a period).
+    Sampled at the time step ``dt``, or finer for a fast shake (``STEPS_PER_PERIOD`` a period),
+    from the plate lying on the table and back to it.
     """
     f = shake_frequency(action)
     h = min(dt, 1 / (STEPS_PER_PERIOD * f)) if f > 0 else dt
     n = max(1, round(duration(action, edge) / h))
     corners = slab_vertices(edge)
-    points = np.stack([_corner_points(action, k * h, edge, corners) for k in range(n + 1)])
+    # From the plate lying on the table, and back to it: a motion that starts or ends elsewhere jumps.
+    home = corners + HOME[:3]
+    points = np.stack([home, *(_corner_points(action, k * h, edge, corners) for k in range(n + 1)), home])
     velocity = np.diff(points, axis=0) / h
     speed = float(np.linalg.norm(velocity, axis=2).max())
-    acceleration = float(np.linalg.norm(np.diff(velocity, axis=0) / h, axis=2).max()) if n > 1 else 0.0
+    acceleration = float(np.linalg.norm(np.diff(velocity, axis=0) / h, axis=2).max())
     return speed, acceleration
 
 
