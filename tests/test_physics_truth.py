@@ -12,6 +12,7 @@ from scipy.spatial.transform import Rotation
 from pyramid import geometry
 from pyramid.lab.runner import run_scene
 from pyramid.lab.scene import load_scene
+from pyramid.lab.soak import SOAK_SCENES, SoakResult, soak, soak_scenes, soak_text
 from pyramid.physics import actions as A
 from pyramid.physics import hands
 from pyramid.physics.errors import ImpossibleStateError
@@ -194,3 +195,22 @@ def test_a_state_that_cannot_be_is_an_error_naming_die_time_and_cause(physics: P
     assert caught.value.die == 5 and 0 < caught.value.time < 1.0
     assert "die 5 at" in str(caught.value)
     world.close()
+
+
+def _soak(runs: int, seed: int) -> SoakResult:
+    return soak(soak_scenes("scenes"), runs, seed)
+
+
+def test_one_soak_round_finds_no_state_that_cannot_be() -> None:
+    result = _soak(6, 100)
+    assert set(result.tallies) == set(SOAK_SCENES) and all(t.runs == 1 for t in result.tallies.values())
+    assert result.impossible == 0 and result.restless == 0
+    assert "impossible" in soak_text(result)
+
+
+@pytest.mark.slow
+def test_the_soak_finds_no_state_that_cannot_be() -> None:
+    # 120 runs here; `pyramid soak --runs 1000` for the README's figure.
+    result = _soak(120, 0)
+    assert result.impossible == 0, soak_text(result)
+    assert result.restless == 0, soak_text(result)

@@ -16,6 +16,8 @@ from pyramid.lab.demo import run_demo
 from pyramid.lab.runner import report_text, run_scene
 from pyramid.lab.scene import Scene, load_scene
 from pyramid.lab.settings import parse_setting
+from pyramid.lab.soak import soak as run_soak
+from pyramid.lab.soak import soak_scenes, soak_text
 from pyramid.physics.assets import write_assets
 from pyramid.ui.film import film_scene, make_renderer
 
@@ -40,6 +42,19 @@ def bench(args: argparse.Namespace) -> int:
     figures = run_bench(seconds=args.seconds, mujoco=not args.no_mujoco, progress=print)
     print(bench_table(figures))
     return 0
+
+
+def soak(args: argparse.Namespace) -> int:
+    """``pyramid soak``: the physical scenes run seed after seed; exit 1 if any state could not be or never rested."""
+    from pyramid.cli.experiment import ProgressReport
+
+    try:
+        scenes = soak_scenes(args.scenes)
+    except FileNotFoundError as err:
+        raise ValueError(f"--scenes: {err}") from None
+    result = run_soak(scenes, args.runs, args.seed, progress=ProgressReport())
+    print(soak_text(result))
+    return 1 if result.impossible or result.restless else 0
 
 
 def run(args: argparse.Namespace) -> int:
