@@ -30,8 +30,10 @@ class Physics:
       contact_erp, warm_starting, contact_breaking_threshold (m), split_impulse,
       split_impulse_threshold (m), contact_slop (m)   Bullet's contact solver, tuned as above
       restitution_threshold   m/s below which an impact does not bounce
-      cone_friction       Bullet's implicit friction cone (on): the same in every direction; off, a
-                          die holds on a slope up to sqrt 2 times its friction along its diagonal
+      cone_friction       Bullet's implicit friction cone for multibody contacts (on). Dice, table
+                          and plate are rigid bodies by default, whose contacts turn their first
+                          friction direction along the slide (the same in every direction either
+                          way): it only matters with maximal_coordinates off
       maximal_coordinates rigid bodies (True) rather than multibodies; engine_defaults: PyBullet's own
                           solver settings, for comparison; gravity in m/s^2
       friction_die, friction_plate, friction_table   coefficients per body: Bullet multiplies the
@@ -53,11 +55,10 @@ class Physics:
     split_impulse_threshold: float = 0.0  # metres of penetration beyond which split impulse is used
     contact_slop: float = 0.0  # metres of penetration left uncorrected
     restitution_threshold: float = 0.5  # m/s: slower impacts do not bounce (a 1 cm drop hits at 0.44)
-    # Bullet's implicit friction cone. On (its default, and ours): the same in every direction, but a
-    # die creeps down a slope 1 to 2 degrees under its friction angle and slides out of a two-face
-    # groove up to friction 0.55 (Coulomb: 0.5). Off (two fixed friction directions per contact): a
-    # die pushed along its diagonal holds up to sqrt 2 times its friction. examples/support_probe.py
-    # prints both; the README has the figures.
+    # Bullet's implicit friction cone, for multibody contacts only (dice with maximal_coordinates
+    # off). Rigid-body contacts, the default for dice, table and plate, align their first friction
+    # direction with the slide: a die on the table creeps from about a degree under its friction
+    # angle and slides in every direction alike. examples/support_probe.py prints the figures.
     cone_friction: bool = True
     maximal_coordinates: bool = True
     engine_defaults: bool = False  # True: leave PyBullet's own solver settings (for comparison)
