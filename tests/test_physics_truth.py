@@ -214,3 +214,11 @@ def test_the_soak_finds_no_state_that_cannot_be() -> None:
     result = _soak(120, 0)
     assert result.impossible == 0, soak_text(result)
     assert result.restless == 0, soak_text(result)
+
+
+def test_a_die_is_never_set_down_in_or_under_the_plate() -> None:
+    world = World()
+    with pytest.raises(ValueError, match=r"cell \(12, 12, 12\) lies in or under the plate"):
+        A.perform(world, A.Attach(0, (12, 12, 12)), np.random.default_rng(0))
+    assert world.dice == []
+    world.close()

@@ -380,6 +380,11 @@ def _attach(world: World, a: Attach, rng: np.random.Generator) -> None:
         raise ValueError(f"an attach needs drop >= 0 m and scatter >= 0 m: {a!r}")
     if a.die in world.dice:
         raise ValueError(f"die {a.die} is already in play")
+    if sum(a.cell) > geometry.LAYERS - 1:
+        raise ValueError(
+            f"cell {tuple(a.cell)} lies in or under the plate (i + j + k = {sum(a.cell)}): a die is set down "
+            f"on the plate or on dice, in a cell with i + j + k at most {geometry.LAYERS - 1}"
+        )
     position, orientation = cell_pose(world, a.cell, a.up)
     miss = rng.normal(0.0, a.scatter, size=3) if a.scatter > 0 else np.zeros(3)
     miss[2] = 0.0
