@@ -190,15 +190,21 @@ def test_a_jiggled_tilt_shakes_base_dice_out_of_their_funnels_downhill() -> None
 
 
 def test_a_flicked_apex_leaves_the_small_pyramid_and_a_chipped_die_lands_on_the_plate() -> None:
-    chipped: list[bool] = []
-    report = run_scene(
-        _scene("flick"), seed=2, inspect=lambda w: chipped.append(w.readout(require_rest=False).dice[270].on_plate)
-    )
+    seen: list[tuple[bool, object]] = []
+
+    def look(world: World) -> None:
+        readout = world.readout(require_rest=False)
+        seen.append((readout.dice[270].on_plate, readout.dice[180].slot))
+
+    report = run_scene(_scene("flick"), seed=2, inspect=look)
     m = report["measures"]
     assert report["events"][0] == "flick die 180 with 6 mN s towards 30 deg"  # 180: the apex of the 20
-    assert m["fallen"] >= 1 and m["moved"] >= 1
+    assert m["moved"] >= 2
     # 270, the blue die that started on the table in front of the plate, was chipped over its rim.
-    assert report["events"][2].startswith("flick die 270 ") and chipped == [True]
+    assert report["events"][2].startswith("flick die 270 ")
+    chipped, apex_slot = seen[0]
+    # The apex (layer 5 of the plate's 9) left the small pyramid: it lies in a base funnel or off it.
+    assert chipped and (apex_slot is None or geometry.layer(apex_slot) == 8)  # type: ignore[arg-type]
 
 
 def test_placing_builds_on_the_partial_pyramid_and_every_placed_die_is_seated() -> None:

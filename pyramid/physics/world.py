@@ -535,13 +535,15 @@ class World:
 
     def sleep(self) -> None:
         """Put every die to sleep; a die that is hit, or whose neighbour is taken, wakes."""
-        for body in self._bodies.values():
+        # The plate sleeps too: it has a mass (see ``stage.make_plate``), so it joins the dice's
+        # island, and an awake plate would keep every die on it awake whenever Bullet steps.
+        for body in (*self._bodies.values(), *self._plate_bodies):
             self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_SLEEP)
         self._asleep = True
 
     def wake(self) -> None:
         """Wake every die."""
-        for body in self._bodies.values():
+        for body in (*self._bodies.values(), *self._plate_bodies):
             self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
         self._asleep = False
 
