@@ -305,6 +305,12 @@ RIM = 0.6  # flat rim of the plate beyond the outermost funnel walls
 SLAB_INRADIUS = LAYERS * SQRT2 / (2 * SQRT3) + 1 / SQRT2 + RIM
 
 
+def in_plate_frame(points: np.ndarray, plate_pose: np.ndarray) -> np.ndarray:
+    """World points (n, 3) or (3,) in the frame of the plate at ``plate_pose`` (7,): same units, z along its normal."""
+    pose = np.asarray(plate_pose, dtype=float)
+    return (np.asarray(points, dtype=float) - pose[:3]) @ quat_to_matrix(pose[3:])[0]
+
+
 def cube_to_plate(points: np.ndarray) -> np.ndarray:
     """Cube-frame points (n, 3), in edges, to plate-frame points (n, 3), in edges."""
     return np.asarray(points, dtype=float) @ CUBE_TO_PLATE.T + np.array([0.0, 0.0, APEX_HEIGHT])

@@ -109,7 +109,7 @@ def read_poses(
     die_rot = geometry.quat_to_matrix(poses[:, 3:])  # (n, 3, 3) body -> world
 
     # Die centres in the plate frame, then in the cube frame, in edges.
-    local = (poses[:, :3] - plate_pose[:3]) @ plate_rot / edge
+    local = geometry.in_plate_frame(poses[:, :3], plate_pose) / edge
     cube = geometry.plate_to_cube(local)
     slots, seat_error = geometry.nearest_slots(cube)
     in_lattice = (slots.min(axis=1) >= 0) & (slots.sum(axis=1) <= geometry.BASE_LAYER)

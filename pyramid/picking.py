@@ -48,9 +48,8 @@ def face_cell(point: np.ndarray, centre: np.ndarray, plate_pose: np.ndarray, edg
     The face along +i of the die in cell (i, j, k) leads to (i - 1, j, k), the face along -i to (i + 1, j, k),
     and so on; cells beyond the pyramid's faces have a negative coordinate. plate_pose : (7,) float.
     """
-    rot = geometry.quat_to_matrix(plate_pose[3:])[0]
     # Both points in the plate's frame, in edges, then in the cube frame, where cell (i, j, k) sits at -(i, j, k).
-    cube = geometry.plate_to_cube((np.stack([point, centre]) - plate_pose[:3]) @ rot / edge)
+    cube = geometry.plate_to_cube(geometry.in_plate_frame(np.stack([point, centre]), plate_pose) / edge)
     cell = geometry.nearest_slots(cube[1:])[0][0].astype(int)
     # The face is the one whose normal the point lies farthest along, seen from the centre.
     along = cube[0] - cube[1]

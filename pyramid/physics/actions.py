@@ -21,8 +21,9 @@ from pyramid import geometry
 from pyramid.dice import DieId
 from pyramid.geometry import Slot
 from pyramid.physics import hands, plate_motion
-from pyramid.physics.plate_motion import HOME, Shake, Tilt, plate_pose_at, tilt_duration
-from pyramid.physics.plate_motion import tilt_lift as tilt_lift  # re-exported with the other plate motions
+from pyramid.physics.plate_motion import HOME, Shake, Tilt, plate_pose_at
+from pyramid.physics.plate_motion import tilt_duration as tilt_duration  # re-exported with the other plate motions
+from pyramid.physics.plate_motion import tilt_lift as tilt_lift
 from pyramid.units import SET_DROP
 
 if TYPE_CHECKING:
@@ -242,12 +243,10 @@ def _move_plate(world: World, a: Tilt | Shake, rng: np.random.Generator) -> None
             raise ValueError(f"a tilt's pivot is a point (x, y, z) in metres, got {a.pivot!r}")
         if a.preset and (a.pivot is None or not -80 <= a.preset <= 80):
             raise ValueError(f"a tilt's preset is -80 to 80 deg, and needs a pivot (held in two hands): {a!r}")
-        total = tilt_duration(a, world.physics.edge)
-    else:
-        if a.amplitude < 0 or a.vertical < 0 or a.duration < 0 or a.frequency <= 0:
-            raise ValueError(f"a shake needs non-negative amplitudes and duration and a positive frequency: {a!r}")
-        total = a.duration
+    elif a.amplitude < 0 or a.vertical < 0 or a.duration < 0 or a.frequency <= 0:
+        raise ValueError(f"a shake needs non-negative amplitudes and duration and a positive frequency: {a!r}")
     edge, dt = world.physics.edge, world.physics.time_step
+    total = plate_motion.duration(a, edge)
     plate_motion.check_hand(a, edge, dt)
     top: DieId | None = None
     finger = np.zeros(3)  # where the finger first touched the top die's centre, in the plate's frame
@@ -255,7 +254,7 @@ def _move_plate(world: World, a: Tilt | Shake, rng: np.random.Generator) -> None
         dice, poses = world.poses()
         if dice:
             n = int(np.argmax(poses[:, 2]))
-            top, finger = dice[n], _in_plate_frame(world.plate_pose, poses[n, :3])
+            top, finger = dice[n], geometry.in_plate_frame(poses[n, :3], world.plate_pose)
     for n in range(_steps(world, total)):
         # A fast plate is moved in sub-steps: no point of it jumps further than a die can follow.
         parts = plate_motion.parts_needed(a, n * dt, dt, edge)
@@ -271,11 +270,6 @@ def _move_plate(world: World, a: Tilt | Shake, rng: np.random.Generator) -> None
     world.move_plate(HOME)
 
 
-def _in_plate_frame(plate_pose: np.ndarray, point: np.ndarray) -> np.ndarray:
-    rotation = geometry.quat_to_matrix(plate_pose[3:])[0]
-    return rotation.T @ (np.asarray(point, dtype=float) - plate_pose[:3])
-
-
 def _press(world: World, die: DieId, press: float, finger: np.ndarray, linear: np.ndarray, angular: np.ndarray) -> None:
     """A finger fixed on the plate presses ``die`` along the plate's normal while it stays under the finger."""
     dice, poses = world.poses()
@@ -288,7 +282,7 @@ def _press(world: World, die: DieId, press: float, finger: np.ndarray, linear: n
     # The die's speed away from the finger: along minus the normal, relative to the plate under it.
     carried = linear + np.cross(angular, centre - plate[:3])
     sinking = -float(rotation[:, 2] @ (world.velocities()[k, :3] - carried))
-    offset = _in_plate_frame(plate, centre) - finger
+    offset = geometry.in_plate_frame(centre, plate) - finger
     force = hands.finger_press(press, offset, sinking, world.physics.edge)
     if force > 0:
         world.apply_force(die, -force * rotation[:, 2])
@@ -380,10 +374,10 @@ def _attach(world: World, a: Attach, rng: np.random.Generator) -> None:
         raise ValueError(f"an attach needs drop >= 0 m and scatter >= 0 m: {a!r}")
     if a.die in world.dice:
         raise ValueError(f"die {a.die} is already in play")
-    if sum(a.cell) > geometry.LAYERS - 1:
+    if sum(a.cell) > geometry.BASE_LAYER:
         raise ValueError(
             f"cell {tuple(a.cell)} lies in or under the plate (i + j + k = {sum(a.cell)}): a die is set down "
-            f"on the plate or on dice, in a cell with i + j + k at most {geometry.LAYERS - 1}"
+            f"on the plate or on dice, in a cell with i + j + k at most {geometry.BASE_LAYER}"
         )
     position, orientation = cell_pose(world, a.cell, a.up)
     miss = rng.normal(0.0, a.scatter, size=3) if a.scatter > 0 else np.zeros(3)

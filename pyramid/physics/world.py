@@ -359,8 +359,7 @@ class World:
         if not self._bodies:
             return 0.0
         dice, poses = self.poses()
-        rotation = geometry.quat_to_matrix(self._plate_pose[3:])[0]
-        local = (poses[:, :3] - self._plate_pose[:3]) @ rotation
+        local = geometry.in_plate_frame(poses[:, :3], self._plate_pose)
         reach = np.linalg.norm(geometry.slab_corners(), axis=1).max() * ph.edge + ph.edge
         # Dice lying on the table (centred within an edge of it) near the plate's outline.
         low = (poses[:, 2] < ph.edge * max(ph.proportions)) & (np.linalg.norm(local[:, :2], axis=1) < reach)
@@ -410,7 +409,7 @@ class World:
             return
         start = self.time
         for k in range(n):
-            self._advance(self.physics.time_step, first=k == 0)
+            self._advance(self.physics.time_step)
             self.time = start + (k + 1) * self.physics.time_step
         self._at_rest = False
 
@@ -424,17 +423,17 @@ class World:
         h = self.physics.time_step / parts
         self.client.setPhysicsEngineParameter(fixedTimeStep=h)
         try:
-            self._advance(h, first=True)
+            self._advance(h)
         finally:
             self.client.setPhysicsEngineParameter(fixedTimeStep=self.physics.time_step)
         self.time += h
         self._at_rest = False
 
-    def _advance(self, h: float, first: bool) -> None:
-        """One engine step of ``h`` seconds, the plate moving as the hand last set it, then the check."""
+    def _advance(self, h: float) -> None:
+        """One engine step of ``h`` seconds, the plate moving as the hand last set it (then still), then the check."""
         if self._plate_bodies:
             # The plate moves only as the hand moves it: what the dice push on it is undone each step.
-            linear, angular = self._plate_velocity if first else ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
+            linear, angular = self._plate_velocity
             for body in self._plate_bodies:
                 self.client.resetBaseVelocity(body, linear, angular)
         self.client.stepSimulation()
@@ -449,10 +448,8 @@ class World:
         """
         if not self._bodies:
             return
-        dice = list(self._bodies)
-        poses = self._raw_poses(dice)
-        get = self.client.getBaseVelocity
-        velocities = np.array([get(self._bodies[d])[0] for d in dice]).reshape(-1, 3)
+        dice, poses = self.poses()
+        velocities = self.velocities()[:, :3]
         speeds = np.linalg.norm(velocities, axis=1)
         finite = np.isfinite(poses).all(axis=1) & np.isfinite(speeds)
         if not finite.all():
@@ -477,8 +474,7 @@ class World:
                     f"a die at rest lies at least {1000 * lowest:.1f} mm above it",
                 )
         if self._plate_bodies:
-            rotation = geometry.quat_to_matrix(self._plate_pose[3:])[0]
-            local = (poses[:, :3] - self._plate_pose[:3]) @ rotation
+            local = geometry.in_plate_frame(poses[:, :3], self._plate_pose)
             slab = geometry.SLAB_TOP * ph.edge
             over = geometry.on_plate_footprint(local[:, :2] / ph.edge)
             in_plate = over & (local[:, 2] > 0) & (local[:, 2] < slab - sink)
