@@ -20,6 +20,7 @@ from pyramid.agents.players import Player
 from pyramid.agents.seats import make_seat
 from pyramid.physics import actions
 from pyramid.physics.roller import FastRoller, PhysicalRoller, Roller
+from pyramid.physics.settings import Physics
 from pyramid.physics.world import World
 from pyramid.rules import Action, Game, GameBase, Outcome, Phase, Place, Remove, RemoveColumn, Rolled, exact_result
 from pyramid.skillgames.base import SkillGame, TurnEnd, TurnRecord
@@ -225,29 +226,32 @@ def start_match(
     fast: bool = False,
     options: dict[str, Any] | None = None,
     log: Callable[[str], None] | None = None,
+    physics: Physics | None = None,
 ) -> Match:
     """A match of ``game_cls`` between the players named by ``kinds``, every random choice from ``seed``.
 
     Board and skill games draw from separate streams: the game from ``[seed, 1]``, seat ``n`` from
     ``[seed, 2, n]``, the world's choices from ``seed`` (board) or ``[seed, 3]`` (skill). A table
     game, its players and its dice share one generator from ``seed``. ``fast``: exact placement
-    and drawn dice, no physics (skill games have no fast mode).
+    and drawn dice, no physics (skill games have no fast mode). ``physics``: the worlds' settings
+    (default ``Physics()``).
     """
+    settings = physics or Physics()
     options = dict(options or {})
     if game_cls.kind == "table":
         rng = np.random.default_rng(seed)
         names = [f"{kind}{n}" for n, kind in enumerate(kinds, start=1)]
         seats = [make_seat(kind, rng, game_cls, name) for kind, name in zip(kinds, names, strict=True)]
         table = game_cls(len(kinds), rng=rng, names=names, **options)  # type: ignore[call-arg]
-        roller: Roller = FastRoller(rng) if fast else PhysicalRoller(World(plate=False), rng)
+        roller: Roller = FastRoller(rng) if fast else PhysicalRoller(World(settings, plate=False), rng)
         return Match(table, seats, rng=rng, log=log, roller=roller)
     game = game_cls(len(kinds), rng=np.random.default_rng([seed, 1]), **options)
     seats = [make_seat(kind, np.random.default_rng([seed, 2, n]), game_cls) for n, kind in enumerate(kinds)]
     if game_cls.kind == "skill":
         if fast:
             raise ValueError(f"{game_cls.info.title} is a game of physical skill: it has no fast mode")
-        return Match(game, seats, rng=np.random.default_rng([seed, 3]), log=log, make_world=World)
-    return Match(game, seats, world=None if fast else World(), rng=np.random.default_rng(seed), log=log)
+        return Match(game, seats, rng=np.random.default_rng([seed, 3]), log=log, make_world=lambda: World(settings))
+    return Match(game, seats, world=None if fast else World(settings), rng=np.random.default_rng(seed), log=log)
 
 
 G = TypeVar("G", bound=GameBase)
@@ -261,9 +265,10 @@ def play_game(
     log: Callable[[str], None] | None = None,
     *,
     fast: bool = False,
+    physics: Physics | None = None,
 ) -> G:
     """Play ``game_cls`` to its end with the named players and ``seed`` (see ``start_match``); the finished game."""
-    match = start_match(game_cls, kinds, seed, fast=fast, options=options, log=log)
+    match = start_match(game_cls, kinds, seed, fast=fast, options=options, log=log, physics=physics)
     try:
         match.run()
     finally:

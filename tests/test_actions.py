@@ -12,6 +12,7 @@ from pyramid.dice import EDGE
 from pyramid.perception import Status
 from pyramid.physics import actions as A
 from pyramid.physics import hands
+from pyramid.physics.settings import Physics
 from pyramid.physics.world import World
 from pyramid.state import Cell, PyramidState
 
@@ -134,21 +135,24 @@ def test_a_throw_lands_where_it_is_aimed_and_a_seed_replays_it() -> None:
     assert np.array_equal(touch, first_touch(1))
 
 
-def test_lifting_a_carrying_die_brings_down_what_rests_on_it() -> None:
-    world = World()
-    slots = g.small_pyramid(4, (7, 0, 0))
-    slot_die = world.build(PyramidState({s: Cell("green", (1, 2, 3)) for s in slots}))
+@pytest.mark.parametrize("local", [True, False])
+@pytest.mark.parametrize("friction", [0.81, 0.0])
+def test_a_die_whose_supports_are_lifted_stays_jammed_only_by_friction(local: bool, friction: float) -> None:
+    # The apex of a 10-die pyramid touches, besides its three supports, the three dice two layers
+    # down along an edge each (the cube lattice). With its supports lifted one by one it slides
+    # towards a hole only against friction on those dice's faces: acrylic's 0.66 holds it in its
+    # slot, as real pyramids jam; without friction it drops out of its slot.
+    world = World(Physics(local=local, friction_die=friction))
+    apex = (6, 0, 0)
+    slot_die = world.build(PyramidState({s: Cell("green", (1, 2, 3)) for s in g.small_pyramid(10, apex)}))
     world.settle()
-    top = slot_die[(7, 0, 0)]
-    A.perform(world, A.Lift((7, 1, 0)), np.random.default_rng(0))
-    world.settle(raise_on_timeout=False)
-    readout = world.readout(require_rest=False)
-    assert slot_die[(7, 1, 0)] not in readout.dice
-    assert readout.dice[top].slot == (7, 0, 0)  # friction holds a die on two supports (design.md)
-    A.perform(world, A.Lift((7, 0, 1)), np.random.default_rng(0))
-    world.settle(raise_on_timeout=False)
-    readout = world.readout(require_rest=False)
-    assert readout.dice[top].slot != (7, 0, 0)  # on one support it falls (here into the emptied funnel)
+    top = slot_die[apex]
+    for support in ((6, 1, 0), (6, 0, 1), (7, 0, 0)):  # the supports, the one below along +i last
+        A.perform(world, A.Lift(support), np.random.default_rng(0))
+        world.settle(raise_on_timeout=False)
+        assert slot_die[support] not in world.dice
+    held = world.readout(require_rest=False).dice[top].slot == apex
+    assert held == (friction > 0)
     with pytest.raises(ValueError, match="no die is seated"):
         A.perform(world, A.Lift((3, 3, 2)), np.random.default_rng(0))
     world.close()

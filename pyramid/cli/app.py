@@ -29,6 +29,7 @@ HANDLERS = {
     "bench": "pyramid.cli.lab:bench",
     "run": "pyramid.cli.lab:run",
     "soak": "pyramid.cli.lab:soak",
+    "locality": "pyramid.cli.lab:locality",
     "experiment": "pyramid.cli.experiment:experiment",
     "games": "pyramid.cli.games:games",
     "rules": "pyramid.cli.games:rules",
@@ -48,6 +49,7 @@ EPILOG = """examples:
   pyramid assets --out assets                   write the meshes and URDF files
   pyramid bench                                 speed and accuracy figures of the physics
   pyramid soak --runs 1000                      seeded runs of the physical scenes: any state that cannot be?
+  pyramid locality --seeds 200                  local against whole physics: same read-outs, how much faster
   pyramid view                                  a window: the full pyramid and every die, hands on
   pyramid play 14 --players human,greedy --view  play in a window, hot-seat
   pyramid run scenes/full_pyramid.toml --picture --video gif   pictures and a film, no screen needed
@@ -79,6 +81,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="print speed and accuracy figures of the physics (not a test)")
     p.add_argument("--seconds", type=float, default=10.0, help="simulated seconds of the awake pyramid")
     p.add_argument("--no-mujoco", action="store_true", help="skip the MuJoCo comparison")
+    p.add_argument(
+        "--no-actions", action="store_true", help="skip the actions timed with local and whole physics (about 5 min)"
+    )
+    p.add_argument(
+        "--no-games", action="store_true", help="skip the whole games timed with local and whole physics (long)"
+    )
 
     p = sub.add_parser(
         "soak",
@@ -91,6 +99,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--runs", type=positive_count, default=60, help="runs in all (default 60; the README: 1000)")
     p.add_argument("--seed", type=seed_value, default=0, help="first seed (default 0)")
     p.add_argument("--scenes", default="scenes", help="folder holding the scene files (default scenes)")
+
+    p = sub.add_parser(
+        "locality",
+        help="compare local physics (the default) with the whole pyramid solved: read-outs and speed",
+        description="Runs seeded cases of each action kind on the settled full pyramid twice, with local physics "
+        "(only the dice something can move are simulated) and with the whole pyramid solved, and counts the "
+        "cases whose read-outs agree: the same dice in the same slots showing the same faces, the same dice "
+        "off the plate. Kinds: lift (a free die), mikado (a surface die 4+ layers down), place (into an open "
+        "funnel), throw (a die at the pyramid), pull (8 mm, Mount(a)ing), pour (6 dice from a ladle), tilt. "
+        "With --games N it also plays N seeds of Dice Mikado, Mount(a)ing and Trulla both ways and tests "
+        "whether local physics' mean falls inside whole physics' 95%% interval. Exit 1 if an action kind "
+        "agrees in fewer than 95%% of its cases or a mean falls outside.",
+    )
+    p.add_argument("--seeds", type=positive_count, default=20, help="cases per action kind (default 20)")
+    p.add_argument("--first", type=seed_value, default=0, help="first seed (default 0)")
+    p.add_argument(
+        "--kinds", type=kind_list, default="", help="comma-separated action kinds (default all: lift,mikado,...)"
+    )
+    p.add_argument("--games", type=seed_value, default=0, help="seeds of each study game, local and whole (default 0)")
 
     p = sub.add_parser("games", help="list every game: number, title, category, players")
 
@@ -244,6 +271,17 @@ def positive_count(text: str) -> int:
 
 def _throws(text: str) -> int:
     return _whole(text, 0, SPARE_DICE, f"0 to {SPARE_DICE}, the dice left to throw after building the pyramid")
+
+
+def kind_list(text: str) -> list[str]:
+    """An argparse type for action kinds of ``pyramid locality``: known names, comma-separated."""
+    from pyramid.lab.locality import KINDS
+
+    kinds = [k.strip() for k in text.split(",") if k.strip()]
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown action kind {unknown[0]!r}; the kinds are {','.join(KINDS)}")
+    return kinds
 
 
 def game_name(text: str) -> str:

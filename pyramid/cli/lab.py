@@ -13,6 +13,7 @@ from pathlib import Path
 from pyramid.cli.paths import check_output_file, check_output_folder
 from pyramid.lab.bench import bench_table, run_bench
 from pyramid.lab.demo import run_demo
+from pyramid.lab.locality import AGREEMENT, KINDS, agreement, locality_text, statistics
 from pyramid.lab.runner import report_text, run_scene
 from pyramid.lab.scene import Scene, load_scene
 from pyramid.lab.settings import parse_setting
@@ -39,9 +40,27 @@ def assets(args: argparse.Namespace) -> int:
 
 def bench(args: argparse.Namespace) -> int:
     """``pyramid bench``: measure the physics, then print the table of figures."""
-    figures = run_bench(seconds=args.seconds, mujoco=not args.no_mujoco, progress=print)
+    figures = run_bench(
+        seconds=args.seconds,
+        mujoco=not args.no_mujoco,
+        progress=print,
+        actions=not args.no_actions,
+        games=not args.no_games,
+    )
     print(bench_table(figures))
     return 0
+
+
+def locality(args: argparse.Namespace) -> int:
+    """``pyramid locality``: local against whole physics, case by case; exit 1 if they disagree too often."""
+    kinds = args.kinds or list(KINDS)
+    seeds = range(args.first, args.first + args.seeds)
+    results = agreement(kinds, seeds, progress=lambda text: print(f"\r  {text}   ", end="", flush=True))
+    stats = statistics(range(args.games), throws=results, progress=lambda t: print(f"\r  {t}   ", end="", flush=True))
+    print()
+    print(locality_text(results, stats))
+    bad = any(a.share < AGREEMENT for a in results) or any(not s.inside for s in stats)
+    return 1 if bad else 0
 
 
 def soak(args: argparse.Namespace) -> int:

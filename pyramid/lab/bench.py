@@ -8,16 +8,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 from scipy.spatial.transform import Rotation
 
 from pyramid import geometry
+from pyramid.agents.seats import default_seats
 from pyramid.dice import EDGE, die_mass
+from pyramid.lab.locality import TOP_FOUR, Case, full_state, make_case, run_case
 from pyramid.perception import read_poses
+from pyramid.physics.actions import Lift
 from pyramid.physics.world import Physics, World
-from pyramid.state import Cell, PyramidState
+from pyramid.play import play_game
+from pyramid.registry import find_game
 
 
 @dataclass
@@ -32,8 +37,55 @@ class Figure:
     note: str = ""
 
 
-def _full_state() -> PyramidState:
-    return PyramidState({s: Cell("black" if n < 90 else "red", (1, 2, 3)) for n, s in enumerate(geometry.SLOTS)})
+_full_state = full_state
+
+# The actions timed on the settled full pyramid, local against whole physics (``pyramid.lab.locality``).
+ACTION_ROWS = (
+    ("lift", "lift a free die (the top four in turn)"),
+    ("mikado", "Dice Mikado lift, 4+ layers down"),
+    ("place", "place a die into an open funnel"),
+    ("throw", "throw a die at the pyramid"),
+    ("pull", "pull a die 8 mm out (Mount(a)ing)"),
+    ("pour", "ladle pour of 6 dice onto the pyramid"),
+    ("tilt", "tilt the plate 5 to 20 deg"),
+)
+GAME_ROWS = ((39, "El Dado", 1), (27, "Mucho", 1), (6, "Dice Mikado", 1))  # number, title, seeds
+
+
+def bench_cases(kind: str, seeds: int = 3) -> list[Case]:
+    """The cases a bench row times: the top four lifted in turn, or the first ``seeds`` cases of ``kind``."""
+    if kind == "lift":
+        return [Case("lift", 0, full_state(), tuple(Lift(s) for s in TOP_FOUR))]
+    return [make_case(kind, seed) for seed in range(seeds)]
+
+
+def action_figures(kind: str, label: str, physics: Physics) -> list[Figure]:
+    """Two rows for one action kind: local physics, then the whole pyramid solved, on the same cases."""
+    out = []
+    for local in (True, False):
+        results = [run_case(case, replace(physics, local=local)) for case in bench_cases(kind)]
+        actions = sum(len(r.case.actions) for r in results)
+        simulated = sum(r.simulated for r in results)
+        wall = sum(r.wall for r in results)
+        stepped = np.mean([r.dice_stepped for r in results])
+        mode = "local" if local else "whole"
+        note = f"{simulated / actions:.2f} s simulated an action; {stepped:.0f} dice a step"
+        out.append(Figure(f"{label}: {mode}", simulated / wall, wall=wall / actions, note=note))
+    return out
+
+
+def game_figures(number: int, title: str, seeds: int, physics: Physics) -> list[Figure]:
+    """Two rows for a whole physical game (default players, seeds 0..): local physics, then whole."""
+    game_cls = find_game(number)
+    out = []
+    for local in (True, False):
+        tick = time.perf_counter()
+        for seed in range(seeds):
+            play_game(game_cls, default_seats(game_cls), seed, physics=replace(physics, local=local))
+        wall = time.perf_counter() - tick
+        mode = "local" if local else "whole"
+        out.append(Figure(f"{title}, a physical game: {mode}", wall=wall / seeds, note=f"seeds 0 to {seeds - 1}"))
+    return out
 
 
 def awake_pyramid(physics: Physics, seconds: float, label: str) -> Figure:
@@ -194,13 +246,17 @@ def _row(f: Figure) -> str:
 
 
 def run_bench(
-    seconds: float = 10.0, mujoco: bool = True, progress: Callable[[str], None] | None = None
+    seconds: float = 10.0,
+    mujoco: bool = True,
+    progress: Callable[[str], None] | None = None,
+    actions: bool = True,
+    games: bool = True,
 ) -> list[Figure]:
     """Measure every figure, telling ``progress`` which one is being measured; returns them in order."""
     say = progress or (lambda text: None)
     ours = Physics()
     figures: list[Figure] = []
-    steps: list[tuple[str, Callable[[], Figure]]] = [
+    steps: list[tuple[str, Callable[[], Figure | list[Figure]]]] = [
         ("awake pyramid, ours", lambda: awake_pyramid(ours, seconds, "PyBullet tuned (ours), awake pyramid")),
         (
             "awake pyramid, PyBullet defaults",
@@ -215,6 +271,12 @@ def run_bench(
         ("gentle drop", lambda: gentle_drop(ours)),
         ("read-out", readout_time),
     ]
+    if actions:
+        for kind, label in ACTION_ROWS:
+            steps.append((f"{kind}, local and whole", partial(action_figures, kind, label, ours)))
+    if games:
+        for number, title, seeds in GAME_ROWS:
+            steps.append((f"{title}, local and whole", partial(game_figures, number, title, seeds, ours)))
     if mujoco:
         try:
             import mujoco as _  # noqa: F401  (the bench extra)
@@ -226,7 +288,8 @@ def run_bench(
             say("MuJoCo is not installed (pip install -e '.[bench]'): skipping the comparison")
     for n, (name, step) in enumerate(steps, 1):
         say(f"[{n}/{len(steps)}] {name} ...")
-        figures.append(step())
+        got = step()
+        figures.extend(got if isinstance(got, list) else [got])
     return figures
 
 
@@ -239,5 +302,13 @@ def bench_table(figures: list[Figure]) -> str:
     ref = by["PyBullet tuned (ours), awake pyramid"]
     for f in figures:
         if f.realtime is not None and f.realtime < 1e5 and ref.realtime and f is not ref and "pyramid" in f.what:
+            if f.what.endswith((": local", ": whole")):
+                continue
             lines.append(f"{f.what}: {f.realtime / ref.realtime:.2f} x the speed of ours awake")
+    # Local physics against the whole pyramid solved, row pair by row pair, in wall time per action or game.
+    for f in figures:
+        if f.what.endswith(": local") and f.wall:
+            whole = by.get(f.what[: -len("local")] + "whole")
+            if whole is not None and whole.wall:
+                lines.append(f"{f.what[: -len(': local')]}: local {whole.wall / f.wall:.1f} x faster than whole")
     return "\n".join(lines)

@@ -41,6 +41,9 @@ class Physics:
       restitution_die, restitution_plate, restitution_table   bounciness per body, multiplied too
       rolling_friction, spinning_friction   per body, 0: a die's resistance is its corners and edges
       sleep_after_settle  put every die to sleep once settle() finds them at rest (it then costs nothing)
+      local               simulate only the dice that something can move; hold the others still
+                          until motion reaches them (``pyramid.physics.region``). False: the whole
+                          pyramid is solved at every step, as a comparison (the README's bench)
     """
 
     edge: float = EDGE
@@ -74,6 +77,7 @@ class Physics:
     rolling_friction: float = 0.0
     spinning_friction: float = 0.0
     sleep_after_settle: bool = True
+    local: bool = True
 
     @classmethod
     def pybullet_defaults(cls) -> Physics:

@@ -89,10 +89,9 @@ def make_plate(c: BulletClient, ph: Physics) -> list[int]:
         bodies.append(c.createMultiBody(0, shape, visual, useMaximalCoordinates=True))
     for b in bodies:
         c.changeDynamics(b, -1, lateralFriction=ph.friction_plate, restitution=ph.restitution_plate)
-        # Made static (never integrated, never touching the table), then given a mass: the contact
-        # solver treats a static body as at rest whatever velocity it is given, and a body with mass
-        # as moving with it. The world sets the plate's pose and velocity every step, as a hand moves it.
-        c.changeDynamics(b, -1, mass=PLATE_MASS)
+        # Made static: never integrated, never touching the table. The contact solver treats a
+        # static body as at rest whatever velocity it is given, so while a hand moves the plate the
+        # world gives it a mass (PLATE_MASS) and sets its pose and velocity every step.
     return bodies
 
 

@@ -1,7 +1,9 @@
 """The PyBullet world: table, plate and the dice in play; it steps, settles and hands out poses.
 
 The world knows no rules. Dice still in a player's hand are not simulated: a die gets a body when it
-is placed or thrown and loses it when it is taken away. Headless by default.
+is placed or thrown and loses it when it is taken away. With local physics (the default) only the
+dice that something can move are simulated; the others are held still until motion reaches them
+(``pyramid.physics.region``). Headless by default.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pyramid.physics import stage
 from pyramid.physics.bullet import connect, pb
 from pyramid.physics.errors import ImpossibleStateError as ImpossibleStateError
 from pyramid.physics.errors import NotAtRestError as NotAtRestError
+from pyramid.physics.region import HOLD_WINDOW, Region
 from pyramid.physics.settings import Physics
 from pyramid.state import PyramidState
 from pyramid.tolerances import TOL
@@ -63,6 +66,10 @@ class World:
         self._plate_pose = np.array([0, 0, 0, 0, 0, 0, 1.0])
         self._ride = 0.0
         self._plate_velocity: tuple[Vector, Vector] = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
+        self._plate_moving = False  # the hand moves the plate: it has a mass (see ``_plate_mass``)
+        self._plate_moved = False  # the plate moved since the last hold test: hold nothing
+        self._region = Region.for_die(self.physics.edge, self.physics.proportions) if self.physics.local else None
+        self._stepped = [0, 0]  # dice simulated, summed over steps; steps (see ``count_steps``)
         stage.configure(self.client, self.physics)
         self.table, self.floor = stage.make_table(self.client, self.physics)
         if self.plate:
@@ -98,6 +105,8 @@ class World:
         )
         c.changeVisualShape(body, -1, textureUniqueId=self._textures[DICE[die].colour])
         self._bodies[die] = body
+        if self._region is not None:
+            self._region.activated([die], np.array([[*position, *orientation]], dtype=float))
         self._changed()
         return body
 
@@ -189,6 +198,8 @@ class World:
             self.pull(die, self.way_out(die))
         self.client.removeBody(body)
         del self._bodies[die]
+        if self._region is not None:
+            self._region.forget(die)
         self._wake_near(position, radius=2.0 * self.physics.edge)
         self._changed()
 
@@ -235,9 +246,15 @@ class World:
         mass = ph.density * ph.edge**3 * float(np.prod(ph.proportions))
         inertia = mass * ph.edge**2 / 6
         omega = 2 * math.pi * 15.0
-        self.wake()
+        if self._region is None:
+            self.wake()
+        else:
+            self._release([die])
+            self._wake_near(start, self._region.reach)
         steps = max(1, round(distance * ph.edge / speed / ph.time_step))
         for n in range(1, steps + 1):
+            if self._region is not None:
+                self._region.busy.add(die)
             target = start + unit * distance * ph.edge * n / steps
             position, quat = (np.array(v) for v in c.getBasePositionAndOrientation(body))
             velocity, spin = (np.array(v) for v in c.getBaseVelocity(body))
@@ -333,10 +350,27 @@ class World:
             self._set_plate(pose[:3] + [0.0, 0.0, ride], quat)
         rising = np.array([0.0, 0.0, (ride - self._ride) / dt])
         self._ride = ride
-        self._plate_velocity = ((np.asarray(linear, dtype=float) + rising).tolist(), list(angular))
-        if self._asleep:
+        velocity = np.asarray(linear, dtype=float) + rising
+        self._plate_velocity = (velocity.tolist(), list(angular))
+        moving = bool(np.any(velocity != 0) or np.any(np.asarray(angular) != 0))
+        self._plate_mass(moving)
+        self._plate_moved |= moving
+        if self._asleep or (moving and self._region is not None and self._region.held):
+            # A moving plate moves everything on it: every die is simulated while it does.
             self.wake()
         self._at_rest = False
+
+    def _plate_mass(self, moving: bool) -> None:
+        """Give the plate a mass while the hand moves it, and none while it stands still.
+
+        The contact solver uses a body's velocity only if the body has a mass (see
+        ``stage.make_plate``); standing still, the plate is static again: dice resting on it then
+        form islands of their own, and held dice touching it are not tested against it.
+        """
+        if moving != self._plate_moving:
+            for body in self._plate_bodies:
+                self.client.changeDynamics(body, -1, mass=stage.PLATE_MASS if moving else 0.0)
+            self._plate_moving = moving
 
     @property
     def plate_ride(self) -> float:
@@ -378,6 +412,9 @@ class World:
         body = self._body(die)
         if point is None:
             point = self.client.getBasePositionAndOrientation(body)[0]
+        if self._region is not None:
+            self._release([die])
+            self._region.busy.add(die)
         self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
         self.client.applyExternalForce(body, -1, list(force), list(point), pb.WORLD_FRAME)
         self._asleep = False
@@ -386,6 +423,8 @@ class World:
     def kick(self, die: DieId, impulse: Vector, point: Vector | None = None) -> None:
         """Give ``die`` an instant ``impulse`` (N s, world frame) at ``point`` (default: its centre), as a finger."""
         body = self._body(die)
+        if self._region is not None:
+            self._release([die])
         position = np.array(self.client.getBasePositionAndOrientation(body)[0])
         velocity, spin = (np.array(v) for v in self.client.getBaseVelocity(body))
         impulse = np.asarray(impulse, dtype=float)
@@ -431,14 +470,78 @@ class World:
 
     def _advance(self, h: float) -> None:
         """One engine step of ``h`` seconds, the plate moving as the hand last set it (then still), then the check."""
-        if self._plate_bodies:
+        if self._plate_bodies and self._plate_moving:
             # The plate moves only as the hand moves it: what the dice push on it is undone each step.
             linear, angular = self._plate_velocity
             for body in self._plate_bodies:
                 self.client.resetBaseVelocity(body, linear, angular)
+            self._plate_mass(any(linear) or any(angular))
         self.client.stepSimulation()
         self._plate_velocity = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
-        self.check(h)
+        # Held dice do not move: only the simulated ones need checking.
+        dice = self.dice if self._region is None else self._region.active(self.dice)
+        poses, velocities = self._raw_poses(dice), self._raw_velocities(dice)
+        self._stepped[0] += len(dice)
+        self._stepped[1] += 1
+        self._check(dice, poses, velocities, h)
+        if self._region is not None:
+            self._spread(dice, poses, velocities, h)
+
+    def _spread(self, dice: list[DieId], poses: np.ndarray, velocities: np.ndarray, h: float) -> None:
+        """Local physics after a step: release the held dice that moving dice reach; now and then hold resting ones."""
+        region = self._region
+        assert region is not None
+        if not dice:
+            self._asleep = True
+            return
+        moving = region.moving(dice, poses, velocities)
+        if moving.any():
+            self._release(region.within_reach(poses[moving, :3]))
+        region.since += h
+        if region.since < HOLD_WINDOW - 1e-9:
+            return
+        region.since = 0.0
+        dice = region.active(self.dice)
+        poses, velocities = self._raw_poses(dice), self._raw_velocities(dice)
+        self._hold(region.to_hold(dice, poses, velocities, self._plate_moved or self._plate_moving))
+        region.busy.clear()
+        self._plate_moved = False
+
+    def _release(self, dice: Iterable[DieId]) -> None:
+        """Simulate the held ``dice`` again, from rest where they stand."""
+        if self._region is None:
+            return
+        dice = [d for d in dice if d in self._region.held]
+        if not dice:
+            return
+        mass = self.die_mass
+        for die in dice:
+            self.client.changeDynamics(self._bodies[die], -1, mass=mass, activationState=pb.ACTIVATION_STATE_WAKE_UP)
+        self._region.activated(dice, self._raw_poses(dice))
+        self._asleep = False
+
+    def _hold(self, dice: Iterable[DieId]) -> None:
+        """Hold ``dice`` still: static to the solver, carrying what rests on them, costing nothing."""
+        if self._region is None:
+            return
+        for die in dice:
+            body = self._bodies[die]
+            self.client.resetBaseVelocity(body, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+            self.client.changeDynamics(body, -1, mass=0.0, activationState=pb.ACTIVATION_STATE_SLEEP)
+            self._region.held_at(die, self.client.getBasePositionAndOrientation(body)[0])
+        if len(self._region.held) == len(self._bodies):
+            self._asleep = True
+
+    def count_steps(self) -> float:
+        """Mean dice simulated per engine step since the last call (0 if none was taken); starts a new count."""
+        dice, steps = self._stepped
+        self._stepped = [0, 0]
+        return dice / steps if steps else 0.0
+
+    @property
+    def simulated(self) -> list[DieId]:
+        """The dice in play that the engine simulates now (all of them without local physics)."""
+        return self.dice if self._region is None else self._region.active(self.dice)
 
     def check(self, h: float | None = None) -> None:
         """Raise ImpossibleStateError if a die's pose or speed cannot be (see ``ImpossibleStateError``).
@@ -446,10 +549,13 @@ class World:
         ``h`` is the step just taken (default the time step): a die may lie as deep in what it hit as it
         moved in that step, since contacts begin once boxes overlap.
         """
-        if not self._bodies:
+        dice = self.dice
+        self._check(dice, self._raw_poses(dice), self._raw_velocities(dice), h)
+
+    def _check(self, dice: list[DieId], poses: np.ndarray, velocities6: np.ndarray, h: float | None) -> None:
+        if not dice:
             return
-        dice, poses = self.poses()
-        velocities = self.velocities()[:, :3]
+        velocities = velocities6[:, :3]
         speeds = np.linalg.norm(velocities, axis=1)
         finite = np.isfinite(poses).all(axis=1) & np.isfinite(speeds)
         if not finite.all():
@@ -530,7 +636,9 @@ class World:
         return SettleReport(False, self.time - start, still)
 
     def sleep(self) -> None:
-        """Put every die to sleep; a die that is hit, or whose neighbour is taken, wakes."""
+        """Put every die to sleep (local physics: hold it still); a die hit, or whose neighbour is taken, wakes."""
+        if self._region is not None:
+            self._hold(self._region.active(self.dice))
         # The plate sleeps too: it has a mass (see ``stage.make_plate``), so it joins the dice's
         # island, and an awake plate would keep every die on it awake whenever Bullet steps.
         for body in (*self._bodies.values(), *self._plate_bodies):
@@ -538,12 +646,18 @@ class World:
         self._asleep = True
 
     def wake(self) -> None:
-        """Wake every die."""
+        """Wake every die (with local physics: simulate every die)."""
+        if self._region is not None:
+            self._release(list(self._region.held))
         for body in (*self._bodies.values(), *self._plate_bodies):
             self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
         self._asleep = False
 
     def _wake_near(self, position: np.ndarray, radius: float) -> None:
+        if self._region is not None:
+            self._release(self._region.within_reach(np.asarray(position, dtype=float)[None, :], radius))
+            self._asleep = False
+            return
         for body in self._bodies.values():
             p = np.array(self.client.getBasePositionAndOrientation(body)[0])
             if np.linalg.norm(p - position) <= radius:
@@ -585,8 +699,11 @@ class World:
 
     def velocities(self) -> np.ndarray:
         """Linear (m/s) and angular (rad/s) velocity (n, 6) of the dice in play, in ``dice`` order."""
+        return self._raw_velocities(self.dice)
+
+    def _raw_velocities(self, dice: Iterable[DieId]) -> np.ndarray:
         get = self.client.getBaseVelocity
-        return np.array([sum(map(tuple, get(self._bodies[d])), ()) for d in self.dice]).reshape(-1, 6)
+        return np.array([sum(map(tuple, get(self._bodies[d])), ()) for d in dice]).reshape(-1, 6)
 
     @property
     def plate_pose(self) -> np.ndarray:

@@ -1,0 +1,312 @@
+"""Local against whole physics: seeded cases of each action kind on the settled full pyramid, timed and compared.
+
+A case builds the full pyramid (less a few dice where the action needs room), settles it, carries
+out one action and settles again; ``run_case`` returns what the read-out saw and what it cost. The
+bench's per-action rows and the agreement study (``agreement``) both run these cases, once with
+local physics (``Physics(local=True)``, the default) and once solving the whole pyramid.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from pyramid import geometry
+from pyramid.dice import DICE, DieId
+from pyramid.geometry import Slot
+from pyramid.perception import Readout, Status
+from pyramid.physics.actions import Attach, Lift, PhysicalAction, Pour, Pull, Throw, perform
+from pyramid.physics.plate_motion import Tilt
+from pyramid.physics.settings import Physics
+from pyramid.physics.world import World
+from pyramid.play import play_game
+from pyramid.registry import find_game
+from pyramid.state import Cell, PyramidState
+from pyramid.tolerances import TOL
+from pyramid.units import PLACE_DROP
+
+KINDS = ("lift", "mikado", "place", "throw", "pull", "pour", "tilt")
+TOP_FOUR: tuple[Slot, ...] = tuple(sorted(geometry.SLOTS, key=geometry.layer)[:4])  # the apex, then layer 2
+
+Signature = tuple[tuple[tuple[DieId, Slot, tuple[int, int, int]], ...], tuple[DieId, ...]]
+
+
+def full_state() -> PyramidState:
+    """The full 165-die pyramid, 90 black dice then 75 red, every die showing 1, 2, 3."""
+    return PyramidState({s: Cell("black" if n < 90 else "red", (1, 2, 3)) for n, s in enumerate(geometry.SLOTS)})
+
+
+def pyramid_centre() -> tuple[float, float]:
+    """The point (x, y) of the table under the apex, metres."""
+    x, y, _ = geometry.slot_centre(TOP_FOUR[0]) * DICE_EDGE
+    return float(x), float(y)
+
+
+DICE_EDGE = Physics().edge
+
+
+@dataclass(frozen=True)
+class Case:
+    """One seeded case: the state built first, then the actions, each followed by a settle."""
+
+    kind: str
+    seed: int
+    state: PyramidState
+    actions: tuple[PhysicalAction, ...]
+
+    def __str__(self) -> str:
+        return f"{self.kind} seed {self.seed}: " + "; ".join(str(a) for a in self.actions)
+
+
+@dataclass(frozen=True)
+class Result:
+    """What one case left and what it cost, with local or whole physics."""
+
+    case: Case
+    local: bool
+    signature: Signature  # seated dice (die, slot, up faces) and the dice off the plate
+    moved: int  # dice of the pyramid that moved or turned past TOL.moved_shift / TOL.moved_turn
+    simulated: float  # simulated seconds of the action and its settle
+    wall: float  # wall-clock seconds of the same
+    dice_stepped: float  # mean dice simulated per step (all of them with whole physics)
+
+
+def _spare(state: PyramidState, n: int) -> list[DieId]:
+    """``n`` dice of the set not used by ``state`` when it is built (the highest numbers)."""
+    used = len(state)
+    return [d.id for d in DICE[::-1]][:n] if used + n <= len(DICE) else []
+
+
+def make_case(kind: str, seed: int) -> Case:
+    """The case of ``kind`` drawn from ``seed`` (every choice from ``default_rng([seed, kind's index])``)."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown action kind {kind!r}; the kinds are {', '.join(KINDS)}")
+    rng = np.random.default_rng([seed, KINDS.index(kind)])
+    state = full_state()
+    cx, cy = pyramid_centre()
+    action: PhysicalAction
+    if kind == "lift":
+        # A free die after none to three of the top four were taken.
+        for slot in TOP_FOUR[: int(rng.integers(0, 4))]:
+            state = state.without(slot)
+        free = geometry.free_slots(state)
+        action = Lift(free[int(rng.integers(len(free)))])
+    elif kind == "mikado":
+        # A die on the pyramid's surface, four or more layers down: the hand drags what rests on it.
+        deep = sorted({s for s, _ in geometry.exposed_faces(state) if geometry.layer(s) >= 4})
+        action = Lift(deep[int(rng.integers(len(deep)))])
+    elif kind == "place":
+        # One to three free dice taken, then a die set into one of the open funnels.
+        for _ in range(int(rng.integers(1, 4))):
+            free = geometry.free_slots(state)
+            state = state.without(free[int(rng.integers(len(free)))])
+        holes = geometry.open_slots(state)
+        hole = holes[int(rng.integers(len(holes)))]
+        up = geometry.ALL_UP_FACES[int(rng.integers(24))]
+        action = Attach(_spare(state, 1)[0], hole, up, drop=PLACE_DROP)
+    elif kind == "throw":
+        aim = (cx + float(rng.normal(0, 0.03)), cy + float(rng.normal(0, 0.03)))
+        action = Throw(
+            _spare(state, 1)[0],
+            aim,
+            height=float(rng.uniform(0.12, 0.25)),
+            distance=float(rng.uniform(0.05, 0.2)),
+            azimuth=float(rng.uniform(0, 360)),
+        )
+    elif kind == "pull":
+        # Mount(a)ing: a surface die pulled 8 mm out along one of its uncovered faces.
+        faces = [(s, axis) for s, axis in geometry.exposed_faces(state) if geometry.layer(s) >= 2]
+        slot, axis = faces[int(rng.integers(len(faces)))]
+        action = Pull(slot, 0.008, axis)
+    elif kind == "pour":
+        aim = (cx + float(rng.normal(0, 0.02)), cy + float(rng.normal(0, 0.02)))
+        action = Pour(tuple(_spare(state, 6)), aim, height=0.2, azimuth=float(rng.uniform(0, 360)))
+    else:
+        action = Tilt(float(rng.uniform(0, 360)), angle=float(rng.uniform(5, 20)), ramp=0.3, hold=0.3)
+    return Case(kind, seed, state, (action,))
+
+
+def signature(readout: Readout) -> Signature:
+    """What agreement compares: each seated die with its slot and faces, and the dice off the plate."""
+    seated = tuple(
+        sorted((d, r.slot, r.up) for d, r in readout.dice.items() if r.status is Status.SEATED and r.slot and r.up)
+    )
+    return seated, tuple(sorted(readout.off_plate()))
+
+
+def run_case(case: Case, physics: Physics, settle_timeout: float = 10.0) -> Result:
+    """Build, settle, act and settle again in a fresh world; the read-out's signature and the cost of the action."""
+    world = World(physics)
+    try:
+        world.build(case.state)
+        world.settle(timeout=settle_timeout)
+        dice, before = world.poses()
+        rng = np.random.default_rng([case.seed, 99])
+        start, tick = world.time, time.perf_counter()
+        world.count_steps()
+        for action in case.actions:
+            perform(world, action, rng)
+            world.settle(timeout=settle_timeout)
+        wall = time.perf_counter() - tick
+        simulated = world.time - start
+        stepped = world.count_steps()
+        readout = world.readout()
+        now = {d: r for d, r in readout.dice.items()}
+        moved = 0
+        for die, pose in zip(dice, before, strict=True):
+            if die not in now:
+                continue
+            shift = np.linalg.norm(np.array(now[die].position) - pose[:3]) / physics.edge
+            moved += bool(shift > TOL.moved_shift)
+        return Result(case, physics.local, signature(readout), moved, simulated, wall, stepped)
+    finally:
+        world.close()
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """How often local and whole physics left the same read-out, per action kind."""
+
+    kind: str
+    cases: int
+    same: int
+    local: list[Result]
+    whole: list[Result]
+
+    @property
+    def share(self) -> float:
+        return self.same / self.cases if self.cases else math.nan
+
+
+def agreement(
+    kinds: Sequence[str],
+    seeds: Sequence[int],
+    physics: Physics | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> list[Agreement]:
+    """Run every case of ``kinds`` x ``seeds`` with local and with whole physics and compare the read-outs."""
+    base = physics or Physics()
+    say = progress or (lambda text: None)
+    out = []
+    for kind in kinds:
+        local, whole, same = [], [], 0
+        for n, seed in enumerate(seeds, 1):
+            case = make_case(kind, seed)
+            a = run_case(case, replace(base, local=True))
+            b = run_case(case, replace(base, local=False))
+            local.append(a)
+            whole.append(b)
+            same += a.signature == b.signature
+            say(f"{kind}: {n}/{len(seeds)} cases, {same} agree")
+        out.append(Agreement(kind, len(seeds), same, local, whole))
+    return out
+
+
+# The skill studies' figures that local physics must reproduce: (name, game number, players, options, reader).
+def _mikado(game: Any) -> float:
+    return float(game.records[0].end.value)
+
+
+def _mounted(game: Any) -> float:
+    return float(game.records[0].end.value)
+
+
+def _seated(game: Any) -> float:
+    return float(game.records[-1].end.note.split()[0])
+
+
+STATISTICS: tuple[tuple[str, int, tuple[str, ...], dict[str, str], Callable[[Any], float]], ...] = (
+    ("Dice Mikado (5 layers, careful): dice taken", 6, ("careful",), {"layers": "5"}, _mikado),
+    ("Mount(a)ing (5 layers, 8 mm pulls): dice mounted", 8, ("mount",), {"layers": "5"}, _mounted),
+    ("Trulla (two ladles, 12 dice each): dice seated", 16, ("ladle", "ladle"), {"dice": "12"}, _seated),
+)
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """One study figure from local and from whole physics over the same seeds, and whole's 95% interval."""
+
+    name: str
+    local: list[float]
+    whole: list[float]
+
+    def interval(self) -> tuple[float, float]:
+        """The 95% confidence interval of the mean of ``whole`` (Student's t)."""
+        values = np.array(self.whole, dtype=float)
+        if len(values) < 2 or values.std() == 0:
+            return float(values.mean()), float(values.mean())
+        low, high = stats.t.interval(0.95, len(values) - 1, loc=values.mean(), scale=stats.sem(values))
+        return float(low), float(high)
+
+    @property
+    def inside(self) -> bool:
+        """Whether local physics' mean lies within whole physics' 95% interval."""
+        low, high = self.interval()
+        return low - 1e-9 <= float(np.mean(self.local)) <= high + 1e-9
+
+
+def statistics(
+    seeds: Sequence[int],
+    physics: Physics | None = None,
+    throws: Sequence[Agreement] = (),
+    progress: Callable[[str], None] | None = None,
+) -> list[Statistic]:
+    """The studies' figures with local and whole physics; with ``throws``, also the dice a throw moved."""
+    base = physics or Physics()
+    say = progress or (lambda text: None)
+    out = []
+    for name, number, players, options, read in STATISTICS if len(seeds) else ():
+        values: dict[bool, list[float]] = {True: [], False: []}
+        for local in (True, False):
+            for n, seed in enumerate(seeds, 1):
+                game = play_game(find_game(number), players, seed, options, physics=replace(base, local=local))
+                values[local].append(read(game))
+                say(f"{name}, {'local' if local else 'whole'}: {n}/{len(seeds)}")
+        out.append(Statistic(name, values[True], values[False]))
+    for a in throws:
+        if a.kind == "throw":
+            moved_local = [float(r.moved) for r in a.local]
+            moved_whole = [float(r.moved) for r in a.whole]
+            out.append(Statistic("a die thrown at the pyramid: dice moved", moved_local, moved_whole))
+    return out
+
+
+AGREEMENT = 0.95  # the share of cases whose read-outs must agree, per action kind
+
+
+def locality_text(results: Sequence[Agreement], figures: Sequence[Statistic] = ()) -> str:
+    """The comparison as a table: agreement and cost per action kind, differing cases, then the study figures."""
+    lines = [
+        f"{'action':<8}{'agree':>12}{'local s':>10}{'whole s':>10}{'faster':>8}{'simulated s':>13}{'dice a step':>13}",
+    ]
+    for a in results:
+        local_wall = sum(r.wall for r in a.local) / a.cases
+        whole_wall = sum(r.wall for r in a.whole) / a.cases
+        simulated = sum(r.simulated for r in a.local) / a.cases
+        stepped = float(np.mean([r.dice_stepped for r in a.local]))
+        mark = "" if a.share >= AGREEMENT else "  < 95%"
+        lines.append(
+            f"{a.kind:<8}{f'{a.same}/{a.cases}':>12}{local_wall:>10.3f}{whole_wall:>10.3f}"
+            f"{whole_wall / local_wall:>7.1f}x{simulated:>13.2f}{stepped:>13.1f}{mark}"
+        )
+    for a in results:
+        for lo, wh in zip(a.local, a.whole, strict=True):
+            if lo.signature != wh.signature:
+                seated_l, off_l = lo.signature
+                seated_w, off_w = wh.signature
+                moved = sorted({d for d, _, _ in set(seated_l) ^ set(seated_w)} | (set(off_l) ^ set(off_w)))
+                lines.append(f"  differ: {lo.case}; dice read differently: {moved}")
+    for s in figures:
+        low, high = s.interval()
+        verdict = "inside" if s.inside else "OUTSIDE"
+        lines.append(
+            f"{s.name}: local {np.mean(s.local):.2f}, whole {np.mean(s.whole):.2f} "
+            f"(95% interval {low:.2f} to {high:.2f}, n = {len(s.whole)}): {verdict}"
+        )
+    return "\n".join(lines)

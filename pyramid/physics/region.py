@@ -1,0 +1,139 @@
+"""The active region of local physics: which dice the world simulates and which it holds still.
+
+Pure bookkeeping on poses (no PyBullet): ``World`` asks it which held dice to release as motion
+spreads, and which resting dice to hold again; it then makes them static or dynamic in the engine.
+A held die is static to the solver: it carries what rests on it and pushes back on what hits it, but
+it costs nothing and joins no island, so a lift on the apex no longer solves the whole pyramid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.spatial.transform import Rotation
+
+from pyramid.dice import DieId
+from pyramid.tolerances import TOL
+
+HOLD_WINDOW = 0.1  # s: how often resting dice are held again (the settle test scaled to this window)
+MOVE_SHIFT = 0.01  # edges: an active die further than this from where it was last still is moving
+MOVE_TURN = 0.5  # degrees: or turned more than this
+MOVE_SPEED = 0.01  # m/s: or faster than this (a die set down 1 mm hits at 0.14 m/s)
+MOVE_SPIN = 1.0  # rad/s: or spinning faster than this
+TOUCH_MARGIN = 1.02  # a little beyond the farthest two touching dice's centres can be apart
+
+
+@dataclass
+class Region:
+    """Which dice are held still, and where each active die last stood still.
+
+    ``reach`` (metres) is the farthest apart two dice's centres can be while they touch: the die's
+    diagonal, corner on corner. A held die within reach of a moving die is released: touching it,
+    the moving die may push it or take away its support. Over-inclusive on purpose: a die released
+    that need not have been costs a little time; one held that should have moved costs truth.
+    """
+
+    edge: float
+    reach: float
+    held: dict[DieId, np.ndarray] = field(default_factory=dict)  # held die -> its centre (3,)
+    anchors: dict[DieId, np.ndarray] = field(default_factory=dict)  # active die -> pose (7,) when last still
+    since: float = 0.0  # simulated seconds since the last hold test
+    window: dict[DieId, np.ndarray] = field(default_factory=dict)  # active die -> pose (7,) at the window's start
+    busy: set[DieId] = field(default_factory=set)  # dice a hand acts on in this window: never held
+
+    @classmethod
+    def for_die(cls, edge: float, proportions: Sequence[float]) -> Region:
+        """The region for dice of ``edge`` metres and box ``proportions``."""
+        return cls(edge, TOUCH_MARGIN * float(np.linalg.norm(proportions)) * edge)
+
+    def active(self, dice: Iterable[DieId]) -> list[DieId]:
+        """Those of ``dice`` that are simulated, in the order given."""
+        return [d for d in dice if d not in self.held]
+
+    def activated(self, dice: Iterable[DieId], poses: np.ndarray) -> None:
+        """Record ``dice`` (just released, thrown or placed) as active, still at ``poses`` (n, 7)."""
+        for die, pose in zip(dice, poses, strict=True):
+            self.held.pop(die, None)
+            self.anchors[die] = pose.copy()
+            self.window[die] = pose.copy()
+
+    def forget(self, die: DieId) -> None:
+        """``die`` left the world."""
+        self.held.pop(die, None)
+        self.anchors.pop(die, None)
+        self.window.pop(die, None)
+        self.busy.discard(die)
+
+    def moving(self, dice: Sequence[DieId], poses: np.ndarray, velocities: np.ndarray) -> np.ndarray:
+        """Which active ``dice`` (bool (n,)) are moving: gone from where they were last still, or fast.
+
+        ``poses`` (n, 7) and ``velocities`` (n, 6) in the same order.
+        """
+        if not dice:
+            return np.zeros(0, dtype=bool)
+        anchors = np.array([self.anchors[d] for d in dice])
+        shift, turn = _shift_turn(anchors, poses, self.edge)
+        fast = np.linalg.norm(velocities[:, :3], axis=1) > MOVE_SPEED
+        spinning = np.linalg.norm(velocities[:, 3:], axis=1) > MOVE_SPIN
+        return (shift > MOVE_SHIFT) | (turn > MOVE_TURN) | fast | spinning
+
+    def held_at(self, die: DieId, position: np.ndarray) -> None:
+        """Record ``die`` as held still with its centre at ``position`` (3,)."""
+        self.held[die] = np.asarray(position, dtype=float).copy()
+        self.anchors.pop(die, None)
+        self.window.pop(die, None)
+
+    def within_reach(self, points: np.ndarray, reach: float | None = None) -> list[DieId]:
+        """The held dice whose centres lie within ``reach`` metres (default: touching) of any of ``points`` (n, 3)."""
+        if len(points) == 0 or not self.held:
+            return []
+        held = sorted(self.held)
+        held_points = np.array([self.held[d] for d in held])
+        # Distance from every held die's centre to every moving die's centre.
+        gaps = np.linalg.norm(held_points[:, None, :] - points[None, :, :], axis=2)
+        near = (gaps <= (self.reach if reach is None else reach)).any(axis=1)
+        return [d for d, n in zip(held, near, strict=True) if n]
+
+    def to_hold(
+        self, dice: Sequence[DieId], poses: np.ndarray, velocities: np.ndarray, plate_moved: bool
+    ) -> list[DieId]:
+        """At the end of a hold window: the active ``dice`` that rested through it and may be held.
+
+        A die rested if it moved and turned no more than the settle test allows (``TOL.rest_shift``,
+        ``TOL.rest_turn`` per settle window, scaled to ``HOLD_WINDOW``) and is slow now; it is held
+        unless a hand acts on it or a die within reach is still moving. Nothing is held in a window in
+        which the plate moved. Dice that rested but stay active are anchored where they are now.
+        """
+        if not dice:
+            return []
+        scale = HOLD_WINDOW / 0.25
+        before = np.array([self.window[d] for d in dice])
+        shift, turn = _shift_turn(before, poses, self.edge)
+        slow = (np.linalg.norm(velocities[:, :3], axis=1) < MOVE_SPEED) & (
+            np.linalg.norm(velocities[:, 3:], axis=1) < MOVE_SPIN
+        )
+        rested = (shift <= TOL.rest_shift * scale) & (turn <= TOL.rest_turn * scale) & slow
+        for n, die in enumerate(dice):
+            self.window[die] = poses[n].copy()
+            if rested[n]:
+                self.anchors[die] = poses[n].copy()
+        if plate_moved:
+            return []
+        restless = poses[~rested, :3]
+        hold = []
+        for n, die in enumerate(dice):
+            if not rested[n] or die in self.busy:
+                continue
+            if len(restless) and (np.linalg.norm(restless - poses[n, :3], axis=1) <= self.reach).any():
+                continue
+            hold.append(die)
+        return hold
+
+
+def _shift_turn(before: np.ndarray, after: np.ndarray, edge: float) -> tuple[np.ndarray, np.ndarray]:
+    """How far (edges) and how much (degrees) each die moved and turned between two poses (n, 7)."""
+    shift = np.linalg.norm(after[:, :3] - before[:, :3], axis=1) / edge
+    turn = np.degrees((Rotation.from_quat(after[:, 3:]) * Rotation.from_quat(before[:, 3:]).inv()).magnitude())
+    return shift, turn
