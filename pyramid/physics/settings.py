@@ -81,5 +81,5 @@ class Physics:
 
     @classmethod
     def pybullet_defaults(cls) -> Physics:
-        """PyBullet's own settings (240 Hz, its solver defaults, multibody dice): the baseline."""
-        return cls(time_step=1 / 240, engine_defaults=True, maximal_coordinates=False)
+        """PyBullet's own settings (240 Hz, its solver defaults, multibody dice, every die solved): the baseline."""
+        return cls(time_step=1 / 240, engine_defaults=True, maximal_coordinates=False, local=False)
