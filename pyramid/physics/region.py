@@ -66,6 +66,16 @@ class Region:
         self.window.pop(die, None)
         self.busy.discard(die)
 
+    def ahead(self, velocities: np.ndarray, h: float) -> np.ndarray:
+        """How far (metres, (n,)) from each die held dice must be released before the next step of ``h`` s.
+
+        Touching reach, plus twice what the die travels in a step (its centre, and a corner swung by
+        its spin): a held die is released before a die can hit it, never after. Hit while held, it
+        would throw the blow back as a wall does, and take none of it.
+        """
+        travel = np.linalg.norm(velocities[:, :3], axis=1) + np.linalg.norm(velocities[:, 3:], axis=1) * self.reach / 2
+        return self.reach + 2.0 * travel * h
+
     def moving(self, dice: Sequence[DieId], poses: np.ndarray, velocities: np.ndarray) -> np.ndarray:
         """Which active ``dice`` (bool (n,)) are moving: gone from where they were last still, or fast.
 
@@ -85,15 +95,18 @@ class Region:
         self.anchors.pop(die, None)
         self.window.pop(die, None)
 
-    def within_reach(self, points: np.ndarray, reach: float | None = None) -> list[DieId]:
-        """The held dice whose centres lie within ``reach`` metres (default: touching) of any of ``points`` (n, 3)."""
+    def within_reach(self, points: np.ndarray, reach: float | np.ndarray | None = None) -> list[DieId]:
+        """The held dice whose centres lie within ``reach`` metres (default: touching) of any of ``points`` (n, 3).
+
+        ``reach`` may be one distance or one per point (n,).
+        """
         if len(points) == 0 or not self.held:
             return []
         held = sorted(self.held)
         held_points = np.array([self.held[d] for d in held])
         # Distance from every held die's centre to every moving die's centre.
         gaps = np.linalg.norm(held_points[:, None, :] - points[None, :, :], axis=2)
-        near = (gaps <= (self.reach if reach is None else reach)).any(axis=1)
+        near = (gaps <= (self.reach if reach is None else np.asarray(reach))).any(axis=1)
         return [d for d, n in zip(held, near, strict=True) if n]
 
     def to_hold(

@@ -496,7 +496,7 @@ class World:
             return
         moving = region.moving(dice, poses, velocities)
         if moving.any():
-            self._release(region.within_reach(poses[moving, :3]))
+            self._release(region.within_reach(poses[moving, :3], region.ahead(velocities[moving], h)))
         region.since += h
         if region.since < HOLD_WINDOW - 1e-9:
             return
