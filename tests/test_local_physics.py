@@ -133,8 +133,8 @@ def test_the_signature_names_seated_dice_and_dice_off_the_plate() -> None:
 
 @pytest.mark.slow
 def test_local_and_whole_physics_agree_in_95_percent_of_many_cases() -> None:
-    # Seeds 2 to 31 (the default tests run 0 and 1); the README's study runs 200 a kind.
-    for result in agreement(KINDS, range(2, 32)):
+    # Seeds 2 to 21 (the default tests run 0 and 1); `pyramid locality --seeds 200` runs the full study.
+    for result in agreement(KINDS, range(2, 22)):
         assert result.share >= 0.95, f"{result.kind}: {result.same} of {result.cases} agree"
 
 

@@ -278,6 +278,11 @@ class World:
         """Release ``die`` at ``position`` with a velocity (m/s), spin (rad/s) and orientation (x, y, z, w)."""
         body = self._spawn(die, position, orientation)
         self.client.resetBaseVelocity(body, list(velocity), list(spin))
+        if self._region is not None:
+            # What the die can reach in its first step is simulated before it takes it.
+            motion = np.array([[*velocity, *spin]], dtype=float)
+            reach = self._region.ahead(motion, self.physics.time_step)
+            self._release(self._region.within_reach(np.asarray(position, dtype=float)[None, :], reach))
 
     def random_throw(
         self,
