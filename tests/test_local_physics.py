@@ -142,3 +142,14 @@ def test_local_and_whole_physics_agree_in_95_percent_of_many_cases() -> None:
 def test_the_skill_studies_figures_from_local_physics_lie_in_whole_physics_intervals() -> None:
     for figure in statistics(range(8)):
         assert figure.inside, f"{figure.name}: local {figure.local}, whole {figure.whole}"
+
+
+def test_the_locality_command_prints_agreement_and_refuses_unknown_kinds(capsys: pytest.CaptureFixture[str]) -> None:
+    from pyramid.cli import app as cli
+
+    assert cli.main(["locality", "--seeds", "1", "--kinds", "place"]) == 0
+    out = capsys.readouterr().out
+    assert "place" in out and "1/1" in out and "faster" in out
+    with pytest.raises(SystemExit):
+        cli.main(["locality", "--kinds", "juggle"])
+    assert "unknown action kind 'juggle'" in capsys.readouterr().err

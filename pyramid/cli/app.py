@@ -109,8 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
         "off the plate. Kinds: lift (a free die), mikado (a surface die 4+ layers down), place (into an open "
         "funnel), throw (a die at the pyramid), pull (8 mm, Mount(a)ing), pour (6 dice from a ladle), tilt. "
         "With --games N it also plays N seeds of Dice Mikado, Mount(a)ing and Trulla both ways and tests "
-        "whether local physics' mean falls inside whole physics' 95%% interval. Exit 1 if an action kind "
-        "agrees in fewer than 95%% of its cases or a mean falls outside.",
+        "whether local physics' mean falls inside whole physics' 95% interval. Exit 1 if an action kind "
+        "agrees in fewer than 95% of its cases or a mean falls outside.",
     )
     p.add_argument("--seeds", type=positive_count, default=20, help="cases per action kind (default 20)")
     p.add_argument("--first", type=seed_value, default=0, help="first seed (default 0)")
