@@ -58,8 +58,10 @@ def main() -> None:
     for local in (True, False):
         overall, slowest, frames = pace(local)
         mode = "local physics" if local else "whole pyramid"
-        print(f"{mode:<14}: x{overall:.2f} real time over the lifts and placements (slowest 2 s: x{slowest:.2f}), "
-              f"{frames} pictures")
+        print(
+            f"{mode:<14}: x{overall:.2f} real time over the lifts and placements (slowest 2 s: x{slowest:.2f}), "
+            f"{frames} pictures"
+        )
 
 
 if __name__ == "__main__":

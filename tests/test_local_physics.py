@@ -9,7 +9,6 @@ from pyramid import geometry as g
 from pyramid.lab.locality import (
     KINDS,
     TOP_FOUR,
-    Case,
     agreement,
     full_state,
     make_case,
@@ -128,7 +127,6 @@ def test_the_signature_names_seated_dice_and_dice_off_the_plate() -> None:
     seated, off = signature(world.readout())
     assert len(seated) == 164 and off == (280,)
     world.close()
-    assert isinstance(Case("lift", 0, full_state(), ()), Case)
 
 
 @pytest.mark.slow

@@ -37,8 +37,6 @@ class Figure:
     note: str = ""
 
 
-_full_state = full_state
-
 # The actions timed on the settled full pyramid, local against whole physics (``pyramid.lab.locality``).
 ACTION_ROWS = (
     ("lift", "lift a free die (the top four in turn)"),
@@ -91,7 +89,7 @@ def game_figures(number: int, title: str, seeds: int, physics: Physics) -> list[
 def awake_pyramid(physics: Physics, seconds: float, label: str) -> Figure:
     """Real-time factor and sag of the full pyramid, awake, left alone for ``seconds``."""
     world = World(physics)
-    world.build(_full_state())
+    world.build(full_state())
     _, before = world.poses()
     t = time.perf_counter()
     world.step(seconds)
@@ -105,7 +103,7 @@ def awake_pyramid(physics: Physics, seconds: float, label: str) -> Figure:
 def idle_pyramid(physics: Physics, seconds: float, skip_when_asleep: bool, label: str) -> Figure:
     """Cost of a settled, sleeping pyramid; with ``skip_when_asleep`` False, Bullet still steps it."""
     world = World(physics)
-    world.build(_full_state())
+    world.build(full_state())
     world.settle(timeout=10.0, raise_on_timeout=False)
     world.sleep()
     _, before = world.poses()

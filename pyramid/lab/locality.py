@@ -16,14 +16,14 @@ from typing import Any
 
 import numpy as np
 from scipy import stats
-from scipy.spatial.transform import Rotation
 
 from pyramid import geometry
-from pyramid.dice import DICE, DieId
+from pyramid.dice import DICE, EDGE, DieId
 from pyramid.geometry import Slot
 from pyramid.perception import Readout, Status
 from pyramid.physics.actions import Attach, Lift, PhysicalAction, Pour, Pull, Throw, perform
 from pyramid.physics.plate_motion import Tilt
+from pyramid.physics.region import shift_and_turn
 from pyramid.physics.settings import Physics
 from pyramid.physics.world import World
 from pyramid.play import play_game
@@ -47,11 +47,8 @@ def full_state() -> PyramidState:
 
 def pyramid_centre() -> tuple[float, float]:
     """The point (x, y) of the table under the apex, metres."""
-    x, y, _ = geometry.slot_centre(TOP_FOUR[0]) * DICE_EDGE
+    x, y, _ = geometry.slot_centre(TOP_FOUR[0]) * EDGE
     return float(x), float(y)
-
-
-DICE_EDGE = Physics().edge
 
 
 @dataclass(frozen=True)
@@ -81,10 +78,9 @@ class Result:
     dice_stepped: float  # mean dice simulated per step (all of them with whole physics)
 
 
-def _spare(state: PyramidState, n: int) -> list[DieId]:
-    """``n`` dice of the set not used by ``state`` when it is built (the highest numbers)."""
-    used = len(state)
-    return [d.id for d in DICE[::-1]][:n] if used + n <= len(DICE) else []
+def _spare(n: int) -> list[DieId]:
+    """``n`` dice of the set that ``World.build`` leaves free (it takes the lowest numbers): the highest."""
+    return [d.id for d in DICE[::-1]][:n]
 
 
 def make_case(kind: str, seed: int) -> Case:
@@ -113,11 +109,11 @@ def make_case(kind: str, seed: int) -> Case:
         holes = geometry.open_slots(state)
         hole = holes[int(rng.integers(len(holes)))]
         up = geometry.ALL_UP_FACES[int(rng.integers(24))]
-        action = Attach(_spare(state, 1)[0], hole, up, drop=PLACE_DROP)
+        action = Attach(_spare(1)[0], hole, up, drop=PLACE_DROP)
     elif kind == "throw":
         aim = (cx + float(rng.normal(0, 0.03)), cy + float(rng.normal(0, 0.03)))
         action = Throw(
-            _spare(state, 1)[0],
+            _spare(1)[0],
             aim,
             height=float(rng.uniform(0.12, 0.25)),
             distance=float(rng.uniform(0.05, 0.8)),  # up to 3.5 m/s: the hardest knock dice out
@@ -130,7 +126,7 @@ def make_case(kind: str, seed: int) -> Case:
         action = Pull(slot, 0.008, axis)
     elif kind == "pour":
         aim = (cx + float(rng.normal(0, 0.02)), cy + float(rng.normal(0, 0.02)))
-        action = Pour(tuple(_spare(state, 6)), aim, height=0.2, azimuth=float(rng.uniform(0, 360)))
+        action = Pour(tuple(_spare(6)), aim, height=0.2, azimuth=float(rng.uniform(0, 360)))
     else:
         action = Tilt(float(rng.uniform(0, 360)), angle=float(rng.uniform(5, 20)), ramp=0.3, hold=0.3)
     return Case(kind, seed, state, (action,))
@@ -164,8 +160,7 @@ def run_case(case: Case, physics: Physics, settle_timeout: float = 10.0) -> Resu
         # The dice of the pyramid still in play, before and after: how far each moved and turned.
         stayed = [n for n, d in enumerate(dice) if d in readout.dice]
         after = world.poses()[1][[world.dice.index(dice[n]) for n in stayed]]
-        shift = np.linalg.norm(after[:, :3] - before[stayed, :3], axis=1) / physics.edge
-        turn = np.degrees((Rotation.from_quat(after[:, 3:]) * Rotation.from_quat(before[stayed, 3:]).inv()).magnitude())
+        shift, turn = shift_and_turn(before[stayed], after, physics.edge)
         moved = int((shift > TOL.moved_shift).sum())
         disturbed = int(((shift > DISTURBED) | (turn > 1.0)).sum())
         return Result(case, physics.local, signature(readout), moved, disturbed, simulated, wall, stepped)

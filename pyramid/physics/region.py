@@ -85,7 +85,7 @@ class Region:
         if not dice:
             return np.zeros(0, dtype=bool)
         anchors = np.array([self.anchors[d] for d in dice])
-        shift, turn = _shift_turn(anchors, poses, self.edge)
+        shift, turn = shift_and_turn(anchors, poses, self.edge)
         fast = np.linalg.norm(velocities[:, :3], axis=1) > MOVE_SPEED
         spinning = np.linalg.norm(velocities[:, 3:], axis=1) > MOVE_SPIN
         return (shift > MOVE_SHIFT) | (turn > MOVE_TURN) | fast | spinning
@@ -124,7 +124,7 @@ class Region:
             return []
         scale = HOLD_WINDOW / 0.25
         before = np.array([self.window[d] for d in dice])
-        shift, turn = _shift_turn(before, poses, self.edge)
+        shift, turn = shift_and_turn(before, poses, self.edge)
         slow = (np.linalg.norm(velocities[:, :3], axis=1) < MOVE_SPEED) & (
             np.linalg.norm(velocities[:, 3:], axis=1) < MOVE_SPIN
         )
@@ -146,7 +146,7 @@ class Region:
         return hold
 
 
-def _shift_turn(before: np.ndarray, after: np.ndarray, edge: float) -> tuple[np.ndarray, np.ndarray]:
+def shift_and_turn(before: np.ndarray, after: np.ndarray, edge: float) -> tuple[np.ndarray, np.ndarray]:
     """How far (edges) and how much (degrees) each die moved and turned between two poses (n, 7)."""
     shift = np.linalg.norm(after[:, :3] - before[:, :3], axis=1) / edge
     turn = np.degrees((Rotation.from_quat(after[:, 3:]) * Rotation.from_quat(before[:, 3:]).inv()).magnitude())

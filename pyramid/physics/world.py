@@ -254,7 +254,7 @@ class World:
         steps = max(1, round(distance * ph.edge / speed / ph.time_step))
         for n in range(1, steps + 1):
             if self._region is not None:
-                self._region.busy.add(die)
+                self._region.busy.add(die)  # the hand holds it: not to be held still (busy clears each window)
             target = start + unit * distance * ph.edge * n / steps
             position, quat = (np.array(v) for v in c.getBasePositionAndOrientation(body))
             velocity, spin = (np.array(v) for v in c.getBaseVelocity(body))
@@ -484,7 +484,7 @@ class World:
         self.client.stepSimulation()
         self._plate_velocity = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
         # Held dice do not move: only the simulated ones need checking.
-        dice = self.dice if self._region is None else self._region.active(self.dice)
+        dice = self.simulated
         poses, velocities = self._raw_poses(dice), self._raw_velocities(dice)
         self._stepped[0] += len(dice)
         self._stepped[1] += 1
