@@ -208,11 +208,8 @@ def agreement(
 
 
 # The skill studies' figures that local physics must reproduce: (name, game number, players, options, reader).
-def _mikado(game: Any) -> float:
-    return float(game.records[0].end.value)
-
-
-def _mounted(game: Any) -> float:
+def _first_turn(game: Any) -> float:
+    """The value the first turn ended with (Mikado: dice taken; Mount(a)ing: dice mounted)."""
     return float(game.records[0].end.value)
 
 
@@ -221,8 +218,8 @@ def _seated(game: Any) -> float:
 
 
 STATISTICS: tuple[tuple[str, int, tuple[str, ...], dict[str, str], Callable[[Any], float]], ...] = (
-    ("Dice Mikado (5 layers, careful): dice taken", 6, ("careful",), {"layers": "5"}, _mikado),
-    ("Mount(a)ing (5 layers, 8 mm pulls): dice mounted", 8, ("mount",), {"layers": "5"}, _mounted),
+    ("Dice Mikado (5 layers, careful): dice taken", 6, ("careful",), {"layers": "5"}, _first_turn),
+    ("Mount(a)ing (5 layers, 8 mm pulls): dice mounted", 8, ("mount",), {"layers": "5"}, _first_turn),
     ("Trulla (two ladles, 12 dice each): dice seated", 16, ("ladle", "ladle"), {"dice": "12"}, _seated),
 )
 

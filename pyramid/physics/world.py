@@ -84,9 +84,8 @@ class World:
         if die in self._bodies:
             raise ValueError(f"die {die} is already in play")
         c, ph = self.client, self.physics
-        mass = ph.density * ph.edge**3 * float(np.prod(ph.proportions))
         body = c.createMultiBody(
-            mass,
+            self.die_mass,
             self._die_shape,
             self._die_visual,
             basePosition=list(position),
@@ -243,7 +242,7 @@ class World:
         body = self._body(die)
         start, orientation = (np.array(v) for v in c.getBasePositionAndOrientation(body))
         unit = np.asarray(direction, dtype=float) / np.linalg.norm(direction)
-        mass = ph.density * ph.edge**3 * float(np.prod(ph.proportions))
+        mass = self.die_mass
         inertia = mass * ph.edge**2 / 6
         omega = 2 * math.pi * 15.0
         if self._region is None:
