@@ -28,7 +28,7 @@ from pyramid.geometry import LAYERS, Slot, UpFaces
 
 SPARE_DICE = len(DICE) - len(geometry.SLOTS)  # the dice left over once the full pyramid is built: 116
 _VALID_UP = frozenset(geometry.ALL_UP_FACES)
-_TOKEN = re.compile(r"\.|([A-Z])(\d{3})?")
+_TOKEN = re.compile(r"\.|([A-Z])([0-9]{3})?")  # ASCII digits only: "R١٢٣" is not R123
 
 
 class NotationError(ValueError):

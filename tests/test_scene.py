@@ -31,7 +31,7 @@ MISTAKES = [
     ("a fraction for a count", "[physics]\nsolver_iterations = 2.5\n", "physics.solver_iterations", "whole number"),
     ("a restitution above 1", "[physics]\nrestitution_die = 1.5\n", "physics.restitution_die", "<= 1"),
     ("a negative friction", "[physics]\nfriction_table = -0.1\n", "physics.friction_table", ">= 0"),
-    ("a zero edge", "[physics]\nedge = 0\n", "physics.edge", "> 0"),
+    ("a zero edge", "[physics]\nedge = 0\n", "physics.edge", ">= 0.004"),
     ("a coarse time step", "[physics]\ntime_step = 0.1\n", "physics.time_step", "<= 0.05"),
     ("a box of two numbers", "[physics]\nproportions = [1, 2]\n", "physics.proportions", "3 numbers"),
     (

@@ -58,7 +58,7 @@ def override(
             index = next(n for n, e in enumerate(timeline) if isinstance(e, dict) and e.get("name") == head)
             node, path, where = timeline[index], f"timeline[{index}]", f"the timeline entry {head!r}"
         elif head == "timeline":
-            if not middle or not middle[0].isdigit():
+            if not middle or not (middle[0].isascii() and middle[0].isdigit()):
                 raise fail(dotted, f"timeline.N.KEY takes the entry's number N (from 0), e.g. timeline.0.{last}")
             index = int(middle.pop(0))
             if not isinstance(timeline, list) or index >= len(timeline):

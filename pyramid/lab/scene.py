@@ -21,7 +21,14 @@ from pyramid.dice import COUNTS
 from pyramid.geometry import Slot
 from pyramid.lab.overrides import OverrideError, override
 from pyramid.lab.overrides import apply_overrides as apply_overrides  # re-exported: scenes are changed from here
-from pyramid.lab.scene_checks import TABLE_HALF_WIDTH, SceneChecks, SceneError, kind_of
+from pyramid.lab.scene_checks import (
+    MAX_DEPTH,
+    TABLE_HALF_WIDTH,
+    SceneChecks,
+    SceneError,
+    kind_of,
+    nesting_depth,
+)
 from pyramid.lab.timeline import ACTIONS, Step, check_timeline
 from pyramid.lab.timeline import action_fields as action_fields  # re-exported for the runner
 from pyramid.lab.timeline import physical_action_type as physical_action_type  # re-exported for the runner
@@ -33,10 +40,11 @@ COLOUR_PATTERNS = ("random", "layers", "stripes", *COUNTS)  # "layers": red, gre
 MEASURES = ("readout", "score", "moved", "fallen", "time_to_rest", "thrown")
 
 # The range of each physics setting; an open bound (the value itself excluded) is a one-element tuple, e.g. (0.0,).
+# A die from 4 mm to 10 cm, of foam to lead; steps of 0.1 ms to 50 ms (finer steps would take hours to settle).
 PHYSICS_LIMITS: dict[str, tuple[Any, Any]] = {
-    "edge": ((0.0,), 1.0),
-    "density": ((0.0,), 25_000.0),
-    "time_step": ((0.0,), 0.05),
+    "edge": (0.004, 0.1),
+    "density": (50.0, 25_000.0),
+    "time_step": (1e-4, 0.05),
     "contact_erp": (0.0, 1.0),
     "warm_starting": (0.0, 1.0),
     "contact_breaking_threshold": (0.0, 0.1),
@@ -53,6 +61,13 @@ PHYSICS_LIMITS: dict[str, tuple[Any, Any]] = {
     "rolling_friction": (0.0, 1.0),
     "spinning_friction": (0.0, 1.0),
 }
+PROPORTIONS = (0.1, 10.0)  # each side of a die's box relative to its edge
+SOLVER_ITERATIONS = 1000  # per step, at most
+SETTLE_TIMEOUT = (0.1, 600.0)  # simulated seconds a settle may wait for rest
+MAX_SIMULATED = 3600.0  # simulated seconds a scene may take at most: its settles, waits and actions' times
+MAX_STEPS = 1_000_000  # physics steps a scene may take at most (MAX_SIMULATED / time_step, when finer)
+MAX_FILE_BYTES = 1_000_000  # a scene file is a page of TOML
+TIME_KEYS = ("duration", "ramp", "hold", "fall", "lift_time")  # the actions' keys in seconds
 
 
 @dataclass(frozen=True)
@@ -118,9 +133,16 @@ def load_scene(path: str | Path, overrides: Mapping[str, Any] | None = None, ori
     path = Path(path)
     source = str(path)
     try:
+        if path.exists() and not path.is_file():  # a folder, a FIFO or a device: reading it could wait forever
+            what = "a folder" if path.is_dir() else "not a regular file (a pipe or a device)"
+            raise SceneError(source, "(file)", f"cannot be read: {what}; a scene is a TOML file")
+        if path.exists() and path.stat().st_size > MAX_FILE_BYTES:
+            raise SceneError(source, "(file)", f"larger than {MAX_FILE_BYTES:,} bytes; a scene is a page of TOML")
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise SceneError(source, "(file)", "no such file") from None
+    except RecursionError:
+        raise SceneError(source, "(syntax)", f"tables or lists nested too deeply (at most {MAX_DEPTH})") from None
     except UnicodeDecodeError:
         raise SceneError(source, "(file)", "not a text file (TOML is UTF-8 text)") from None
     except OSError as err:
@@ -134,6 +156,8 @@ def scene_from_dict(
     raw: Mapping[str, Any], source: str, overrides: Mapping[str, Any] | None = None, origin: str | None = None
 ) -> Scene:
     """Validate a scene given as the dict a TOML file reads to (``origin``: see ``load_scene``)."""
+    if nesting_depth(raw) > MAX_DEPTH:
+        raise SceneError(source, "(syntax)", f"tables or lists nested too deeply (at most {MAX_DEPTH})")
     data, targets = override(raw, overrides or {}, source, origin)
     try:
         return _Validator(source).scene(data)
@@ -155,11 +179,10 @@ class _Validator(SceneChecks):
         self.only(data, "", ("scene", "physics", "start", "timeline"))
         head = self.table(data, "scene", "scene")
         self.only(head, "scene", ("name", "description", "plate", "seed", "measure", "settle_timeout"))
-        name = head.get("name", Path(self.source).stem)
+        name = self.file_name(head.get("name", Path(self.source).stem), "scene.name")
         description = head.get("description", "")
-        for key, value in (("name", name), ("description", description)):
-            if not isinstance(value, str):
-                raise self.fail(f"scene.{key}", f"expected a string, got {kind_of(value)}")
+        if not isinstance(description, str):
+            raise self.fail("scene.description", f"expected a string, got {kind_of(description)}")
         plate = head.get("plate", True)
         if not isinstance(plate, bool):
             raise self.fail("scene.plate", f"expected true or false, got {plate!r}")
@@ -169,7 +192,7 @@ class _Validator(SceneChecks):
             raise self.fail("scene.measure", f"expected a list of measures from: {', '.join(MEASURES)}")
         for n, m in enumerate(measures):
             self.choice({"m": m}, "m", f"scene.measure[{n}]", "", MEASURES)
-        timeout = self.number(head, "settle_timeout", "scene.settle_timeout", 10.0, 0.1)
+        timeout = self.number(head, "settle_timeout", "scene.settle_timeout", 10.0, *SETTLE_TIMEOUT)
         physics = self.physics(self.table(data, "physics", "physics"))
         start = self.start(self.table(data, "start", "start"), plate, physics)
         timeline = check_timeline(self, data.get("timeline", []), plate)
@@ -181,9 +204,22 @@ class _Validator(SceneChecks):
                 "the pyramid's lattice needs cubic dice; boxes of other proportions are for scenes with dice "
                 "on the table only (no dice in slots, no place)",
             )
+        self.within_budget(timeout, timeline, physics)
         return Scene(
             self.source, name, description, plate, seed, physics, start, timeline, tuple(measures), timeout, data
         )
+
+    def within_budget(self, timeout: float, timeline: Sequence[Step], physics: Physics) -> None:
+        """Refuse a scene that could simulate more than MAX_SIMULATED seconds or MAX_STEPS steps."""
+        seconds = 2 * timeout + sum(step_seconds(step) for step in timeline)  # the start's settle and the last one
+        steps = seconds / physics.time_step
+        if seconds > MAX_SIMULATED or steps > MAX_STEPS:
+            raise self.fail(
+                "timeline",
+                f"up to {seconds:,.0f} s simulated in {steps:,.0f} steps of {physics.time_step:g} s; a scene takes at "
+                f"most {MAX_SIMULATED:,.0f} s and {MAX_STEPS:,} steps (shorten the waits, the settle_timeout or "
+                "the counts, or lengthen physics.time_step)",
+            )
 
     def physics(self, data: dict[str, Any]) -> Physics:
         fields = {f.name: str(f.type) for f in dataclasses.fields(Physics)}
@@ -197,12 +233,9 @@ class _Validator(SceneChecks):
                     raise self.fail(path, f"expected true or false, got {value!r}")
                 values[key] = value
             elif kind == "int":
-                values[key] = self.integer(data, key, path, 0, 1, 10_000)
+                values[key] = self.integer(data, key, path, 0, 1, SOLVER_ITERATIONS)
             elif kind.startswith("tuple"):
-                proportions = self.vector(value, path, 3)
-                if min(proportions) <= 0:
-                    raise self.fail(path, f"expected three positive numbers, got {value!r}")
-                values[key] = proportions
+                values[key] = self.vector(value, path, 3, *PROPORTIONS)
             else:
                 low, high = PHYSICS_LIMITS.get(key, (0.0, math.inf))
                 values[key] = self.number(data, key, path, 0.0, low, high)
@@ -356,6 +389,16 @@ class _Validator(SceneChecks):
                     f"die {n + 1} of the row would lie at ({x:.3g}, {y:.3g}) m, on the plate: table dice go "
                     "beside it (or set scene.plate = false)",
                 )
+
+
+def step_seconds(step: Step) -> float:
+    """The simulated seconds a timeline entry asks for at most: its waits and its action's times, per die."""
+    p = step.params
+    if step.kind == "wait":
+        return float(p["seconds"] or p["timeout"])
+    if step.kind == "pour":
+        return float(p["interval"] * p["count"])
+    return sum(float(p.get(key, 0.0)) for key in TIME_KEYS) * p.get("count", 1)
 
 
 def reserved_dice(scene: Scene) -> dict[str, int]:

@@ -14,6 +14,9 @@ from pyramid import geometry
 from pyramid.geometry import Slot
 
 TABLE_HALF_WIDTH = 0.9  # metres: the world's table is 2 m square; dice start at least 10 cm from its edges
+POINT_LIMIT = 2.0  # metres: a point of an action (a blow's mouth, a tilt's pivot) lies within +-2 m of the centre
+MAX_DEPTH = 16  # tables and lists inside each other: a scene needs 4
+NAME_LENGTH = 100  # characters of a scene's name, which names its output files
 
 
 class SceneError(ValueError):
@@ -37,6 +40,36 @@ def kind_of(value: Any) -> str:
     if isinstance(value, list):
         return "a list"
     return f"{type(value).__name__} {value!r}"
+
+
+def file_name_problem(name: str) -> str:
+    """What keeps ``name`` from being a plain file name inside a folder, or "" if nothing does."""
+    if not name.strip():
+        return "empty"
+    if len(name) > NAME_LENGTH:
+        return f"longer than {NAME_LENGTH} characters"
+    if "/" in name or "\\" in name:
+        return "a path, not a name (it holds '/' or '\\')"
+    if name in (".", "..") or name.startswith(".."):
+        return "'.' and '..' name folders"
+    if any(not c.isprintable() for c in name):
+        return "it holds a control character"
+    return ""
+
+
+def nesting_depth(value: Any) -> int:
+    """How deep tables and lists lie inside each other in ``value`` (a number or string: 0), without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        if deepest > MAX_DEPTH:
+            return deepest
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 class SceneChecks:
@@ -73,7 +106,7 @@ class SceneChecks:
         open_low = isinstance(low, tuple)
         bound = low[0] if open_low else low
         below = value <= bound if open_low else value < bound
-        if below or value > high or value != value:
+        if below or value > high or not math.isfinite(value):
             lower = f"> {bound:g}" if open_low else f">= {bound:g}"
             wanted = f"a number {lower}" + (f" and <= {high:g}" if high < math.inf else "")
             raise self.fail(path, f"expected {wanted}, got {value}")
@@ -94,12 +127,29 @@ class SceneChecks:
             raise self.fail(path, f"expected one of {', '.join(options)}, got {value!r}{extra}")
         return str(value)
 
-    def vector(self, value: Any, path: str, n: int) -> tuple[float, ...]:
-        """A list of ``n`` numbers, as a tuple of floats."""
+    def vector(
+        self, value: Any, path: str, n: int, low: float = -POINT_LIMIT, high: float = POINT_LIMIT
+    ) -> tuple[float, ...]:
+        """A list of ``n`` finite numbers, each within [low, high], as a tuple of floats."""
         ok = isinstance(value, list) and len(value) == n
         if not ok or any(isinstance(v, bool) or not isinstance(v, int | float) for v in value):
             raise self.fail(path, f"expected a list of {n} numbers, got {value!r}")
+        if not all(math.isfinite(v) and low <= v <= high for v in value):
+            raise self.fail(path, f"expected {n} numbers from {low:g} to {high:g}, got {value!r}")
         return tuple(float(v) for v in value)
+
+    def file_name(self, value: Any, path: str) -> str:
+        """A name that can stand in a file name: no folder, no '..', no control character, not empty."""
+        if not isinstance(value, str):
+            raise self.fail(path, f"expected a string, got {kind_of(value)}")
+        wrong = file_name_problem(value)
+        if wrong:
+            raise self.fail(
+                path,
+                f"{wrong}, got {value!r}: the name is a plain file name (letters, digits, '-', '_', '.'; "
+                f"at most {NAME_LENGTH} characters) that the reports are named by",
+            )
+        return value
 
     def slot(self, value: Any, path: str) -> Slot:
         """A slot [i, j, k] of the pyramid."""

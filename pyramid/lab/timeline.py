@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
+from pyramid import geometry
 from pyramid.dice import COUNTS
 from pyramid.lab.scene_checks import TABLE_HALF_WIDTH, SceneChecks
 from pyramid.physics import actions
@@ -135,6 +136,12 @@ def lattice_cell(entry: Entry, key: str, spec: Key) -> tuple[int, int, int]:
         )
     if not (isinstance(cell, list) and len(cell) == 3 and all(type(v) is int and -4 <= v <= 12 for v in cell)):
         raise entry.checks.fail(entry.at(key), f"expected [i, j, k], whole numbers from -4 to 12, got {cell!r}")
+    if sum(cell) > geometry.BASE_LAYER:
+        raise entry.checks.fail(
+            entry.at(key),
+            f"{cell} lies in or under the plate (i + j + k = {sum(cell)}); a die is set down in a cell with "
+            f"i + j + k at most {geometry.BASE_LAYER}",
+        )
     return (cell[0], cell[1], cell[2])
 
 
