@@ -8,13 +8,16 @@ a summary with 95% confidence intervals and a plot (``summaries``).
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import itertools
 import json
 import logging
+import math
 import os
+import shutil
 import signal
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -23,6 +26,8 @@ from typing import Any
 import numpy as np
 
 from pyramid.agents.seats import make_seat
+from pyramid.lab.experiment_folder import ExperimentError as ExperimentError  # re-exported: the experiments' error
+from pyramid.lab.experiment_folder import FolderLock, read_manifest, scan_rows, tidy_rows, write_manifest
 from pyramid.lab.runner import run_scene
 from pyramid.lab.scene import scene_from_dict
 from pyramid.lab.summaries import plot_summary, plural, summarise
@@ -31,10 +36,8 @@ from pyramid.registry import find_game
 from pyramid.rules import Game
 
 ENGINES = ("local", "dask")
-
-
-class ExperimentError(ValueError):
-    """An experiment that cannot start or resume; the message says why and what to do."""
+MAX_POINTS = 10_000  # settings of a sweep
+MAX_RUNS = 1_000_000  # runs of an experiment: settings x seeds
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,16 @@ class Plan:
     vary: dict[str, list[Any]]
     seeds: int
     first_seed: int = 0
+
+    def check_size(self) -> None:
+        """Raise ExperimentError if the sweep has more than MAX_POINTS points or the plan more than MAX_RUNS runs."""
+        points = math.prod(len(values) for values in self.vary.values())
+        if points > MAX_POINTS or points * self.seeds > MAX_RUNS:
+            sizes = " x ".join(f"{len(v)} ({k})" for k, v in self.vary.items()) or "1"
+            raise ExperimentError(
+                f"--vary and --seeds: {sizes} settings x {self.seeds} seeds = {points * self.seeds:,} runs; "
+                f"an experiment has at most {MAX_POINTS:,} settings and {MAX_RUNS:,} runs"
+            )
 
     def points(self) -> list[dict[str, Any]]:
         """Every combination of the swept values (one empty point without a sweep)."""
@@ -262,60 +275,111 @@ def run_experiment(
     progress: Callable[[int, int], None] | None = None,
     plots: bool = True,
     say: Callable[[str], None] | None = None,
+    retry_failed: bool = False,
 ) -> ExperimentResult:
     """Run ``plan`` into the folder ``out``, skipping runs already written there; then table, summary, plots.
 
     The folder holds ``experiment.json`` (the plan), ``rows.jsonl`` (one row per run, written as each
-    finishes), ``rows.csv``, ``summary.json`` and ``summary.png``. Ctrl-C keeps every row written.
-    ``progress`` is told (runs done, runs in all) before the first run and after each; ``say`` gets notes
-    (no plot without matplotlib).
+    finishes), ``rows.csv``, ``summary.json`` and ``summary.png``; while it runs, ``lock`` (a second
+    experiment on the folder is refused). Ctrl-C keeps every row written. On resume each row is checked
+    (``experiment_folder``); runs whose row holds an error are run again with ``retry_failed``, else
+    counted. ``progress`` is told (runs done, runs in all) before the first run and after each; ``say``
+    gets notes (lines set aside, failed runs kept, no plot without matplotlib).
     """
     if engine not in ENGINES:
         raise ExperimentError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
     if engine == "dask":
         require_dask()  # before anything is written
+    plan.check_size()
     workers = workers or os.cpu_count() or 1
+    note = say or (lambda text: None)
     folder = Path(out)
-    manifest = folder / "experiment.json"
-    plan_data = asdict(plan)
-    try:
+    new_folder = not folder.exists()
+    with _writing(folder):
         folder.mkdir(parents=True, exist_ok=True)
-        if manifest.exists():
-            if _comparable(json.loads(manifest.read_text())) != _comparable(json.loads(json.dumps(plan_data))):
-                raise ExperimentError(
-                    f"{folder} holds a different experiment (its experiment.json differs): choose another --out, "
-                    "or delete that folder to start again"
-                )
-        else:
-            manifest.write_text(json.dumps(plan_data, indent=1) + "\n")
-        with (folder / "rows.jsonl").open("a", encoding="utf-8"):
-            pass
-    except OSError as err:  # before any run: the folder cannot hold the experiment
+    with FolderLock(folder):
+        return _run_in(plan, folder, new_folder, workers, engine, address, progress, plots, note, retry_failed)
+
+
+@contextlib.contextmanager
+def _writing(folder: Path) -> Iterator[None]:
+    """Turn an OSError while the folder is set up into an ExperimentError naming the folder."""
+    try:
+        yield
+    except OSError as err:
         raise ExperimentError(f"cannot write the experiment to {folder}: {err.strerror or err}") from None
+
+
+def _run_in(
+    plan: Plan,
+    folder: Path,
+    new_folder: bool,
+    workers: int,
+    engine: str,
+    address: str | None,
+    progress: Callable[[int, int], None] | None,
+    plots: bool,
+    say: Callable[[str], None],
+    retry_failed: bool,
+) -> ExperimentResult:
+    """``run_experiment`` in its locked folder: the plan compared or saved, the rows checked, the runs, the files."""
+    manifest = folder / "experiment.json"
     rows_path = folder / "rows.jsonl"
-    rows = read_rows(rows_path)
+    plan_data = json.loads(json.dumps(asdict(plan)))
+    all_jobs = plan.jobs()
+    plan_params = {job.key: json.loads(json.dumps(job.params)) for job in all_jobs}
+    with _writing(folder):
+        saved = read_manifest(manifest)
+        if saved is not None and _comparable(saved) != _comparable(plan_data):
+            raise ExperimentError(
+                f"{folder} holds a different experiment (its experiment.json differs): choose another --out, "
+                "or delete that folder to start again"
+            )
+        created = [] if saved is not None else [manifest]
+        if saved is None:
+            write_manifest(manifest, plan_data)
+        if not rows_path.exists():
+            rows_path.touch()
+            created.append(rows_path)
+        read = tidy_rows(rows_path, plan_params, say)
+    failed = set(read.failed())
+    if failed and not retry_failed:
+        say(f"{plural(len(failed), 'run')} already written ended with an error: kept as they are (--retry-failed runs "
+            "them again)")
+    redo = failed if retry_failed else set()
+    rows = [r for r in read.rows if r["key"] not in redo]
     done = {r["key"] for r in rows}
-    jobs = [j for j in plan.jobs() if j.key not in done]
-    total = len(plan.jobs())
+    jobs = [j for j in all_jobs if j.key not in done]
+    total = len(all_jobs)
     finished = len(done)
     if progress is not None:
         progress(finished, total)
-    with rows_path.open("a", encoding="utf-8") as sink:
+    try:
+        with rows_path.open("a", encoding="utf-8") as sink:
 
-        def keep(row: dict[str, Any]) -> None:
-            nonlocal finished
-            sink.write(json.dumps(row, sort_keys=True) + "\n")
-            sink.flush()
-            os.fsync(sink.fileno())
-            rows.append(row)
-            finished += 1
-            if progress is not None:
-                progress(finished, total)
+            def keep(row: dict[str, Any]) -> None:
+                nonlocal finished
+                sink.write(json.dumps(row, sort_keys=True) + "\n")
+                sink.flush()
+                os.fsync(sink.fileno())
+                rows.append(row)
+                finished += 1
+                if progress is not None:
+                    progress(finished, total)
 
-        if engine == "dask":
-            run_dask(jobs, workers, address, keep)
-        else:
-            run_local(jobs, workers, keep)
+            if engine == "dask":
+                run_dask(jobs, workers, address, keep)
+            else:
+                run_local(jobs, workers, keep)
+    except BaseException:
+        if finished == len(done):  # not a row written: leave no half-made experiment behind
+            for path in created:
+                path.unlink(missing_ok=True)
+            if new_folder:
+                shutil.rmtree(folder, ignore_errors=True)
+        raise
+    if redo:
+        tidy_rows(rows_path, plan_params)  # the failed rows, now run again, move to the set-aside file
     files = [manifest, rows_path, write_csv(rows, folder / "rows.csv")]
     summary = summarise(rows, plan.points())
     (folder / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
@@ -337,28 +401,14 @@ def run_experiment(
 
 def _comparable(plan_data: dict[str, Any]) -> dict[str, Any]:
     """A plan as compared on resume: what runs, not the path the scene file was named by."""
-    spec = {k: v for k, v in plan_data.get("spec", {}).items() if k != "source"}
+    spec = plan_data.get("spec", {})
+    spec = {k: v for k, v in spec.items() if k != "source"} if isinstance(spec, dict) else spec
     return {**plan_data, "spec": spec}
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
-    """The complete rows of a JSON-lines file; a last line cut short by an interruption is dropped from the file."""
-    if not path.exists():
-        return []
-    text = path.read_text(encoding="utf-8")
-    rows, good = [], 0
-    for line in text.splitlines(keepends=True):
-        try:
-            if not line.endswith("\n"):
-                raise ValueError("cut short")
-            rows.append(json.loads(line))
-        except ValueError:
-            break
-        good += len(line.encode("utf-8"))
-    if good < len(text.encode("utf-8")):
-        with path.open("r+b") as f:
-            f.truncate(good)
-    return rows
+    """The valid rows of a JSON-lines file, one per run (the file is left as it is; see ``tidy_rows``)."""
+    return scan_rows(path).rows
 
 
 def write_csv(rows: Sequence[dict[str, Any]], path: Path) -> Path:
