@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
+import math
 import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from types import ModuleType
 
 from pyramid.cli.args import seat_kinds
+from pyramid.cli.extras import load, require_window
 from pyramid.cli.paths import check_output_file
 from pyramid.physics.errors import ImpossibleStateError
 from pyramid.state import SPARE_DICE
@@ -38,7 +38,6 @@ HANDLERS = {
 }
 WINDOW_PLAY = "pyramid.cli.view:play"  # ``pyramid play --view``
 WINDOW_MODULE = "pyramid.cli.view"  # needs pyglet and a screen: both checked before it loads
-EXTRAS = {"pyglet": "view", "imageio_ffmpeg": "film", "mujoco": "bench", "dask": "dask", "matplotlib": "plots"}
 
 EPILOG = """examples:
   pyramid demo --seed 7 --picture pyramid.png   build a full pyramid physically, throw dice, read it back
@@ -79,7 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="assets", help="folder to write to (default assets)")
 
     p = sub.add_parser("bench", help="print speed and accuracy figures of the physics (not a test)")
-    p.add_argument("--seconds", type=float, default=10.0, help="simulated seconds of the awake pyramid")
+    p.add_argument(
+        "--seconds", type=bench_seconds, default=10.0, help="simulated seconds of the awake pyramid (above 0, to 600)"
+    )
     p.add_argument("--no-mujoco", action="store_true", help="skip the MuJoCo comparison")
     p.add_argument(
         "--no-actions", action="store_true", help="skip the actions timed with local and whole physics (about 5 min)"
@@ -96,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
         "impossible states the world found (non-finite poses, dice inside the table, floor or plate, "
         "speeds no action gives) and the runs that never rested. Exit 1 if it found any.",
     )
-    p.add_argument("--runs", type=positive_count, default=60, help="runs in all (default 60; the README: 1000)")
+    p.add_argument("--runs", type=run_count, default=60, help="runs in all (default 60; the README: 1000)")
     p.add_argument("--seed", type=seed_value, default=0, help="first seed (default 0)")
     p.add_argument("--scenes", default="scenes", help="folder holding the scene files (default scenes)")
 
@@ -112,12 +113,12 @@ def build_parser() -> argparse.ArgumentParser:
         "whether local physics' mean falls inside whole physics' 95% interval. Exit 1 if an action kind "
         "agrees in fewer than 95% of its cases or a mean falls outside.",
     )
-    p.add_argument("--seeds", type=positive_count, default=20, help="cases per action kind (default 20)")
+    p.add_argument("--seeds", type=case_count, default=20, help="cases per action kind (default 20)")
     p.add_argument("--first", type=seed_value, default=0, help="first seed (default 0)")
     p.add_argument(
         "--kinds", type=kind_list, default="", help="comma-separated action kinds (default all: lift,mikado,...)"
     )
-    p.add_argument("--games", type=seed_value, default=0, help="seeds of each study game, local and whole (default 0)")
+    p.add_argument("--games", type=game_count, default=0, help="seeds of each study game, local and whole (default 0)")
 
     p = sub.add_parser("games", help="list every game: number, title, category, players")
 
@@ -132,12 +133,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--picture", default=None, help="write a picture of the final position to this PNG")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option; repeatable")
     p.add_argument("--view", action="store_true", help="play in a window (needs the view extra); human seats click")
-    p.add_argument("--delay", type=float, default=0.4, help="with --view: seconds to watch each bot move")
+    p.add_argument(
+        "--delay", type=delay_seconds, default=0.4, help="with --view: seconds to watch each bot move (0 to 60)"
+    )
 
     p = sub.add_parser("view", help="a window on a scene or a full pyramid: watch it live, lift, flick, blow, tilt")
     p.add_argument("scene", nargs="?", default=None, help="scene file (TOML); default: a full pyramid and 116 spares")
     p.add_argument("--seed", type=seed_value, default=0, help="seed of every random choice (default 0)")
-    p.add_argument("--seconds", type=float, default=None, help="close after this much simulated time")
+    p.add_argument(
+        "--seconds", type=view_seconds, default=None, help="close after this much simulated time (above 0, to 86400)"
+    )
     _add_run_parser(sub)
     _add_experiment_parser(sub)
     return parser
@@ -161,6 +166,7 @@ EXPERIMENT_EPILOG = """examples:
   pyramid experiment scenes/die_throw.toml --seeds 600                        600 throws, faces chi-square tested
   pyramid experiment scenes/die_throw.toml --vary throw.height=0.005:0.2:6 --seeds 200 --workers 2
   pyramid experiment scenes/throw_at_pyramid.toml --vary physics.friction_die=0.5,0.8 --seeds 20
+  pyramid experiment scenes/die_throw.toml --set 'throw.target=[0.1,0.0]' --vary 'throw.height=0.02,0.1' --seeds 20
   pyramid experiment --game 10 --players greedy,random,random --seeds 50 --fast
   pyramid experiment scenes/die_throw.toml --seeds 100 --engine dask                 a local Dask cluster
   pyramid experiment scenes/die_throw.toml --seeds 100 --engine dask --address tcp://host:8786
@@ -169,6 +175,10 @@ Each run is seeded (seeds FIRST..FIRST+N-1, the same seeds at every sweep point)
 reproduced alone. Rows go to OUT/rows.jsonl as runs finish; after Ctrl-C, the same command resumes and
 runs only what is missing. At the end: OUT/rows.csv, OUT/summary.json (means with 95% confidence
 intervals, face counts with a chi-square test) and OUT/summary.png (needs the plots extra).
+While it runs, OUT/lock holds the folder: a second experiment there is refused, naming the holder.
+On resume every line of rows.jsonl is checked: a bad line, or a second row of one run, is set aside in
+OUT/rows.set_aside.jsonl (its line number and why) and reported; the rows after it are kept. Runs whose
+row holds an error are kept and counted; --retry-failed runs them again.
 A swept KEY is TABLE.KEY (physics.edge, start.layers), timeline.N.KEY, or NAME.KEY for a timeline
 entry with name = "NAME". Every sweep point is checked before anything runs.
 Runs go to local processes by default; --engine dask (pip install 'pyramid[dask]') sends the same
@@ -213,9 +223,12 @@ def _add_experiment_parser(sub: argparse._SubParsersAction[argparse.ArgumentPars
         action="append",
         default=[],
         metavar="KEY=V1,V2|START:STOP:COUNT",
-        help="a setting to sweep; repeatable (all combinations are run)",
+        help="a setting to sweep; repeatable (all combinations are run); values are TOML: [0.1,0.0],[0.2,0.0]",
     )
-    p.add_argument("--seeds", type=positive_count, default=10, help="runs per sweep point (default 10)")
+    p.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="a scene's setting for every run; repeatable"
+    )
+    p.add_argument("--seeds", type=seed_count, default=10, help="runs per sweep point (default 10)")
     p.add_argument("--first-seed", type=seed_value, default=0, help="first seed (default 0)")
     p.add_argument(
         "--game", type=game_name, default=None, help="a game's number or name instead of a scene (see `pyramid games`)"
@@ -231,7 +244,7 @@ def _add_experiment_parser(sub: argparse._SubParsersAction[argparse.ArgumentPars
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option; repeatable")
     p.add_argument("--out", default=None, help="folder of the experiment (default experiments/NAME)")
     p.add_argument(
-        "--workers", type=positive_count, default=None, help="parallel processes (default: the number of cores)"
+        "--workers", type=worker_count, default=None, help="parallel processes (default: the number of cores)"
     )
     p.add_argument(
         "--engine",
@@ -240,6 +253,11 @@ def _add_experiment_parser(sub: argparse._SubParsersAction[argparse.ArgumentPars
         help="local processes (default), or Dask (the dask extra): a local cluster or --address",
     )
     p.add_argument("--address", default=None, help="with --engine dask: a running scheduler, e.g. tcp://host:8786")
+    p.add_argument(
+        "--retry-failed",
+        action="store_true",
+        help="on resume, run again the runs whose row holds an error (default: keep them, and say how many)",
+    )
     p.add_argument("--no-plots", action="store_true", help="skip summary.png")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
@@ -248,9 +266,17 @@ def _add_experiment_parser(sub: argparse._SubParsersAction[argparse.ArgumentPars
 # -- argument types: each refuses a bad value at parse time, naming the option ------------------------
 
 
+SEED_LIMIT = 2**63 - 1  # the largest seed, as a scene's own seed
+MAX_SEEDS = 1_000_000  # runs per sweep point, soak runs
+MAX_WORKERS = 256
+MAX_CASES = 10_000  # locality's cases per action kind and seeds per game
+
+
 def _whole(text: str, low: int, high: int | None = None, what: str = "") -> int:
-    what = what or (f"a whole number {low} or more" if high is None else f"a whole number from {low} to {high}")
+    what = what or (f"a whole number {low} or more" if high is None else f"a whole number from {low} to {high:,}")
     try:
+        if not text.strip().isascii():
+            raise ValueError(text)
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
@@ -259,14 +285,62 @@ def _whole(text: str, low: int, high: int | None = None, what: str = "") -> int:
     return value
 
 
+def _number(text: str, low: float, high: float, open_low: bool = False) -> float:
+    """A finite number within [low, high] (above low when ``open_low``); ArgumentTypeError saying so."""
+    lower = f"above {low:g}" if open_low else f"{low:g}"
+    what = f"a number from {lower} to {high:g}"
+    try:
+        value = float(text) if text.strip().isascii() else math.nan
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+    if not math.isfinite(value) or value < low or value > high or (open_low and value == low):
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+    return value
+
+
 def seed_value(text: str) -> int:
-    """An argparse type for a seed: a whole number 0 or more (argparse names the option in the error)."""
-    return _whole(text, 0)
+    """An argparse type for a seed: a whole number from 0 to 2**63 - 1 (argparse names the option in the error)."""
+    return _whole(text, 0, SEED_LIMIT)
 
 
-def positive_count(text: str) -> int:
-    """An argparse type for a count (of seeds, of workers): a whole number 1 or more."""
-    return _whole(text, 1)
+def seed_count(text: str) -> int:
+    """An argparse type for ``--seeds`` of an experiment: 1 to MAX_SEEDS."""
+    return _whole(text, 1, MAX_SEEDS)
+
+
+def run_count(text: str) -> int:
+    """An argparse type for ``soak --runs``: 1 to MAX_SEEDS."""
+    return _whole(text, 1, MAX_SEEDS)
+
+
+def worker_count(text: str) -> int:
+    """An argparse type for ``--workers``: 1 to MAX_WORKERS processes."""
+    return _whole(text, 1, MAX_WORKERS)
+
+
+def case_count(text: str) -> int:
+    """An argparse type for ``locality --seeds``: 1 to MAX_CASES."""
+    return _whole(text, 1, MAX_CASES)
+
+
+def game_count(text: str) -> int:
+    """An argparse type for ``locality --games``: 0 to MAX_CASES."""
+    return _whole(text, 0, MAX_CASES)
+
+
+def bench_seconds(text: str) -> float:
+    """An argparse type for ``bench --seconds``: simulated seconds above 0, to 600."""
+    return _number(text, 0.0, 600.0, open_low=True)
+
+
+def view_seconds(text: str) -> float:
+    """An argparse type for ``view --seconds``: simulated seconds above 0, to a day."""
+    return _number(text, 0.0, 86_400.0, open_low=True)
+
+
+def delay_seconds(text: str) -> float:
+    """An argparse type for ``play --delay``: 0 to 60 seconds."""
+    return _number(text, 0.0, 60.0)
 
 
 def _throws(text: str) -> int:
@@ -321,33 +395,12 @@ def handler(args: argparse.Namespace) -> Callable[[argparse.Namespace], int]:
     return getattr(load(module), function)  # type: ignore[no-any-return]
 
 
-def load(module: str) -> ModuleType:
-    """Import ``module``; LookupError saying which extra to install when it needs one that is missing."""
-    try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError as err:
-        missing = (err.name or "").partition(".")[0]
-        if missing not in EXTRAS:
-            raise
-        extra = EXTRAS[missing]
-        raise LookupError(
-            f"{missing} is not installed; install the {extra} extra: pip install -e '.[{extra}]'"
-        ) from None
-
-
-def require_window() -> None:
-    """Raise LookupError, saying what to do instead, without pyglet (the view extra) or a screen for a window."""
-    load("pyglet")  # the package loads without a screen; its window module opens one as it loads
-    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
-        raise LookupError("no display for a window; use xvfb-run, or `pyramid run SCENE --picture --video gif`")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pyramid`` command."""
     args = build_parser().parse_args(argv)
     try:
-        if args.command == "play" and args.picture and not args.fast:
-            check_output_file(args.picture, "--picture")
+        if args.command == "play" and args.picture is not None and not args.fast:
+            check_output_file(args.picture, "--picture", ".png")
         return int(handler(args)(args) or 0)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -24,8 +24,8 @@ from pyramid.lab.experiments import (
     read_rows,
     run_experiment,
 )
-from pyramid.lab.scene import load_scene
-from pyramid.lab.settings import parse_vary
+from pyramid.lab.scene import load_scene, scene_from_dict
+from pyramid.lab.settings import parse_setting, parse_vary
 from pyramid.lab.summaries import plural, summary_text
 from pyramid.registry import find_game
 
@@ -117,23 +117,32 @@ def plan_from_args(args: argparse.Namespace) -> tuple[Plan, str]:
         raise ExperimentError("nothing to run: give a scene file (e.g. scenes/die_throw.toml) or --game with --players")
     if args.scene is not None and args.game is not None:
         raise ExperimentError(f"give a scene file or --game, not both (got {args.scene} and --game {args.game})")
+    if args.address is not None and args.engine != "dask":
+        raise ExperimentError(f"--address {args.address} is a Dask scheduler's: it needs --engine dask")
+    shape = Plan({}, vary, args.seeds, args.first_seed)
+    shape.check_size()  # before any sweep point is built
     if args.scene is not None:
-        base = load_scene(args.scene)
-        for point in Plan({}, vary, 1).points():  # every sweep point must make a valid scene before anything runs
-            load_scene(args.scene, point, origin="--vary")
+        given = [name for name, value in (("--option", args.option), ("--players", args.players)) if value]
+        given += ["--fast"] if args.fast else []
+        if given:
+            raise ExperimentError(f"{', '.join(given)} go with --game, not with a scene file (a scene's keys: --set)")
+        base = load_scene(args.scene, dict(parse_setting(text) for text in args.set), origin="--set")
+        for point in shape.points():  # every sweep point must make a valid scene before anything runs
+            scene_from_dict(base.raw, base.source, point, origin="--vary")
         spec: dict[str, Any] = {"scene": dict(base.raw), "source": str(args.scene)}
         default_out = f"experiments/{base.name}"
     else:
-        kinds = seat_kinds(args.players) or default_seats(find_game(args.game))
+        if args.set:
+            raise ExperimentError("--set changes a scene file's keys; a game's are --option KEY=VALUE")
+        game = find_game(args.game)
+        kinds = seat_kinds(args.players) or default_seats(game)
         if "human" in kinds:
             raise ExperimentError("--players names the bots of every seat, e.g. greedy,random (no human)")
-        spec, default_out = game_spec(args.game, kinds, args.fast, game_options(args.option))
-    if args.seeds < 1:
-        raise ExperimentError(f"--seeds must be at least 1, got {args.seeds}")
-    if args.first_seed < 0:
-        raise ExperimentError(f"--first-seed must be 0 or more, got {args.first_seed}")
-    if args.workers is not None and args.workers < 1:
-        raise ExperimentError(f"--workers must be at least 1, got {args.workers}")
+        options = game_options(args.option, game)
+        spec, default_out = game_spec(args.game, kinds, args.fast, options)
+        for point in shape.points() if vary else []:  # a swept key is a game option: every value checked
+            pairs = [f"{key}={value}" for key, value in point.items()]
+            game_spec(args.game, kinds, args.fast, {**options, **game_options(pairs, game, "--vary")})
     return Plan(spec, vary, args.seeds, args.first_seed), default_out
 
 
@@ -147,7 +156,15 @@ def experiment(args: argparse.Namespace) -> int:
     try:
         try:
             result = run_experiment(
-                plan, out, args.workers, args.engine, args.address, report, not args.no_plots, say=_say
+                plan,
+                out,
+                args.workers,
+                args.engine,
+                args.address,
+                report,
+                not args.no_plots,
+                say=_say,
+                retry_failed=args.retry_failed,
             )
         finally:
             if report is not None:

@@ -10,7 +10,8 @@ import argparse
 import json
 from pathlib import Path
 
-from pyramid.cli.paths import check_output_file, check_output_folder
+from pyramid.cli.extras import load
+from pyramid.cli.paths import check_output_file, check_output_folder, inside
 from pyramid.lab.bench import bench_table, run_bench
 from pyramid.lab.demo import run_demo
 from pyramid.lab.locality import AGREEMENT, KINDS, agreement, locality_text, statistics
@@ -20,13 +21,12 @@ from pyramid.lab.settings import parse_setting
 from pyramid.lab.soak import soak as run_soak
 from pyramid.lab.soak import soak_scenes, soak_text
 from pyramid.physics.assets import write_assets
-from pyramid.ui.film import film_scene, make_renderer
+from pyramid.ui.film import BulletRenderer, StageRenderer, film_scene, make_renderer
 
 
 def demo(args: argparse.Namespace) -> int:
     """``pyramid demo``: build a pyramid physically, throw dice at it, print the read-out, save a picture."""
-    if args.picture:
-        check_output_file(args.picture, "--picture")
+    check_output_file(args.picture, "--picture", ".png")
     return run_demo(seed=args.seed, picture=args.picture, throws=args.throws, gui=args.gui, say=print)
 
 
@@ -81,31 +81,33 @@ def run(args: argparse.Namespace) -> int:
     # Every file with every --set checked (errors blame --set, not the file), and the folder, before anything runs.
     overrides = dict(parse_setting(text) for text in args.set)
     scenes = [load_scene(path, overrides, origin="--set") for path in args.scene]
+    if args.video == "mp4":
+        load("imageio_ffmpeg")  # before the runs: a film needs its extra
+    renderer = make_renderer(args.renderer) if args.picture or args.video else None
     check_output_folder(args.out, "--out")
-    if args.picture or args.video:
-        return _film(args, scenes)
+    if renderer is not None:
+        return _film(args, scenes, renderer)
     out = Path(args.out)
     for scene in scenes:
         seed = scene.seed if args.seed is None else args.seed
         stem = f"{scene.name}_seed{seed}"
-        report = run_scene(scene, seed, out / stem if args.pictures else None)
-        path = _write_report(report, out / f"{stem}.json")
+        report = run_scene(scene, seed, inside(out, stem) if args.pictures else None)
+        path = _write_report(report, inside(out, f"{stem}.json"))
         if not args.quiet:
             print(report_text(report))
         print(f"report: {path}" + (f"; pictures in {out / stem}" if args.pictures else ""))
     return 0
 
 
-def _film(args: argparse.Namespace, scenes: list[Scene]) -> int:
+def _film(args: argparse.Namespace, scenes: list[Scene], renderer: StageRenderer | BulletRenderer) -> int:
     """``pyramid run --picture/--video``: each scene run as ``pyramid run`` runs it, drawn as the viewer draws it."""
-    renderer = make_renderer(args.renderer)
     out = Path(args.out)
     for scene in scenes:
         seed = scene.seed if args.seed is None else args.seed
         stem = f"{scene.name}_seed{seed}"
-        video = out / f"{stem}.{args.video}" if args.video else None
-        report = film_scene(scene, seed, video, out / stem if args.picture else None, renderer)
-        path = _write_report(report, out / f"{stem}.json")
+        video = inside(out, f"{stem}.{args.video}") if args.video else None
+        report = film_scene(scene, seed, video, inside(out, stem) if args.picture else None, renderer)
+        path = _write_report(report, inside(out, f"{stem}.json"))
         if not args.quiet:
             print(report_text(report))
         print(f"report: {path}; drawn by the {renderer.name} renderer")

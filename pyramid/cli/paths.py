@@ -28,10 +28,23 @@ def check_output_folder(path: str | os.PathLike[str], option: str) -> None:
         raise ValueError(f"{option} {path}: cannot write there: {problem}")
 
 
-def check_output_file(path: str | os.PathLike[str], option: str) -> None:
-    """Make sure the file ``path`` can be written (its folder is created); ValueError naming ``option`` if not."""
+def check_output_file(path: str | os.PathLike[str], option: str, suffix: str | None = None) -> None:
+    """Make sure the file ``path`` can be written (its folder is created); ValueError naming ``option`` if not.
+
+    ``suffix`` (e.g. ``.png``) is the ending the file's format needs.
+    """
+    if not str(path).strip():
+        raise ValueError(f"{option}: give a file name" + (f" ending in {suffix}" if suffix else ""))
     file = Path(path)
-    problem = f"{file} is a folder; give a file name" if file.is_dir() else _folder_problem(file.parent)
+    if file.is_dir():
+        problem: str | None = f"{file} is a folder; give a file name"
+    elif file.exists() and not file.is_file():
+        problem = f"{file} is not a regular file (a device or a pipe)"
+    elif suffix and file.suffix.lower() != suffix:
+        kind = suffix[1:].upper()
+        raise ValueError(f"{option} {path}: the file is written as {kind}: give a name ending in {suffix}")
+    else:
+        problem = _folder_problem(file.parent)
     if problem is None:
         existed = file.exists()
         try:
@@ -44,3 +57,12 @@ def check_output_file(path: str | os.PathLike[str], option: str) -> None:
                 file.unlink()
     if problem:
         raise ValueError(f"{option} {path}: cannot write there: {problem}")
+
+
+def inside(folder: str | os.PathLike[str], name: str) -> Path:
+    """``folder / name``; ValueError if that would lie outside ``folder`` (a name with a path in it)."""
+    base = Path(folder).resolve()
+    path = (base / name).resolve()
+    if path.parent != base:
+        raise ValueError(f"{name!r} would be written outside {folder}; a name is a plain file name")
+    return Path(folder) / name

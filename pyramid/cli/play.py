@@ -29,13 +29,14 @@ def play(args: argparse.Namespace) -> int:
     if game_cls.kind == "skill" and args.fast:
         print(f"{game_cls.info.title} is a game of physical skill: it has no fast mode")
         return 2
+    options = game_options(args.option, game_cls)
     unknown = [k for k in kinds if k not in kinds_for(game_cls)]
     if unknown:
         raise ValueError(f"unknown player {unknown[0]!r}; choose from {', '.join(kinds_for(game_cls))}")
     if game_cls.kind != "table":
         seats = ", ".join(f"player {n} {k}" for n, k in enumerate(kinds))
         print(f"{game_cls.info.number}. {game_cls.info.title}: {seats}")
-    match = start_match(game_cls, kinds, args.seed, fast=args.fast, options=game_options(args.option), log=print)
+    match = start_match(game_cls, kinds, args.seed, fast=args.fast, options=options, log=print)
     try:
         match.run()
         game = match.game
