@@ -166,12 +166,13 @@ def scan_rows(path: Path, plan_params: Mapping[str, Any] | None = None) -> RowsR
     read.whole = text.endswith("\n") or not text
     where: dict[str, int] = {}  # run -> index in read.rows
     first_line: dict[str, int] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
+    lines = text.split("\n")  # JSON lines end in "\n" only: a row never holds another line break
+    for number, line in enumerate(lines[:-1] if read.whole else lines, start=1):
         try:
             row = json.loads(line)
             problem = row_problem(row, plan_params)
         except (ValueError, RecursionError) as err:
-            cut = number == text.count("\n") + 1 and not read.whole
+            cut = number == len(lines) and not read.whole
             problem = "cut short (an interrupted write)" if cut else f"not JSON ({err})" if line.strip() else "empty"
         if problem:
             read.set_aside.append((number, problem, line))

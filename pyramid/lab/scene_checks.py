@@ -165,6 +165,8 @@ class SceneChecks:
         if value == "random":
             return "random"
         try:
+            if not str(value).isascii():
+                raise ValueError(value)
             up = tuple(int(c) for c in str(value))
             geometry.orientation_matrix(up)  # type: ignore[arg-type]
         except ValueError:
