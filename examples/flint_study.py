@@ -1,0 +1,388 @@
+"""Captain Flint's trick, swept: which press, tilt, shake and die contact leave the skeleton standing.
+
+The rule book: Flint heaps up a complete pyramid, presses his index finger firmly on its top, tilts
+and shakes the plate, and what is left is the skeleton (the apex and the three edges). Each trial
+here builds a pyramid of ``--layers`` layers, presses its apex, tilts and shakes the plate, and
+counts the dice still in their slots (centre within a quarter edge of the slot) at three moments:
+at the end of the hold (plate tilted, still pressed: the demonstration), when the plate is back down
+(still pressed), and after the press ends and the dice settle.
+
+Two models of the press:
+
+- ``force``: a constant force on the apex die along the plate's normal, as the programmed Flint
+  does (``Tilt.press``); it stops once the die has got away from the finger.
+- ``finger``: the fingertip as a body, a 6 mm sphere with skin friction 1, held on the apex's top
+  corner by a constraint that moves with the plate and pushes with at most the press force: it
+  holds the apex where it is, sideways too, as a finger pressing a die does.
+
+The factors (``--list`` prints them with their values): the press (force, model, where on the apex),
+the tilt (angle, ramp time), the shake (amplitude, frequency), and the dice's contact (die friction,
+restitution, contact stiffness). ``sweep`` varies one factor at a time around the programmed Flint;
+``search`` draws settings of every factor at random (seeded) and keeps the best. Rows go to a JSON
+lines file, one per trial; a second run with the same file skips what is done.
+
+    .venv/bin/python examples/flint_study.py sweep --seeds 3 --workers 2
+    .venv/bin/python examples/flint_study.py search --trials 120 --workers 2
+    .venv/bin/python examples/flint_study.py report            # the tables (and flint_study.png) from the rows
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import sys
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pybullet as pb
+from tqdm import tqdm
+
+from pyramid import geometry
+from pyramid.physics.actions import perform
+from pyramid.physics.errors import ImpossibleStateError, NotAtRestError
+from pyramid.physics.plate_motion import Tilt
+from pyramid.physics.settings import Physics
+from pyramid.physics.world import World
+from pyramid.skillgames.standing import pyramid_slots
+from pyramid.state import Cell, PyramidState
+
+IN_PLACE = 0.25  # edges: a die this close to its slot's centre is still in place
+FINGER_RADIUS = 0.006  # m: a fingertip
+FINGER_DEPTH = 0.001  # m: how far the finger's target lies inside the apex (it pushes up to the force)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One trial's press, tilt, shake and contact. The defaults are the programmed Flint's."""
+
+    press: float = 5.0  # N
+    model: str = "force"  # "force" or "finger"
+    where: float = 0.0  # edges: the finger's point, moved downhill along the plate from the apex's top
+    angle: float = 50.0  # degrees
+    ramp: float = 0.6  # s to reach the angle (and to lower it)
+    hold: float = 1.5  # s
+    shake: float = 0.003  # m, along the slope
+    frequency: float = 8.0  # Hz
+    friction: float = 0.81  # die's friction coefficient (Bullet multiplies the two bodies')
+    restitution: float = 0.6  # die's restitution (multiplied too)
+    stiffness: float = 0.0  # N/m contact stiffness of a die (0: rigid, Bullet's own contacts)
+
+
+SWEEP: dict[str, tuple[Any, ...]] = {
+    "press": (0.0, 2.0, 5.0, 10.0, 20.0, 50.0),
+    "model": ("force", "finger"),
+    "where": (-0.3, 0.0, 0.3),
+    "angle": (10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0),
+    "ramp": (0.2, 0.6, 1.5, 3.0),
+    "shake": (0.0, 0.0005, 0.001, 0.002, 0.003, 0.005),
+    "frequency": (4.0, 8.0, 12.0, 16.0, 25.0),
+    "friction": (0.2, 0.3, 0.4, 0.5, 0.6, 0.81, 1.0),
+    "restitution": (0.0, 0.3, 0.6, 0.9),
+    "stiffness": (0.0, 3e3, 1e4, 3e4, 1e5),
+}
+# The random search's ranges: (low, high) drawn uniformly, or a tuple of choices.
+SEARCH: dict[str, Any] = {
+    "press": (0.0, 50.0),
+    "model": ("force", "finger"),
+    "where": (-0.3, 0.3),
+    "angle": (5.0, 75.0),
+    "ramp": (0.2, 3.0),
+    "shake": (0.0, 0.005),
+    "frequency": (3.0, 25.0),
+    "friction": (0.2, 1.0),
+    "restitution": (0.0, 0.9),
+    "stiffness": (0.0, 3e3, 1e4, 3e4, 1e5),
+}
+
+
+def in_place(world: World, slots: list[tuple[int, int, int]]) -> int:
+    """How many of ``slots`` hold a die (any die) within IN_PLACE edges of the slot's centre."""
+    if not slots:
+        return 0
+    _, poses = world.poses()
+    if not len(poses):
+        return 0
+    local = geometry.in_plate_frame(poses[:, :3], world.plate_pose) / world.physics.edge
+    centres = geometry.slot_centres(slots)
+    near = np.linalg.norm(local[None, :, :] - centres[:, None, :], axis=2) < IN_PLACE
+    return int(near.any(axis=1).sum())
+
+
+def trial(setting: Setting, layers: int, seed: int) -> dict[str, Any]:
+    """Build, press, tilt, shake, release: the dice in place at each moment (or the failure's cause)."""
+    rng = np.random.default_rng([seed, 1])
+    direction = float(rng.uniform(0, 360))
+    physics = replace(Physics(), friction_die=setting.friction, restitution_die=setting.restitution)
+    slots = pyramid_slots(layers)
+    apex = min(slots, key=geometry.layer)
+    skeleton = [s for s in slots if sorted(a - b for a, b in zip(s, apex, strict=True))[1] == 0]
+    others = [s for s in slots if s not in skeleton]
+    row: dict[str, Any] = {"setting": asdict(setting), "layers": layers, "seed": seed, "direction": direction}
+    row |= {"skeleton": len(skeleton), "others": len(others)}
+    world = World(physics)
+    try:
+        world.build(PyramidState({s: Cell("red") for s in slots}))
+        c, edge = world.client, physics.edge
+        if setting.stiffness > 0:
+            # Soft contacts: a spring of this stiffness, critically damped for a die's mass.
+            damping = 2.0 * math.sqrt(setting.stiffness * world.die_mass)
+            for die in world.dice:
+                c.changeDynamics(world._body(die), -1, contactStiffness=setting.stiffness, contactDamping=damping)
+        world.settle()
+        row["built"] = (in_place(world, skeleton), in_place(world, others))
+        # The apex's top corner in the plate frame, moved ``where`` edges downhill.
+        downhill = np.array([math.cos(math.radians(direction)), math.sin(math.radians(direction)), 0.0])
+        tip = geometry.slot_centre(apex) * edge + np.array([0.0, 0.0, edge * math.sqrt(3) / 2])
+        tip = tip + setting.where * edge * downhill
+        finger = constraint = None
+        if setting.model == "finger" and setting.press > 0:
+            shape = c.createCollisionShape(pb.GEOM_SPHERE, radius=FINGER_RADIUS)
+            start = tip + np.array([0.0, 0.0, FINGER_RADIUS])
+            finger = c.createMultiBody(0.02, shape, -1, basePosition=start.tolist())
+            c.changeDynamics(finger, -1, lateralFriction=1.0, restitution=0.0)
+            constraint = c.createConstraint(finger, -1, -1, -1, pb.JOINT_FIXED, [0, 0, 0], [0, 0, 0], start.tolist())
+            c.changeConstraint(constraint, start.tolist(), maxForce=setting.press)
+        marks: dict[str, tuple[int, int]] = {}
+        step = world.substep
+        start_time = world.time
+
+        def substep(parts: int) -> None:
+            if constraint is not None:
+                pose = world.plate_pose
+                rotation = geometry.quat_to_matrix(pose[3:])[0]
+                target = pose[:3] + rotation @ (tip + np.array([0.0, 0.0, FINGER_RADIUS - FINGER_DEPTH]))
+                c.changeConstraint(
+                    constraint, target.tolist(), jointChildFrameOrientation=list(pose[3:]), maxForce=setting.press
+                )
+            step(parts)
+            if "held" not in marks and world.time - start_time >= setting.ramp + setting.hold - 1e-9:
+                marks["held"] = (in_place(world, skeleton), in_place(world, others))
+
+        world.substep = substep  # type: ignore[method-assign]
+        press = setting.press if setting.model == "force" else 0.0
+        tilt = Tilt(
+            direction,
+            setting.angle,
+            ramp=setting.ramp,
+            hold=setting.hold,
+            shake=setting.shake,
+            frequency=setting.frequency,
+            press=press,
+        )
+        perform(world, tilt, rng)
+        row["held"] = marks.get("held")
+        row["down"] = (in_place(world, skeleton), in_place(world, others))
+        if constraint is not None and finger is not None:
+            c.removeConstraint(constraint)
+            c.removeBody(finger)
+        world.settle(timeout=10.0)
+        row["after"] = (in_place(world, skeleton), in_place(world, others))
+        row["off_plate"] = len(world.readout().off_plate())
+    except (ImpossibleStateError, NotAtRestError, ValueError) as error:
+        row["error"] = f"{type(error).__name__}: {error}"
+    finally:
+        world.close()
+    return row
+
+
+def score(pair: tuple[int, int] | list[int] | None) -> float:
+    """The game's score of a moment: skeleton dice in place minus other dice in place."""
+    return -math.inf if pair is None else float(pair[0] - pair[1])
+
+
+def _key(setting: Setting, layers: int, seed: int) -> str:
+    return json.dumps([asdict(setting), layers, seed], sort_keys=True)
+
+
+def _run_one(job: tuple[Setting, int, int]) -> dict[str, Any]:
+    return trial(*job)
+
+
+def run(jobs: list[tuple[Setting, int, int]], out: Path, workers: int) -> list[dict[str, Any]]:
+    """Run the jobs not yet in ``out`` (``workers`` processes), appending a row per trial; all rows."""
+    rows = load(out)
+    done = {_key(Setting(**r["setting"]), r["layers"], r["seed"]) for r in rows}
+    todo = [j for j in jobs if _key(*j) not in done]
+    if len(todo) < len(jobs):
+        print(f"{len(jobs) - len(todo)} of {len(jobs)} trials already in {out}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("a") as sink, multiprocessing.Pool(workers) if workers > 1 else _Serial() as pool:
+        for row in tqdm(pool.imap_unordered(_run_one, todo), total=len(todo), desc="trials", unit="trial"):
+            sink.write(json.dumps(row) + "\n")
+            sink.flush()
+            rows.append(row)
+    return rows
+
+
+class _Serial:
+    """A pool of one, in this process."""
+
+    def __enter__(self) -> _Serial:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def imap_unordered(self, fn: Any, jobs: list[Any]) -> Iterator[Any]:
+        return map(fn, jobs)
+
+
+def load(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    rows = []
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            print(f"{path}:{n}: not a JSON row, left out", file=sys.stderr)
+    return rows
+
+
+def sweep_jobs(seeds: int, layers: int) -> list[tuple[Setting, int, int]]:
+    base = Setting()
+    settings = {base}
+    for name, values in SWEEP.items():
+        settings |= {replace(base, **{name: v}) for v in values}
+    # The press model matters for every factor: the sweep is run with both.
+    settings |= {replace(s, model="finger") for s in list(settings)}
+    return [(s, layers, seed) for s in sorted(settings, key=lambda s: json.dumps(asdict(s))) for seed in range(seeds)]
+
+
+def search_jobs(trials: int, layers: int, seed: int) -> list[tuple[Setting, int, int]]:
+    rng = np.random.default_rng([seed, 7])
+    jobs = []
+    for n in range(trials):
+        values: dict[str, Any] = {}
+        for name, space in SEARCH.items():
+            if isinstance(space[0], str) or len(space) != 2:
+                values[name] = space[int(rng.integers(len(space)))]
+            else:
+                values[name] = round(float(rng.uniform(*space)), 4)
+        jobs.append((Setting(**values), layers, n))
+    return jobs
+
+
+def _mean(rows: list[dict[str, Any]], moment: str, index: int) -> float:
+    values = [r[moment][index] for r in rows if r.get(moment) is not None]
+    return float(np.mean(values)) if values else math.nan
+
+
+def report(rows: list[dict[str, Any]], picture: Path | None) -> str:
+    """Per factor (one at a time, around the programmed Flint): mean dice in place; then the best settings."""
+    base = asdict(Setting())
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        s = r["setting"]
+        differ = [k for k in base if k != "model" and s[k] != base[k]]
+        if len(differ) <= 1:
+            groups[(s["model"], differ[0] if differ else "")].append(r)
+    lines = []
+    first = rows[0] if rows else {"skeleton": 0, "others": 0}
+    lines.append(
+        f"dice in place of {first['skeleton']} skeleton / {first['others']} others, mean over seeds "
+        "(held: end of the hold, tilted and pressed; after: released and settled)"
+    )
+    curves: dict[tuple[str, str], list[tuple[Any, float, float]]] = defaultdict(list)
+    for name in SWEEP:
+        for model in ("force", "finger"):
+            lines.append(f"{name} ({model} press)")
+            by_value: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+            for r in groups[(model, name)] + groups[(model, "")]:
+                by_value[r["setting"][name]].append(r)
+            for value in sorted(by_value, key=lambda v: (isinstance(v, str), v)):
+                rs = by_value[value]
+                failed = sum("error" in r for r in rs)
+                held = (_mean(rs, "held", 0), _mean(rs, "held", 1))
+                after = (_mean(rs, "after", 0), _mean(rs, "after", 1))
+                curves[(name, model)].append((value, held[0], held[1]))
+                lines.append(
+                    f"  {name} = {value!s:<8} held {held[0]:5.1f} / {held[1]:5.1f}   after {after[0]:5.1f} / "
+                    f"{after[1]:5.1f}   n = {len(rs)}" + (f", {failed} failed" if failed else "")
+                )
+    ranked = sorted((r for r in rows if "error" not in r), key=lambda r: -score(r.get("held")))[:8]
+    lines.append("best single trials by skeleton minus others in place, held:")
+    for r in ranked:
+        s = r["setting"]
+        lines.append(f"  held {r['held']}, after {r['after']}: " + ", ".join(f"{k} {v}" for k, v in s.items()))
+    errors = [r for r in rows if "error" in r]
+    if errors:
+        lines.append(f"{len(errors)} trials failed, e.g. {errors[0]['error']}")
+    if picture is not None:
+        _plot(curves, picture, first)
+        lines.append(f"picture: {picture}")
+    return "\n".join(lines)
+
+
+def _plot(curves: dict[tuple[str, str], list[tuple[Any, float, float]]], path: Path, first: dict[str, Any]) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("the picture needs matplotlib: pip install -e '.[plots]'", file=sys.stderr)
+        return
+    names = [n for n in SWEEP if n != "model"]
+    fig, axes = plt.subplots(3, 3, figsize=(12, 10))
+    for ax, name in zip(axes.flat, names, strict=False):
+        for model, colour in (("force", "tab:blue"), ("finger", "tab:red")):
+            points = [(v, sk, ot) for v, sk, ot in curves.get((name, model), []) if not isinstance(v, str)]
+            if not points:
+                continue
+            v, sk, ot = zip(*sorted(points), strict=True)
+            ax.plot(v, sk, "o-", color=colour, label=f"skeleton ({model})")
+            ax.plot(v, ot, "s--", color=colour, alpha=0.5, label=f"others ({model})")
+        ax.set_title(name)
+        ax.set_ylim(-0.5, max(first["skeleton"], first["others"]) + 0.5)
+    axes.flat[0].legend(fontsize=7)
+    fig.suptitle("Captain Flint: dice in place at the end of the hold (pressed, tilted)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("mode", choices=("sweep", "search", "report"), help="what to run (report: only print)")
+    parser.add_argument("--layers", type=int, default=5, help="layers of the pyramid, 2 to 9 (default 5: 35 dice)")
+    parser.add_argument("--seeds", type=int, default=3, help="sweep: seeds (tilt directions) per setting (default 3)")
+    parser.add_argument("--trials", type=int, default=100, help="search: random settings to try (default 100)")
+    parser.add_argument("--seed", type=int, default=0, help="search: the generator's seed (default 0)")
+    parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    parser.add_argument("--out", type=Path, default=Path("runs/flint_study.jsonl"), help="the rows (JSON lines)")
+    parser.add_argument("--picture", type=Path, default=Path("runs/flint_study.png"), help="the sweep's plot")
+    parser.add_argument("--list", action="store_true", help="print the factors and their values, and stop")
+    a = parser.parse_args()
+    if a.list:
+        for name, values in SWEEP.items():
+            print(f"{name:<12} sweep {values}   search {SEARCH[name]}   default {getattr(Setting(), name)}")
+        return
+    for name, value, low, high in (
+        ("--layers", a.layers, 2, 9),
+        ("--seeds", a.seeds, 1, 1000),
+        ("--trials", a.trials, 1, 100000),
+        ("--workers", a.workers, 1, 64),
+    ):
+        if not low <= value <= high:
+            parser.error(f"{name} must be {low} to {high}, got {value}")
+    if a.mode == "sweep":
+        rows = run(sweep_jobs(a.seeds, a.layers), a.out, a.workers)
+    elif a.mode == "search":
+        rows = run(search_jobs(a.trials, a.layers, a.seed), a.out, a.workers)
+    else:
+        rows = load(a.out)
+    rows = [r for r in rows if r["layers"] == a.layers]
+    if not rows:
+        print(f"no rows for {a.layers} layers in {a.out}")
+        return
+    print(report(rows, a.picture))
+
+
+if __name__ == "__main__":
+    main()
