@@ -232,6 +232,11 @@ COMMAND_CORPUS = [
         ["experiment", str(DIE_THROW), "--vary", "throw.height=0.01:0.2:1000", "--seeds", "10000"],
         "10,000,000 runs; an experiment has at most",
     ),
+    (
+        "--vary a key twice",
+        ["experiment", str(DIE_THROW), "--vary", "throw.height=0.1", "--vary", "throw.height=0.2"],
+        "--vary throw.height is given twice",
+    ),
     ("--set nan", ["run", str(DIE_THROW), "--set", "throw.target=[nan, 0.0]"], "--set throw.target: expected 2"),
     ("--set 1e300", ["run", str(DIE_THROW), "--set", "throw.height=1e300"], "--set throw.height: expected a number"),
     ("--set deep", ["run", str(DIE_THROW), "--set", "throw.target=" + "[" * 5000 + "]" * 5000], "nested too deeply"),

@@ -112,7 +112,11 @@ def _say(text: str) -> None:
 
 def plan_from_args(args: argparse.Namespace) -> tuple[Plan, str]:
     """The plan of the experiment the arguments ask for, every sweep point or seat checked; and its default folder."""
-    vary = dict(parse_vary(text) for text in args.vary)
+    swept = [parse_vary(text) for text in args.vary]
+    vary = dict(swept)
+    if len(vary) < len(swept):
+        again = next(key for n, (key, _) in enumerate(swept) if key in dict(swept[:n]))
+        raise ExperimentError(f"--vary {again} is given twice; list all its values in one --vary {again}=V1,V2")
     if args.scene is None and args.game is None:
         raise ExperimentError("nothing to run: give a scene file (e.g. scenes/die_throw.toml) or --game with --players")
     if args.scene is not None and args.game is not None:
