@@ -27,13 +27,19 @@ class ScriptedRoller:
         return faces
 
 
+class Rolling(Protocol):
+    """Hands out faces: prepared throws, or a FastRoller's draws."""
+
+    def roll(self, n: int) -> list[int]: ...
+
+
 class Answering(Protocol):
     """A scripted seat: answers a decision with an option's index."""
 
     def answer(self, decision: Decision) -> int: ...
 
 
-def drive(steps: Steps[T], roller: ScriptedRoller, seats: Sequence[Answering]) -> T:
+def drive(steps: Steps[T], roller: Rolling, seats: Sequence[Answering]) -> T:
     """Run ``steps`` (a game's script or a part of it) to its end: rolls from ``roller``, decisions by ``seats``."""
     answer: Answer | None = None
     while True:

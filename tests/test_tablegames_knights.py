@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import time
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 import pytest
-from table_scripts import ScriptedRoller, Table
+from table_scripts import ScriptedRoller, Table, drive
 
 from pyramid.agents.players import Player, RandomPlayer
 from pyramid.agents.table_players import OptimalPlayer, TableHumanPlayer
-from pyramid.cli.games import show_rules
+from pyramid.cli.games import rules_text, show_rules
 from pyramid.cli.play import play
 from pyramid.physics.roller import FastRoller
 from pyramid.play import Match
 from pyramid.registry import find_game
 from pyramid.tablegames import knights_cards as kc
+from pyramid.tablegames import knights_dp as kd
 from pyramid.tablegames.base import Decision, TableGame
 from pyramid.tablegames.knights import Knights
 
@@ -45,6 +48,17 @@ def _table(names: str, throws: list[list[int]]) -> tuple[Table[Knights], list[Sc
     return Table(game, players, ScriptedRoller(throws)), players
 
 
+@dataclass
+class WatchingPlayer:
+    """Plays as the strong player and keeps every decision it was put."""
+
+    seen: list[Decision] = field(default_factory=list)
+
+    def answer(self, decision: Decision) -> int:
+        self.seen.append(decision)
+        return OptimalPlayer().answer(decision)
+
+
 def _random(name: str, rng: np.random.Generator) -> RandomPlayer:
     player = RandomPlayer(rng)
     player.name = name
@@ -70,13 +84,91 @@ def test_combinations_as_in_the_rule_book() -> None:
     assert sum(c.kind == "tournament" for c in deck) == 9 and sum(c.special for c in deck) == 23
 
 
+def test_any_dice_may_be_kept() -> None:
+    # Against 3-3-3+2 (three 3s, kicker 2), holding 1,2,3,3,5,5 with two rolls to go: keeping 3,3,5,5
+    # wins 251/324 (a 3 or a 5 in two dice, else again, a lone die, or 5,5 and two dice after two sixes),
+    # the best one-number keep (5,5) 69925/93312.
+    target = (3, 3, 2)
+    assert Fraction(kd.keep_chance((3, 3, 5, 5), 2, target, 2)).limit_denominator(6**8) == Fraction(251, 324)
+    assert Fraction(kd.keep_chance((5, 5), 4, target, 2)).limit_denominator(6**8) == Fraction(69925, 93312)
+    one_number = max(kd.keep_chance((w,) * n, 6 - n, target, 2) for w, n in [(1, 1), (2, 1), (3, 2), (5, 2)])
+    assert round(kd.keep_chance((3, 3, 5, 5), 2, target, 2), 3) == 0.775 and round(one_number, 3) == 0.749
+    # The game offers every keep (35 parts of the hand, and stop) and the strong player keeps 3,3,5,5.
+    watcher = WatchingPlayer()
+    game = Knights(rng=np.random.default_rng(0), names=["A", "B"])
+    result = drive(game.roll_for(0, target, 3, "a castle"), ScriptedRoller([[1, 2, 3, 3, 5, 5], [4, 5]]), [watcher])
+    assert result == (3, 5, 4)
+    decision = watcher.seen[0]
+    assert len(decision.options) == 36 and decision.options[0].startswith("stop")
+    assert decision.options[-1] == "roll all 6 dice" and "keep 1,3,5 and roll 3 dice" in decision.options
+    assert decision.values is not None
+    values = dict(zip(decision.options, decision.values(), strict=True))
+    assert values["keep 3,3,5,5 and roll 2 dice"] == pytest.approx(251 / 324, abs=1e-12)
+    assert values["keep 5,5 and roll 4 dice"] == pytest.approx(69925 / 93312, abs=1e-12)
+    assert values["stop with 5-5+3"] == 0.0
+    assert decision.options[OptimalPlayer().answer(decision)] == "keep 3,3,5,5 and roll 2 dice"
+    card = rules_text(Knights)
+    assert "never helps" not in card and "every\n    multiset" in card and "251/324" in card
+
+
+def _monte_carlo(target: kc.Result, rolls: int, extra: tuple[int, ...], games: int, seed: int) -> tuple[float, float]:
+    """How often the strong player, rolling through the game itself, beats ``target``; the binomial standard error."""
+    rng = np.random.default_rng(seed)
+    game = Knights(rng=rng, names=["A", "B"])
+    deck = kc.make_deck()
+    game.knights[0].cards += [next(c for c in deck if c.kind == "die" and c.label == str(v)) for v in extra]
+    assert game.knights[0].die_cards() == tuple(sorted(extra))
+    roller, player = FastRoller(rng), OptimalPlayer()
+    wins = sum(drive(game.roll_for(0, target, rolls, "a card"), roller, [player]) > target for _ in range(games))
+    p = kd.fresh_chance(target, rolls, extra)
+    return wins / games, float(np.sqrt(p * (1 - p) / games))
+
+
+@pytest.mark.parametrize(("target", "rolls", "extra"), [((3, 3, 2), 3, ()), (kc.KING, 3, (5,)), ((3, 4, 5), 4, ())])
+def test_exact_odds_agree_with_the_game(target: kc.Result, rolls: int, extra: tuple[int, ...]) -> None:
+    # The strong player's capture odds are exact under optimal keeps: the game played 1500 times agrees
+    # within four binomial standard errors.
+    observed, error = _monte_carlo(target, rolls, extra, 1500, seed=11)
+    assert observed == pytest.approx(kd.fresh_chance(target, rolls, extra), abs=4 * error)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("target", "rolls", "extra"), [((3, 3, 2), 3, ()), (kc.KING, 3, ()), ((2, 5, 3), 3, (1, 4))])
+def test_exact_odds_agree_with_the_game_long(target: kc.Result, rolls: int, extra: tuple[int, ...]) -> None:
+    observed, error = _monte_carlo(target, rolls, extra, 40_000, seed=12)
+    assert observed == pytest.approx(kd.fresh_chance(target, rolls, extra), abs=4 * error)
+
+
+def test_optimal_keeps_beat_one_number_keeps() -> None:
+    # The exact odds are never below those of keeping one number (the old rule), and above them for 3-3-3+2.
+    for target in [(3, 3, 2), (3, 5, 4), kc.KING]:
+        for hand in [(1, 2, 3, 3, 5, 5), (2, 2, 4, 4, 5), (1, 1, 5, 5)]:
+            best = kd.hand_chance(hand, target, 2)
+            singles = [kd.keep_chance((w,) * hand.count(w), len(hand) - hand.count(w), target, 2) for w in set(hand)]
+            assert best >= max(singles) - 1e-12
+    assert kd.hand_chance((1, 2, 3, 3, 5, 5), (3, 3, 2), 2) > 0.77
+
+
+def test_odds_are_quick() -> None:
+    # A fresh target (its tables built) and a cached one, as the strong player asks for them in play.
+    kd.hand_values.cache_clear()
+    kd.keep_values.cache_clear()
+    start = time.perf_counter()
+    kd.fresh_chance((4, 4, 3), 4, (2, 3))
+    fresh = time.perf_counter() - start
+    start = time.perf_counter()
+    for _ in range(100):
+        kd.fresh_chance((4, 4, 3), 4, (2, 3))
+    assert fresh < 0.2 and time.perf_counter() - start < 0.05
+
+
 def test_example_castle_from_a_stack() -> None:
     # Anna puts a card under, announces a castle, keeps her two 5s through two rolls and makes three 5s.
     table, (anna, bob) = _table("AB", [[5, 5, 6, 6, 2, 1], [6, 3], [5]])
     game = table.game
     castle = _card("castle", "white")
     game.stacks = [[_card("stack"), castle], [_card("tournament")]]
-    anna.answers = ["put the top card of stack 1", f"{castle} from stack 1", "keep the 2x5", "keep the 2x5"]
+    anna.answers = ["put the top card of stack 1", f"{castle} from stack 1", "keep 5,5 and", "keep 5,5 and"]
     table.run(game.turn(0))
     assert castle in game.knights[0].cards and game.stacks[0] == [_card("stack")]
 
@@ -94,18 +186,19 @@ def test_example_special_card_then_another_try() -> None:
 
 
 def test_example_castle_attack_defended() -> None:
-    # Chris beats Bob's castle after three rolls; Bob rolls three times, beats her and keeps it.
+    # Chris beats Bob's castle (1-1-1+3) after three rolls; Bob rolls three times, beats her and keeps it.
     throws = [[4, 4, 4, 2, 1, 3], [1, 2, 1], [5, 6, 6]]  # Chris: 4-4-4+5
-    throws += [[5, 5, 1, 2, 3, 6], [5, 5, 2], [5, 3]]  # Bob: 5-5-5-5
+    throws += [[5, 5, 1, 2, 3, 6], [4, 2, 1], [5, 5, 3]]  # Bob: 5-5-5-5+3
     table, (anna, bob, chris) = _table("ABC", throws)
     game = table.game
-    bobs = _card("castle", "yellow")
+    bobs = next(c for c in kc.make_deck() if c.kind == "castle" and c.combo == (3, 1, 3))
     game.knights[1].cards.append(bobs)
     game.stacks = [[_card("stack")], [_card("catapult")]]
-    chris.answers = [f"{bobs} from B", "keep the 3x4", "keep the 3x4"]
-    bob.answers = ["keep the 2x5", "keep the 4x5"]
+    chris.answers = [f"{bobs} from B", "keep 4,4,4 and", "keep 4,4,4 and"]
+    bob.answers = ["keep 5,5 and", "keep 5,5 and"]
     table.run(game.turn(2))
     assert bobs in game.knights[1].cards and len(game.knights[2].cards) == 1
+    assert not table.roller.throws and any("B defends with 5-5-5-5+3" in e for e in game.events)
 
 
 def test_example_tournament() -> None:
@@ -131,7 +224,7 @@ def test_king_and_revenge() -> None:
     game = table.game
     game.knights[0].cards += [_card("castle", "green"), _card("castle", "yellow")]
     game.stacks = [[_card("stack")], [_card("catapult")]]
-    anna.answers = ["try to topple", "keep the 3x5", "stop", "green castle", "stack 2"]
+    anna.answers = ["try to topple", "keep 5,5,5 and", "stop", "green castle", "stack 2"]
     table.run(game.turn(0))
     assert len(game.knights[0].castles()) == 2 and game.stacks[1][-1] == _card("castle", "green")
     table, (anna, bob) = _table("AB", [[5, 5, 5, 5, 2, 6]])

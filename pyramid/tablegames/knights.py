@@ -8,12 +8,14 @@ Turn:
     under its stack (two with a Stack card), then announce a card: a stack's top card, an opponent's
     castle (not if they have only one; with two players only if they have three or more; not if guarded)
     or an opponent's special card (not if guarded); never a card like one you own (tournaments excepted).
-    Roll the 6 dice up to three times; sixes are set aside for good; between rolls keep any dice.
+    Roll the 6 dice up to three times; sixes are set aside for good; after each roll keep any dice and
+    roll the others (dice kept before may be rolled again).
     Capturing a special card from a stack earns another announcement in the same turn.
 Legal actions:
-    Announce a card, put a top card under, keep the dice of one number and roll the others, roll all
-    dice, stop; attempt the king or not; choose the castles a Castle guard and the card a Special card
-    guard protect; choose the castle lost to the king's revenge and the stack it goes under.
+    Announce a card, put a top card under; after a roll, stop or keep any part of the dice (every
+    multiset of their numbers is offered) and roll the others; attempt the king or not; choose the
+    castles a Castle guard and the card a Special card guard protect; choose the castle lost to the
+    king's revenge and the stack it goes under.
 Scoring:
     A roll's result is its largest group of equal dice (sixes never count), then the group's number,
     then the highest other die (the kicker). A card is captured by beating its three red dice: more
@@ -32,23 +34,27 @@ Interpretation:
     castles 2-2-2+4 (the Dutch text). Each die card the player owns is an extra die in all his results.
     A Stack card allows two put-unders per turn instead of one. The Catapult gives four rolls against an
     opponent's castle, the Tournament Champion four in tournaments. Guards are placed at the start of
-    the owner's turn and again at its end. The king's attempt is the whole turn. Keeping dice of more
-    than one number never helps, so the choices are: stop, keep all dice of one number and roll the
-    rest, or roll all. With no card to announce, stack tops go under until one can be announced (at
-    most once round both stacks); otherwise the turn passes. The texts have no other end: after
+    the owner's turn and again at its end. The king's attempt is the whole turn. With no card to
+    announce, stack tops go under until one can be announced (at most once round both stacks);
+    otherwise the turn passes. The texts have no other end: after
     ``max-rounds`` rounds (default 200) the most castles, then tournaments, win (ties shared).
-    The strong player weighs each card by its use for the goals and its chance of capture.
+    The strong player keeps the dice that give the best chance to beat the target, and weighs each card
+    by its use for the goals and its exact chance of capture under such keeps (``knights_dp``). Keeping
+    two numbers can beat any one-number keep: against 3-3-3+2, holding 1,2,3,3,5,5 with two rolls to
+    go, keeping 3,3,5,5 wins 251/324 = 0.775, keeping 5,5 (the best one number) 0.749.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import ClassVar
 
 from pyramid.rules import GameInfo, Seat, Termination, cast_option
 from pyramid.tablegames import knights_cards as kc
+from pyramid.tablegames import knights_dp as kd
 from pyramid.tablegames.base import Steps, TableGame, ask, roll
 from pyramid.tablegames.knights_cards import Card, Result
 
@@ -101,6 +107,24 @@ class Knight:
 
 def _constant(values: list[float]) -> list[float]:
     return values
+
+
+def _live(faces: Sequence[int]) -> kd.Hand:
+    """The dice still in play, sorted: sixes are set aside for good."""
+    return tuple(sorted(f for f in faces if f != 6))
+
+
+def _keep_text(kept: kd.Hand, rolled: int) -> str:
+    dice = "die" if rolled == 1 else "dice"
+    if not kept:
+        return f"roll all {rolled} {dice}"
+    return f"keep {','.join(map(str, kept))} and roll {rolled} {dice}"
+
+
+def _keep_values(hand: kd.Hand, kept: list[kd.Hand], target: Result, left: int, extra: tuple[int, ...]) -> list[float]:
+    """The chance to beat ``target`` after stopping with ``hand``, then after each keep (optimal keeps later)."""
+    stop = kd.hand_chance(hand, target, 0, extra)
+    return [stop] + [kd.keep_chance(k, len(hand) - len(k), target, left, extra) for k in kept]
 
 
 class Knights(TableGame):
@@ -310,40 +334,27 @@ class Knights(TableGame):
     def roll_for(self, i: int, target: Result, rolls: int, what: str) -> Steps[Result]:
         """Roll the six dice up to ``rolls`` times trying to beat ``target``; the final result."""
         extra = self.knights[i].die_cards()
-        live = [d for d in (yield from roll(DICE)) if d != 6]
+        hand = _live((yield from roll(DICE)))
         for r in range(1, rolls + 1):
-            result = kc.best_result(live, extra)
-            if r == rolls or not live:
+            result = kc.best_result(hand, extra)
+            if r == rolls or not hand:
                 return result
-            left = rolls - r
-            numbers = sorted(set(live), reverse=True)
-            options = [f"stop with {kc.combo_text(result)}"]
-            values = [1.0 if result > target else 0.0]
-            for w in numbers:
-                others = len(live) - live.count(w)
-                if others:
-                    options.append(f"keep the {live.count(w)}x{w}, roll {others} dice")
-                    values.append(kc.beat_chance(w, live.count(w), others, left, target, extra))
-            options.append(f"roll all {len(live)} dice")
-            values.append(max(kc.beat_chance(w, 0, len(live), left, target, extra) for w in range(1, 6)))
-            choice = yield from self._ask(
-                i,
-                f"rolling {what} (beat {kc.combo_text(target)}): {sorted(live)} + sixes set aside {DICE - len(live)}",
-                options,
-                values,
-            )
+            kept = sorted(kd.keeps(hand), key=lambda k: (len(k), k[::-1]), reverse=True)
+            options = [f"stop with {kc.combo_text(result)}"] + [_keep_text(k, len(hand) - len(k)) for k in kept]
+            values = partial(_keep_values, hand, kept, target, rolls - r, extra)
+            prompt = f"rolling {what} (beat {kc.combo_text(target)}): {list(hand)} + sixes set aside {DICE - len(hand)}"
+            choice = yield from ask(i, prompt, options, values)
             if choice == 0:
                 return result
-            keep = [w for w in numbers if len(live) - live.count(w)][choice - 1] if choice < len(options) - 1 else 0
-            kept = [d for d in live if d == keep]
-            live = kept + [d for d in (yield from roll(len(live) - len(kept))) if d != 6]
-        return kc.best_result(live, extra)
+            keep = kept[choice - 1]
+            hand = _live(keep + tuple((yield from roll(len(hand) - len(keep)))))
+        return kc.best_result(hand, extra)
 
     # -- the king and the guards --------------------------------------------------------------
 
     def _wants_king(self, i: int) -> Steps[bool]:
         knight = self.knights[i]
-        chance = kc.fresh_chance(kc.KING, ROLLS, knight.die_cards())
+        chance = kd.fresh_chance(kc.KING, ROLLS, knight.die_cards())
         attempt = chance * WIN - (0 if knight.has("protection") else (1 - chance) * 15)
         normal = max([self._target_value(i, t) for t in self.targets(i)], default=0.0)
         options = ["try to topple the king", "play a card"]
@@ -414,7 +425,7 @@ class Knights(TableGame):
         if card.kind == "tournament":
             return self._worth(i, card) * 1.5 / self.players
         rolls = 4 if card.kind == "castle" and owner >= 0 and self.knights[i].has("catapult") else ROLLS
-        chance = kc.fresh_chance(self.requirement(i, owner, card), rolls, extra)
+        chance = kd.fresh_chance(self.requirement(i, owner, card), rolls, extra)
         value = self._worth(i, card) * chance
         if owner >= 0:
             value *= 0.6 if card.kind == "castle" else 1.0  # the defence

@@ -1,4 +1,4 @@
-"""Knights / Knatsch cards, dice results and the odds the strong player reckons with.
+"""Knights / Knatsch cards and dice results (the odds the strong player reckons with are in ``knights_dp``).
 
 A result is ``(count, number, kicker)``: the largest group of equal dice (sixes never count), its number,
 and the highest other die; results and card combinations compare as tuples.
@@ -8,11 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-
-import numpy as np
-
-from pyramid.tablegames.base import outcomes
 
 Result = tuple[int, int, int]
 COLOURS = ("red", "blue", "green", "yellow", "white", "black")
@@ -101,63 +96,3 @@ def best_result(dice: Sequence[int], extra: Sequence[int] = ()) -> Result:
     count, number = max((live.count(v), v) for v in set(live))
     rest = [d for d in live if d != number]
     return (count, number, max(rest, default=0))
-
-
-@cache
-def _group_growth(dice: int, rolls: int) -> dict[tuple[int, int], float]:
-    """Rerolling ``dice`` dice ``rolls`` times, keeping the chosen number and setting sixes aside:
-    the distribution of (dice that came up the number, other dice left at the end)."""
-    if rolls == 0 or dice == 0:
-        return {(0, dice): 1.0}
-    out: dict[tuple[int, int], float] = {}
-    for hits in range(dice + 1):
-        for sixes in range(dice - hits + 1):
-            rest = dice - hits - sixes
-            # Multinomial: hits with 1/6, sixes with 1/6, the rest with 4/6.
-            p = _multinomial(dice, hits, sixes) * (1 / 6) ** (hits + sixes) * (4 / 6) ** rest
-            for (a, o), q in _group_growth(rest, rolls - 1).items():
-                out[(a + hits, o)] = out.get((a + hits, o), 0.0) + p * q
-    return out
-
-
-def _multinomial(n: int, a: int, b: int) -> float:
-    return float(
-        np.prod(range(1, n + 1))
-        / (np.prod(range(1, a + 1)) * np.prod(range(1, b + 1)) * np.prod(range(1, n - a - b + 1)))
-    )
-
-
-def beat_chance(number: int, have: int, others: int, rolls: int, target: Result, extra: Sequence[int] = ()) -> float:
-    """Chance to beat ``target`` keeping the ``have`` dice showing ``number`` and rerolling the ``others``
-    (up to ``rolls`` times); ``extra`` die cards join the group or serve as kicker."""
-    have += sum(1 for e in extra if e == number)
-    card_kicker = max((e for e in extra if e != number), default=0)
-    low = sum(1 for v in range(1, 6) if v != number and v <= target[2])
-    total = 0.0
-    for (a, o), p in _group_growth(others, rolls).items():
-        count = have + a
-        if (count, number) > target[:2]:
-            total += p
-        elif (count, number) == target[:2]:
-            kicker_wins = 1.0 if card_kicker > target[2] else 1 - (low / 4) ** o
-            total += p * kicker_wins
-    return total
-
-
-@cache
-def fresh_chance(target: Result, rolls: int, extra: tuple[int, ...] = ()) -> float:
-    """Chance that six fresh dice beat ``target`` within ``rolls`` rolls: the first roll exactly, then
-    the best number kept (``beat_chance``)."""
-    probs, faces = outcomes(6)
-    total = 0.0
-    for p, row in zip(probs, faces, strict=True):
-        dice = row.tolist()
-        if best_result(dice, extra) > target:
-            total += float(p)
-        elif rolls > 1:
-            live = [d for d in dice if d != 6]
-            chances = [
-                beat_chance(w, live.count(w), len(live) - live.count(w), rolls - 1, target, extra) for w in set(live)
-            ]
-            total += float(p) * max(chances, default=0.0)
-    return total
