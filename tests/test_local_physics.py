@@ -18,6 +18,7 @@ from pyramid.lab.locality import (
 )
 from pyramid.lab.scene import load_scene
 from pyramid.physics import actions as A
+from pyramid.physics.region import Region
 from pyramid.physics.settings import Physics
 from pyramid.physics.world import World
 
@@ -84,6 +85,43 @@ def test_the_dice_resting_on_a_pulled_die_are_simulated_while_it_moves() -> None
     assert world.simulated == []
     assert world.readout().dice[slot_die[(2, 0, 0)]].slot is None  # 8 mm out: no longer in its slot
     world.close()
+
+
+def test_what_rests_on_a_released_die_is_released_with_it_up_to_the_apex() -> None:
+    # A die taken from layer 4 releases its neighbours; everything resting on them, die on die up to the
+    # apex (four layers up, beyond any touching reach), is simulated too: if they sink by a hair, it follows.
+    world = settled_pyramid()
+    slot_die = world.readout().slot_die
+    cone, frontier = set(), [(4, 0, 0)]
+    while frontier:
+        above = {s for slot in frontier for s in g.resting_on(slot)} - cone
+        cone |= above
+        frontier = sorted(above)
+    assert (0, 0, 0) in cone
+    world.remove(slot_die[(4, 0, 0)], pull=False)
+    simulated = set(world.simulated)
+    assert {slot_die[s] for s in cone} <= simulated
+    # Not the whole pyramid: the base far from it stays held.
+    assert slot_die[(0, 0, 8)] not in simulated and slot_die[(0, 8, 0)] not in simulated
+    world.close()
+
+
+def test_the_region_releases_a_column_resting_on_a_die_but_not_its_side_or_what_lies_below() -> None:
+    region = Region.for_die(0.016, (1.0, 1.0, 1.0))
+    e = 0.016
+    # A face-on-face column (1 to 4), a die beside the bottom one (5), a die under it (6).
+    for die, centre in {
+        1: (0, 0, 1.5),
+        2: (0, 0, 2.5),
+        3: (0, 0, 3.5),
+        4: (0, 0, 4.5),
+        5: (1, 0, 1.5),
+        6: (0, 0, 0.5),
+    }.items():
+        region.held_at(die, np.array(centre) * e)
+    assert region.carried([1]) == [2, 3, 4]
+    assert region.carried([3]) == [4]
+    assert region.carried([4]) == []
 
 
 def test_a_moving_plate_moves_every_die_on_it() -> None:

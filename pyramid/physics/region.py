@@ -23,6 +23,7 @@ MOVE_TURN = 0.5  # degrees: or turned more than this
 MOVE_SPEED = 0.01  # m/s: or faster than this (a die set down 1 mm hits at 0.14 m/s)
 MOVE_SPIN = 1.0  # rad/s: or spinning faster than this
 TOUCH_MARGIN = 1.02  # a little beyond the farthest two touching dice's centres can be apart
+RESTS_RISE = 0.25  # edges: a die within reach whose centre lies this much higher may rest on the other
 
 
 @dataclass
@@ -95,6 +96,28 @@ class Region:
         self.held[die] = np.asarray(position, dtype=float).copy()
         self.anchors.pop(die, None)
         self.window.pop(die, None)
+
+    def carried(self, dice: Iterable[DieId]) -> list[DieId]:
+        """The held dice that rest on held ``dice``, directly or on others that do: released with them.
+
+        A die may rest on another within reach whose centre lies lower by RESTS_RISE edges or more (a
+        corner-down die sits 0.58 edges above the three it rests on). Released, a die may sink by
+        less than moving dice are told by; what rests on it must follow, not hang in the air, held.
+        """
+        chosen = {d for d in dice if d in self.held}
+        frontier = [self.held[d] for d in chosen]
+        rise = RESTS_RISE * self.edge
+        while frontier:
+            below = np.array(frontier)
+            above = [
+                d
+                for d, p in self.held.items()
+                if d not in chosen
+                and ((np.linalg.norm(below - p, axis=1) <= self.reach) & (p[2] >= below[:, 2] + rise)).any()
+            ]
+            chosen.update(above)
+            frontier = [self.held[d] for d in above]
+        return sorted(chosen.difference(dice))
 
     def within_reach(self, points: np.ndarray, reach: float | np.ndarray | None = None) -> list[DieId]:
         """The held dice whose centres lie within ``reach`` metres (default: touching) of any of ``points`` (n, 3).

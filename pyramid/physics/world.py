@@ -518,6 +518,8 @@ class World:
         dice = [d for d in dice if d in self._region.held]
         if not dice:
             return
+        # What rests on a released die is released with it: it must follow if that die sinks.
+        dice += self._region.carried(dice)
         mass = self.die_mass
         for die in dice:
             self.client.changeDynamics(self._bodies[die], -1, mass=mass, activationState=pb.ACTIVATION_STATE_WAKE_UP)
