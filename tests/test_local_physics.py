@@ -92,7 +92,8 @@ def test_what_rests_on_a_released_die_is_released_with_it_up_to_the_apex() -> No
     # apex (four layers up, beyond any touching reach), is simulated too: if they sink by a hair, it follows.
     world = settled_pyramid()
     slot_die = world.readout().slot_die
-    cone, frontier = set(), [(4, 0, 0)]
+    cone: set[g.Slot] = set()
+    frontier = [(4, 0, 0)]
     while frontier:
         above = {s for slot in frontier for s in g.resting_on(slot)} - cone
         cone |= above
