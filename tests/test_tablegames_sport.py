@@ -11,7 +11,7 @@ from table_scripts import ScriptedRoller, Table
 
 from pyramid.agents.players import Player, RandomPlayer
 from pyramid.agents.table_players import OptimalPlayer, TableHumanPlayer
-from pyramid.cli.games import list_games, show_rules
+from pyramid.cli.games import list_games, rules_text, show_rules
 from pyramid.cli.play import play
 from pyramid.physics.roller import FastRoller
 from pyramid.play import Match
@@ -187,6 +187,40 @@ def test_contest_ties_and_coaches() -> None:
     assert table.run(game.contest([2, 0], "test")) == [2, 0]
 
 
+def test_first_coach_tie_is_rolled_off() -> None:
+    # A and B tie with 35 in the training roll; the roll-off throws each one's 10 free dice (the training
+    # roll stays as it lies), B wins it and takes the 1A-coach.
+    throws = [[6, 6, 6, 6, 6], [1, 1, 1, 1, 1]] * 2 + [[1] * 5, [2] * 5]  # training: A 35, B 35, C 15
+    throws += [[1] * 5, [1] * 5, [2] * 5, [2] * 5]  # roll-off: A 10, B 20
+    game = SportIsMurder(rng=np.random.default_rng(0), names=["A", "B", "C"])
+    for faces in throws:
+        game.apply(Rolled(tuple(faces)))
+    assert game.phase() is Phase.DECIDE and game.coach == 1 and game.to_move == 1
+    assert "  contest for the 1A-coach: A 10; B 20" in game.events
+    assert game.athletes[0].hand == [6] * 5 + [1] * 5 and game.athletes[1].hand == [6] * 5 + [1] * 5
+
+
+def test_pills_per_round_dope_that_many_dice() -> None:
+    table, players = _table(["A", "B", "C"], [], **{"pills-per-round": "2"})
+    game = table.game
+    a = game.athletes[0]
+    a.hand, a.supply, a.pills = [5, 3, 2], 7, 2
+    players[0].answers = ["dope a die", "the 2", "6 at Bowling", "dope a die", "the 3", "6 at Tennis"]
+    table.run(game._dope(0))
+    assert a.pills == 0 and a.committed == {"Bowling": 6, "Tennis": 6} and a.hand == [5]
+    table.run(game._lay_out(0))
+    assert a.new == {"Bowling": 6, "Tennis": 6} and a.doped == {"Bowling", "Tennis"} and not a.committed
+    # By default one pill a round: the second pill is kept for later.
+    table, players = _table(["A", "B", "C"], [])
+    game = table.game
+    a = game.athletes[0]
+    a.hand, a.supply, a.pills = [5, 3, 2], 7, 2
+    players[0].answers = ["dope a die", "the 2", "6 at Bowling"]
+    table.run(game._dope(0))
+    assert a.pills == 1 and a.committed == {"Bowling": 6} and a.hand == [5, 3]
+    assert "``pills-per-round``\n    allows that many" in rules_text(SportIsMurder)
+
+
 def test_may_pass_only_when_others_can_take_the_rest() -> None:
     table, players = _table(["A", "B", "C"], [[6], [1], [2]])
     game = table.game
@@ -203,8 +237,7 @@ def test_may_pass_only_when_others_can_take_the_rest() -> None:
 
 def _check_dice(game: SportIsMurder) -> None:
     for a in game.athletes:
-        committed = 0 if a.committed is None else 1
-        assert a.supply + len(a.hand) + a.dice_out() + committed == sc.DICE
+        assert a.supply + len(a.hand) + a.dice_out() + len(a.committed) == sc.DICE
 
 
 def test_full_games_every_player_count() -> None:

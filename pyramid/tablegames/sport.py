@@ -39,7 +39,8 @@ Interpretation:
     seat (left = clockwise). Doping (option ``doping``): by default a doped die may show any number,
     higher than an own die lying at that sport (the doping replaces the +1 cap, and may open a sport with
     any number); ``doping=capped`` allows only the normal highest value (own die + 1, or 1). The sport of
-    a doped die is named when it is doped. One pill per player and round (option ``pills-per-round``);
+    a doped die is named when it is doped. One pill per player and round (option ``pills-per-round``
+    allows that many, each re-rolling or doping; doped dice of one player go to different sports);
     the best coach takes what the supply still has. Score (option ``chain``): by default only training
     units count, in the number of sports and in the chain; ``chain=all`` counts accident cards too.
     Phase 7 (option ``decay``): one card per neglected open sport (``each``, default) or ``none``.
@@ -48,7 +49,8 @@ Interpretation:
     coach's re-roll comes before the 1A-coach's; when everybody tied has no free die the seat order
     from the 1A-coach decides. Success and risk in phase 8 are reckoned from the dice as they lay when the
     cards were turned up; in phase 9 from the dice then lying; a doped die moved away by an accident
-    draws no card and its pill goes back. The first 1A-coach goes to the highest roll, ties rolled off.
+    draws no card and its pill goes back. The first 1A-coach goes to the highest roll; a tie is rolled
+    off as a contest with each player's free dice (all ten in round 1; the training roll stays as it lies).
     The rule book has no round limit; ``max-rounds`` (default 100) stops a game that would not end.
     The strong player lays out the dice of greatest expected gain, takes the best card, re-rolls unused
     dice, dopes when it pays, and gives coaches and pills to the weakest rival.
@@ -86,7 +88,7 @@ class SportIsMurder(SportTable):
     options_help: ClassVar[dict[str, str]] = {
         "sports": "the decks clockwise round the circle, comma-separated (default " + ",".join(sc.SPORTS) + ")",
         "doping": "free (default: a doped die may show any higher number) or capped (own die + 1, or 1)",
-        "pills-per-round": "pills one player may use in one round (default 1)",
+        "pills-per-round": "pills one player may use in one round, each re-rolling or doping (default 1)",
         "chain": "training (default: only training units count) or all (accident cards too)",
         "decay": "each (default: one card per neglected open sport in phase 7) or none",
         "contest": "needed (default: none when everybody must get the same card) or always",
@@ -205,30 +207,32 @@ class SportIsMurder(SportTable):
             options = [f"{v} at {s}" for _, s, v in targets]
             u, s, v = targets[(yield from ask(i, prompt, options, partial(self._dope_worths, i, targets)))]
             athlete.hand.remove(u)
-            athlete.committed = (s, v)
+            athlete.committed[s] = v
             self.say(f"  {self._name(i)} dopes a {u} to {v} for {s}")
-            return
 
     def _dope_moves(self, i: int) -> list[tuple[int, str, int]]:
         """(die given up, sport, doped value) that are legal for player ``i``."""
         athlete = self.athletes[i]
-        if athlete.committed is not None:
-            return []
-        targets = [(s, v) for s in self.open_sports() for v in sc.doped_values(athlete, s, self.rules)]
+        targets = [(s, v) for s in self._free_sports(i) for v in sc.doped_values(athlete, s, self.rules)]
         return [(u, s, v) for u in sorted(set(athlete.hand), reverse=True) for s, v in targets]
 
     def _dope_worths(self, i: int, dopes: list[tuple[int, str, int]]) -> list[float]:
         """The worth of the whole layout after each doping move."""
         athlete = self.athletes[i]
         return sc.dope_worths(
-            athlete, athlete.hand, dopes, self.open_sports(), self.others_at(i), self.decks, self.rules
+            athlete, athlete.hand, dopes, self._free_sports(i), self.others_at(i), self.decks, self.rules
         )
 
     def _best_dopes(self, i: int, by_face: list[list[tuple[int, str, int]]]) -> list[float]:
         return [max(self._dope_worths(i, moves)) for moves in by_face]
 
+    def _free_sports(self, i: int) -> list[str]:
+        """The open sports where player ``i`` has no doped die waiting."""
+        return [s for s in self.open_sports() if s not in self.athletes[i].committed]
+
     def _dope_values(self, i: int, dopes: list[tuple[int, str, int]]) -> list[float]:
-        now = self._plan(i, self.athletes[i].hand)
+        athlete = self.athletes[i]
+        now = sc.plan(athlete, athlete.hand, self._free_sports(i), self.others_at(i), self.decks, self.rules)[0]
         values = [0.0, max(0.0, 1.0 - now) - sc.PILL_WORTH]
         if dopes:
             values.append(max(self._dope_worths(i, dopes)) - now - sc.PILL_WORTH)
@@ -238,11 +242,10 @@ class SportIsMurder(SportTable):
 
     def _lay_out(self, i: int) -> Steps[None]:
         athlete = self.athletes[i]
-        if athlete.committed is not None:
-            s, v = athlete.committed
+        for s, v in athlete.committed.items():
             athlete.new[s] = v
             athlete.doped.add(s)
-            athlete.committed = None
+        athlete.committed = {}
         while athlete.hand:
             moves = [
                 (v, s)

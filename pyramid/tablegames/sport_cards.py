@@ -83,7 +83,7 @@ class Athlete:
     new: dict[str, int] = field(default_factory=dict)  # sport -> die laid out this round
     old: dict[str, int] = field(default_factory=dict)  # sport -> die laid out in the round before
     doped: set[str] = field(default_factory=set)  # sports whose new die lies on a doping pill
-    committed: tuple[str, int] | None = None  # a doped die waiting to be laid out: (sport, value)
+    committed: dict[str, int] = field(default_factory=dict)  # doped dice waiting to be laid out: sport -> value
     injured: list[tuple[str, int]] = field(default_factory=list)  # dice on U2/U4 cards: (sport, value shown)
     dead: list[str] = field(default_factory=list)  # sports whose closed deck carries this player's die
     training: dict[str, int] = field(default_factory=dict)  # training units per sport

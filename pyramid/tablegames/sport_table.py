@@ -77,6 +77,11 @@ class SportTable(TableGame):
                 parts.append(f"{s} ({', '.join(bits)})")
         return f"dice {athlete.hand}, pills {athlete.pills}; " + ("; ".join(parts) or "no training yet")
 
+    def free_dice(self, i: int) -> int:
+        """Player ``i``'s dice not laid out at a sport (nor injured or lost): the supply and, until the dice
+        are laid out, the training roll (a contest throws as many dice and leaves the roll as it lies)."""
+        return self.athletes[i].supply + len(self.athletes[i].hand)
+
     def finished(self) -> bool:
         """All sports closed, or the round limit reached."""
         return not self.open_sports() or self.round >= self.rules.max_rounds
@@ -146,7 +151,7 @@ class SportTable(TableGame):
             return list(group)
         throws: dict[int, list[int]] = {}
         for i in group:
-            throws[i] = sorted((yield from self._roll(self.athletes[i].supply)), reverse=True)
+            throws[i] = sorted((yield from self._roll(self.free_dice(i))), reverse=True)
         if self.best in group:
             hands = [(i, throws[i]) for i in group]
             prompt = f"contest {what}: re-roll one die?"
