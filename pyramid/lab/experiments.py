@@ -34,6 +34,7 @@ from pyramid.lab.summaries import plot_summary, plural, summarise
 from pyramid.play import start_match
 from pyramid.registry import find_game
 from pyramid.rules import Game
+from pyramid.tablegames.base import TableGame
 
 ENGINES = ("local", "dask")
 MAX_POINTS = 10_000  # settings of a sweep
@@ -119,11 +120,12 @@ def _run_game_job(job: Job) -> dict[str, Any]:
         match.close()
     game = match.game
     win = [seat in outcome.winners for seat in range(len(kinds))]
-    if game_cls.kind == "table":
+    if isinstance(game, TableGame):
         records = match.roller.records
         return {
-            "score": [int(x) for x in outcome.scores],
+            **game.measures(),
             "win": win,
+            "termination": outcome.termination.name.lower(),
             "rolls": len(records),
             "rerolls": sum(r.rerolls for r in records),
         }
@@ -344,8 +346,10 @@ def _run_in(
         read = tidy_rows(rows_path, plan_params, say)
     failed = set(read.failed())
     if failed and not retry_failed:
-        say(f"{plural(len(failed), 'run')} already written ended with an error: kept as they are (--retry-failed runs "
-            "them again)")
+        say(
+            f"{plural(len(failed), 'run')} already written ended with an error: kept as they are (--retry-failed runs "
+            "them again)"
+        )
     redo = failed if retry_failed else set()
     rows = [r for r in read.rows if r["key"] not in redo]
     done = {r["key"] for r in rows}

@@ -96,6 +96,10 @@ class TableGame(GameBase):
         """Why the game ended, once the script has run out."""
         return self.termination_reason
 
+    def measures(self) -> dict[str, list[float]]:
+        """What an experiment's row records of each seat, by name: the scores, unless the game counts otherwise."""
+        return {"score": list(self.scores())}
+
     def option(self, key: str, default: Any) -> Any:
         """A game option cast to the default's type; errors name the game as the command line does."""
         return cast_option(self.info.key, key, self.options.get(key, default), default)

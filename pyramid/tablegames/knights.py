@@ -164,6 +164,13 @@ class Knights(TableGame):
         """Each player's castles."""
         return tuple(len(k.castles()) for k in self.knights)
 
+    def measures(self) -> dict[str, list[float]]:
+        """Knights has no score (a goal wins): each player's castles and tournaments."""
+        return {
+            "castles": [len(k.castles()) for k in self.knights],
+            "tournaments": [k.tournaments() for k in self.knights],
+        }
+
     def winners(self, scores: tuple[float, ...]) -> tuple[Seat, ...]:
         """Who reached a goal (or led at the round limit)."""
         return tuple(self.winning)

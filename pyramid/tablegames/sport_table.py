@@ -32,6 +32,10 @@ class SportTable(TableGame):
     def scores(self) -> tuple[float, ...]:
         return tuple(a.score(self.rules.chain) for a in self.athletes)
 
+    def measures(self) -> dict[str, list[float]]:
+        """The scores and the tie-break: accident cards, the deadly ones included."""
+        return {"score": list(self.scores()), "accidents": [a.toughness() for a in self.athletes]}
+
     def winners(self, scores: tuple[float, ...]) -> tuple[Seat, ...]:
         """The highest score; ties go to the most accidents; then shared."""
         key = [(a.score(self.rules.chain), a.toughness()) for a in self.athletes]
