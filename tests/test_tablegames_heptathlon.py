@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import itertools
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import pytest
@@ -13,7 +13,7 @@ from table_scripts import ScriptedRoller, drive
 
 from pyramid.agents.players import RandomPlayer
 from pyramid.agents.table_players import OptimalPlayer, TableHumanPlayer
-from pyramid.cli.games import show_rules
+from pyramid.cli.games import rules_text, show_rules
 from pyramid.cli.play import play
 from pyramid.physics.roller import FastRoller
 from pyramid.play import Match
@@ -54,8 +54,8 @@ class Table:
         return drive(part, self.roller, [self.player])
 
 
-def _game(answers: list[str], throws: list[list[int]], **skills: int) -> Table:
-    game = Heptathlon(rng=np.random.default_rng(0), names=["A"])
+def _game(answers: list[str], throws: list[list[int]], options: dict[str, Any] | None = None, **skills: int) -> Table:
+    game = Heptathlon(rng=np.random.default_rng(0), names=["A"], **(options or {}))
     game.skills = [_marks(**skills)]
     return Table(game, ScriptedPlayer("A", answers), ScriptedRoller(throws))
 
@@ -142,6 +142,53 @@ def test_example_800_meters_26() -> None:
     answers = ["keep none", "keep none", "keep both", "keep both", "keep none", "keep both"]
     table = _game(answers, throws, endurance=2)
     assert table.run(table.game._attempt("800 meters", 0))[0] == 26
+
+
+def test_hurdle_ones_kept_or_rolled() -> None:
+    # Three 1s are rolled and none kept: the seven dice at the end (6 5 5 6 6 5 4 = 37) keep all three
+    # -7s by default; with hurdles=rolled the 1s rolled crossed them out.
+    throws = [[1, 6, 5, 5], [1, 1, 6, 6], [5, 4]]
+    answers = ["keep [6, 5, 5]", "keep [6, 6]"]
+    table = _game(list(answers), [list(t) for t in throws])
+    assert table.run(table.game._attempt("100m hurdles", 0)) == (16, "6+6+6+5+5+5+4 -7x3 = 16")
+    table = _game(list(answers), [list(t) for t in throws], {"hurdles": "rolled"})
+    assert table.run(table.game._attempt("100m hurdles", 0)) == (37, "6+6+6+5+5+5+4 -7x0 = 37")
+    # The tables under that reading: six dice kept (sum 31), the seventh rolled once; a 1 it shows
+    # crosses out one more box.
+    assert dp.hurdles_value(1, [6, 6, 6, 6, 6, 1], crossed=3) == pytest.approx(31 + 3.5)
+    one_box = sum(31 + f - 7 * (2 - (f == 1)) for f in range(1, 7)) / 6
+    assert dp.hurdles_value(1, [6, 6, 6, 6, 6, 1], crossed=1) == pytest.approx(one_box)
+    assert dp.hurdles_value(2, [], crossed=0) > dp.hurdles_value(2, [])
+
+
+def test_spin_may_keep_no_dice() -> None:
+    # spin=optional: a poor first spin (1 1 2 2 3 3 4) is rolled again whole, then three 6s are thrown.
+    throws = [[1, 1, 2, 2, 3, 3, 4], [6, 6, 6, 1, 2, 3, 4], [5, 5, 5]]
+    answers = ["keep none and spin again", "keep 3x6 and throw"]
+    table = _game(answers, throws, {"spin": "optional"})
+    assert table.run(table.game._attempt("shot put", 0)) == (21, "6+15+0 = 21")
+    seen: list[Decision] = []
+
+    class Watcher:
+        def answer(self, decision: Decision) -> int:
+            seen.append(decision)
+            return 0
+
+    game = Heptathlon(rng=np.random.default_rng(0), names=["A"])
+    game.skills = [_marks()]
+    drive(game._attempt("shot put", 0), FastRoller(np.random.default_rng(1)), [Watcher()])
+    assert "keep none and spin again" not in seen[0].options  # by default every spin roll keeps a number
+    assert (
+        dp.spin_value(0, 0, 3, optional=True)
+        == pytest.approx(dp.spin_value(0, 0, 3))
+        == pytest.approx(16.453, abs=1e-3)
+    )
+    assert dp.hurdles_value(3, []) == pytest.approx(19.934, abs=1e-3)
+    assert dp.hurdles_value(3, [], crossed=0) == pytest.approx(26.330, abs=1e-3)
+    card = rules_text(Heptathlon)
+    assert all(f"``{o}``" in card for o in ("hurdles=rolled", "pairs=distinct", "spin=optional"))
+    with pytest.raises(ValueError):
+        Heptathlon(1, rng=np.random.default_rng(0), spin="sometimes")
 
 
 def test_dynamic_programmes_against_brute_force() -> None:

@@ -29,17 +29,27 @@ End:
     After the 800 metres the highest total wins; ties are shared.
 Interpretation:
     Kept dice stay kept (they are frozen) in every event. The last roll of an event or attempt counts as
-    it falls. The Spin may switch to another number on the table; at least one spin roll and one throw
-    roll are needed, so the Spin ends one roll before the last. In the Long Jump a rolled die may be kept
-    when no other die on the table (kept or rolled) shows its number. In the High Jump the choice to skip
-    is made before the first attempt at a height. The 7 dice are the pool: in the 200 m, Javelin and 800 m
-    fewer dice are added once the pool runs out, and an event ends early when no die is left to roll.
-    Javelin: two 1s may be kept from one roll, two equal higher numbers may not. Pairs: every two equal
-    dice make a pair (three of a kind one pair, four of a kind two pairs); option ``pairs=distinct``
-    allows one pair per number. Rolling on never lowers the 800 m score, so there is no early stop.
+    it falls. At least one spin roll and one throw roll are needed, so the Spin ends one roll before the
+    last. In the Long Jump a rolled die may be kept when no other die on the table (kept or rolled) shows
+    its number. In the High Jump the choice to skip is made before the first attempt at a height. The 7
+    dice are the pool: in the 200 m, Javelin and 800 m fewer dice are added once the pool runs out, and
+    an event ends early when no die is left to roll. Javelin: two 1s may be kept from one roll, two
+    equal higher numbers may not. Rolling on never lowers the 800 m score, so there is no early stop.
     Skill bonuses are added to every attempt, even one that scores nothing. The strong player maximises
     each attempt's expected score exactly (dynamic programming) except in the 200 m, where it uses a
     heuristic estimate.
+Readings (where the text allows two; the other is an option):
+    Hurdles, "for each 1 rolled, cross out one of the three -7s": the 1s among the seven dice at the
+    end cross them out, as the sheet has it ("For each 1, cross out a -7; Add all 7 dice"), so a 1
+    rolled again is lost; ``hurdles=rolled``: every 1 any roll shows crosses one out, kept or not.
+    200 m and 800 m, "for each unique pair of dice": every two equal dice make a pair (three of a kind
+    one pair, four of a kind two pairs; the example 4,4,5,5,6 = 18 fits both readings);
+    ``pairs=distinct``: one pair per number.
+    Shot Put, the Spin's "you may keep all dice of the same number": every spin roll keeps all the dice
+    of one number on the table, the same or another (the text goes on "roll the dice that weren't kept
+    and then keep all the same number", the sheet "keep all of one #"); ``spin=optional``: a spin roll
+    may keep none, and the next rolls all seven dice (it never pays: the best expected shot is 16.45
+    with three rolls either way). Expected hurdles with three rolls: 19.93, with ``hurdles=rolled`` 26.33.
 """
 
 from __future__ import annotations
@@ -61,7 +71,7 @@ INFO = GameInfo(
     material="7 dice",
     aliases=("siebenkampf", "nordeng", "brad-nordeng-heptathlon"),
     name="heptathlon",
-    description="Brad Nordeng's Heptathlon: seven roll-and-write events with skills (option pairs=distinct)",
+    description="Brad Nordeng's Heptathlon: seven roll-and-write events with skills (options pairs, hurdles, spin)",
     tags=("table",),
 )
 SKILLS = ("speed", "size", "jumping", "strength", "dexterity", "endurance")
@@ -92,8 +102,8 @@ def roll_skills() -> Steps[list[int]]:
     return [faces.count(v) for v in range(1, 7)]
 
 
-def _hurdle_values(rolls_left: int, kept: list[int], keeps: list[list[int]]) -> list[float]:
-    return [dp.hurdles_value(rolls_left, kept + k) for k in keeps]
+def _hurdle_values(rolls_left: int, kept: list[int], keeps: list[list[int]], crossed: int | None) -> list[float]:
+    return [dp.hurdles_value(rolls_left, kept + k, crossed) for k in keeps]
 
 
 def _height_values(index: int, best: int, jumping: int, tries: int) -> list[float]:
@@ -101,9 +111,17 @@ def _height_values(index: int, best: int, jumping: int, tries: int) -> list[floa
     return [attempt, dp.high_jump_value(index + 1, best, jumping, tries)]
 
 
-def _spin_values(count: int, face: int, rolled: list[int], left: int, moves: list[tuple[int, bool]]) -> list[float]:
-    values = dp.spin_options(count, face, rolled, left)
+def _spin_values(
+    count: int, face: int, rolled: list[int], left: int, moves: list[tuple[int, bool]], optional: bool
+) -> list[float]:
+    values = dp.spin_options(count, face, rolled, left, optional)
     return [values[m] for m in moves]
+
+
+def _spin_text(count: int, face: int, throw: bool) -> str:
+    if not face:
+        return "keep none and spin again"
+    return f"keep {count}x{face} and {'throw' if throw else 'spin again'}"
 
 
 def _run_up_values(kept: int, unique: int, left: int, moves: list[tuple[int, bool]]) -> list[float]:
@@ -130,14 +148,25 @@ class Heptathlon(TableGame):
     info: ClassVar[GameInfo] = INFO
     default_player: ClassVar[str] = "strong"
     options_help: ClassVar[dict[str, str]] = {
-        "pairs": "each (default: every two equal dice make a pair) or distinct (one pair per number)"
+        "pairs": "each (default: every two equal dice make a pair) or distinct (one pair per number)",
+        "hurdles": "kept (default: the 1s among the seven dice at the end cross out -7s) or rolled (every 1 rolled)",
+        "spin": "keep (default: every spin roll keeps the dice of one number) or optional (it may keep none)",
     }
+    readings: ClassVar[dict[str, tuple[str, str]]] = {
+        "pairs": ("each", "distinct"),
+        "hurdles": ("kept", "rolled"),
+        "spin": ("keep", "optional"),
+    }  # per option: the reading chosen, then the other
 
     def setup(self) -> None:
-        pairs = str(self.option("pairs", "each")).lower()
-        if pairs not in ("each", "distinct"):
-            raise ValueError(f"option pairs of heptathlon: expected each or distinct, got {pairs!r}")
-        self.distinct = pairs == "distinct"
+        chosen = {}
+        for key, (default, other) in self.readings.items():
+            chosen[key] = str(self.option(key, default)).lower()
+            if chosen[key] not in (default, other):
+                raise ValueError(f"option {key} of heptathlon: expected {default} or {other}, got {chosen[key]!r}")
+        self.distinct = chosen["pairs"] == "distinct"
+        self.hurdle_ones_rolled = chosen["hurdles"] == "rolled"
+        self.spin_optional = chosen["spin"] == "optional"
         self.skills: list[list[int]] = []  # marks per skill for each player, rolled as the game starts
         self.sheet: dict[str, list[Entry]] = {}
         self.totals = [0] * self.players
@@ -211,8 +240,11 @@ class Heptathlon(TableGame):
 
     def _hurdles(self, i: int, rolls: int) -> Steps[tuple[int, str]]:
         kept: list[int] = []
+        rolled_ones = 0  # the 1s shown by every roll (the reading hurdles=rolled)
         for r in range(1, rolls + 1):
             faces = sorted((yield from roll(dp.HURDLES_FIRST if r == 1 else dp.POOL - len(kept))), reverse=True)
+            rolled_ones += faces.count(1)
+            crossed = min(3, rolled_ones) if self.hurdle_ones_rolled else None
             if r == rolls:
                 kept += faces
                 break
@@ -223,14 +255,14 @@ class Heptathlon(TableGame):
                 i,
                 f"hurdles roll {r}/{rolls}: {faces} (kept {kept})",
                 [f"keep {k}" for k in keeps],
-                partial(_hurdle_values, left, list(kept), keeps),
+                partial(_hurdle_values, left, list(kept), keeps, crossed),
             )
             kept += keeps[choice]
             if len(kept) == dp.POOL:
                 break
-        score = dp.hurdles_score(kept)
-        crossed = min(3, kept.count(1))
-        return score, f"{'+'.join(map(str, sorted(kept, reverse=True)))} -7x{3 - crossed} = {score}"
+        boxes = min(3, rolled_ones if self.hurdle_ones_rolled else kept.count(1))
+        score = dp.hurdles_score(kept, boxes)
+        return score, f"{'+'.join(map(str, sorted(kept, reverse=True)))} -7x{3 - boxes} = {score}"
 
     def _height(self, i: int, entry: Entry, index: int) -> Steps[None]:
         height, jumping = dp.HEIGHTS[index], self.mark(i, "jumping")
@@ -272,15 +304,16 @@ class Heptathlon(TableGame):
                 for throw in (True, False)
                 if (left >= 1 if throw else left >= 2)
             ]
-            options = [f"keep {table.count(v)}x{v} and {'throw' if throw else 'spin again'}" for v, throw in moves]
+            moves += [(0, False)] if self.spin_optional and left >= 2 else []
+            options = [_spin_text(table.count(v), v, throw) for v, throw in moves]
             choice = yield from ask(
                 i,
                 f"shot put spin roll {r}/{rolls}: {sorted(rolled, reverse=True)} (kept {count}x{face})",
                 options,
-                partial(_spin_values, count, face, rolled, left, moves),
+                partial(_spin_values, count, face, rolled, left, moves, self.spin_optional),
             )
             face, throw = moves[choice]
-            count = table.count(face)
+            count = table.count(face) if face else 0
             if throw:
                 break
         total = yield from self._keep_best(i, "shot put throw", count, rolls - r)

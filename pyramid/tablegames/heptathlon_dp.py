@@ -32,9 +32,10 @@ def pair_score(faces: Sequence[int], distinct: bool = False) -> int:
     return total
 
 
-def hurdles_score(faces: Sequence[int]) -> int:
-    """All dice added, less 7 for each of the three -7 boxes no 1 crossed out; never below 0."""
-    ones = min(3, sum(1 for f in faces if f == 1))
+def hurdles_score(faces: Sequence[int], crossed: int | None = None) -> int:
+    """All dice added, less 7 for each of the three -7 boxes not crossed out (by default by the 1s among
+    ``faces``; ``crossed``: by the 1s rolled); never below 0."""
+    ones = min(3, sum(1 for f in faces if f == 1) if crossed is None else crossed)
     return max(0, sum(faces) - HURDLE_PENALTY * (3 - ones))
 
 
@@ -55,13 +56,16 @@ def javelin_allowed(face: int, ones: int, highest: int) -> bool:
 
 
 @cache
-def _hurdle_keeps(m: int, final: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Keep options of every throw of ``m`` dice: (probs, starts, kept count, kept sum, kept ones)."""
+def _hurdle_keeps(
+    m: int, final: bool, rolled: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Keep options of every throw of ``m`` dice: (probs, starts, kept count, kept sum, boxes crossed out);
+    a box is crossed out by a 1 kept, or with ``rolled`` by every 1 the throw shows."""
     probs, faces = outcomes(m)
     starts: list[int] = []
     dc: list[int] = []
     ds: list[int] = []
-    do: list[int] = []
+    dx: list[int] = []
     for row in faces:
         starts.append(len(dc))
         ones = int((row == 1).sum())
@@ -72,13 +76,14 @@ def _hurdle_keeps(m: int, final: bool) -> tuple[np.ndarray, np.ndarray, np.ndarr
                     continue
                 dc.append(i + j)
                 ds.append(i + sum(high[:j]))
-                do.append(i)
-    return probs, np.array(starts), np.array(dc), np.array(ds), np.array(do)
+                dx.append(ones if rolled else i)
+    return probs, np.array(starts), np.array(dc), np.array(ds), np.array(dx)
 
 
 @cache
-def hurdles_tables(rolls: int) -> tuple[np.ndarray, ...]:
-    """W[r] (8, 43, 4): expected score with r rolls left, by kept dice, their sum and their 1s (at most 3)."""
+def hurdles_tables(rolls: int, rolled: bool = False) -> tuple[np.ndarray, ...]:
+    """W[r] (8, 43, 4): expected score with r rolls left, by kept dice, their sum and the boxes crossed out
+    (at most 3: by the 1s kept, or with ``rolled`` by the 1s rolled)."""
     s = np.arange(MAX_SUM + 1)
     score = np.maximum(0, s[:, None] - HURDLE_PENALTY * (3 - np.arange(4))[None, :]).astype(float)
     tables = [np.zeros((POOL + 1, MAX_SUM + 1, 4))]
@@ -88,12 +93,12 @@ def hurdles_tables(rolls: int) -> tuple[np.ndarray, ...]:
         table = np.zeros_like(prev)
         table[POOL] = score
         for k in range(POOL):
-            probs, starts, dc, ds, do = _hurdle_keeps(POOL - k, r == 1)
-            # Gather the value after every keep option for all kept sums and 1s at once.
+            probs, starts, dc, ds, dx = _hurdle_keeps(POOL - k, r == 1, rolled)
+            # Gather the value after every keep option for all kept sums and crossed boxes at once.
             gathered = prev[
                 (k + dc)[:, None, None],
                 np.minimum(s[None, :, None] + ds[:, None, None], MAX_SUM),
-                np.minimum(np.arange(4)[None, None, :] + do[:, None, None], 3),
+                np.minimum(np.arange(4)[None, None, :] + dx[:, None, None], 3),
             ]
             best = np.maximum.reduceat(gathered, starts, axis=0)
             table[k] = np.tensordot(probs, best, axes=1)
@@ -101,10 +106,12 @@ def hurdles_tables(rolls: int) -> tuple[np.ndarray, ...]:
     return tuple(tables)
 
 
-def hurdles_value(rolls_left: int, kept: Sequence[int]) -> float:
-    """Expected score with ``kept`` dice frozen and ``rolls_left`` rolls to come."""
-    ones = min(3, sum(1 for f in kept if f == 1))
-    return float(hurdles_tables(rolls_left)[rolls_left][len(kept), sum(kept), ones])
+def hurdles_value(rolls_left: int, kept: Sequence[int], crossed: int | None = None) -> float:
+    """Expected score with ``kept`` dice frozen and ``rolls_left`` rolls to come; ``crossed``: the boxes
+    crossed out so far by the 1s rolled (the other reading), else the 1s kept count."""
+    rolled = crossed is not None
+    boxes = min(3, sum(1 for f in kept if f == 1) if crossed is None else crossed)
+    return float(hurdles_tables(rolls_left, rolled)[rolls_left][len(kept), sum(kept), boxes])
 
 
 # -- High Jump -----------------------------------------------------------------------------------
@@ -174,24 +181,30 @@ def throw_options(faces: Sequence[int], kept_sum: int, rolls_left: int) -> list[
 
 
 @cache
-def spin_value(count: int, face: int, rolls: int) -> float:
-    """Expected shot (spin number plus throw) with ``count`` dice kept showing ``face``, ``rolls`` left."""
+def spin_value(count: int, face: int, rolls: int, optional: bool = False) -> float:
+    """Expected shot (spin number plus throw) with ``count`` dice kept showing ``face``, ``rolls`` left;
+    ``optional``: a spin roll may keep no dice."""
     probs, faces = outcomes(POOL - count)
     total = 0.0
     for p, row in zip(probs, faces, strict=True):
-        total += p * max(spin_options(count, face, row.tolist(), rolls - 1).values())
+        total += p * max(spin_options(count, face, row.tolist(), rolls - 1, optional).values(), default=0.0)
     return total
 
 
-def spin_options(count: int, face: int, rolled: Sequence[int], rolls_left: int) -> dict[tuple[int, bool], float]:
-    """Values of (number kept, throw now) after a spin roll, with ``rolls_left`` rolls after it."""
+def spin_options(
+    count: int, face: int, rolled: Sequence[int], rolls_left: int, optional: bool = False
+) -> dict[tuple[int, bool], float]:
+    """Values of (number kept, throw now) after a spin roll, with ``rolls_left`` rolls after it; with
+    ``optional``, (0, False) keeps no dice and spins again."""
     values: dict[tuple[int, bool], float] = {}
     for v in sorted(set(rolled) | ({face} if count else set())):
         n = rolled.count(v) + (count if v == face else 0)
         if rolls_left >= 1:
             values[(v, True)] = v + throw_value(n, rolls_left)
         if rolls_left >= 2:
-            values[(v, False)] = spin_value(n, v, rolls_left)
+            values[(v, False)] = spin_value(n, v, rolls_left, optional)
+    if optional and rolls_left >= 2:
+        values[(0, False)] = spin_value(0, 0, rolls_left, optional)
     return values
 
 
