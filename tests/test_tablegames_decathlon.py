@@ -12,7 +12,7 @@ from table_scripts import ScriptedRoller, drive
 
 from pyramid.agents.players import RandomPlayer
 from pyramid.agents.table_players import OptimalPlayer, TableHumanPlayer
-from pyramid.cli.games import list_games, show_rules
+from pyramid.cli.games import list_games, rules_text, show_rules
 from pyramid.cli.play import play
 from pyramid.physics.roller import FastRoller
 from pyramid.play import Match
@@ -164,8 +164,31 @@ def test_full_games_with_every_player_count() -> None:
         assert game.score_sheet().count("\n") == 12
     with pytest.raises(ValueError):
         Decathlon(rng=rng, names=[f"p{i}" for i in range(5)])
-    game = Decathlon(rng=rng, names=[f"p{i}" for i in range(8)], championship=True)
-    Match(game, [_random(f"p{i}", rng) for i in range(8)], roller=FastRoller(rng)).run()
+    with pytest.raises(ValueError, match="for 1, 2, 3, 4 players, not 5"):
+        Decathlon(rng=rng, names=[f"p{i}" for i in range(5)])
+
+
+def test_championship_takes_any_number_of_players() -> None:
+    rng = np.random.default_rng(6)
+    for n in (1, 8, 13, 30):
+        game = Decathlon(rng=rng, names=[f"p{i}" for i in range(n)], championship=True)
+        Match(game, [_random(f"p{i}", rng) for i in range(n)], roller=FastRoller(rng)).run()
+        assert len(game.totals) == n and len(game.sheet) == 10
+        # Each discipline gives at most 3 + 2 + 1 honours (more only to players tied for a medal).
+        assert sum(game.totals) >= min(n, 3) and game.winners(game.scores())
+    with pytest.raises(ValueError, match="1 or more players, not 0"):
+        Decathlon(0, rng=rng, championship=True)
+
+
+def test_rules_card_gives_the_optimal_expected_scores() -> None:
+    card = rules_text(Decathlon).splitlines()
+    exact = dp.expected_scores()
+    names = ["100 metres", "Long Jump", "Shot Put", "High Jump", "400 metres", "110 m Hurdles", "Discus"]
+    names += ["Pole-Vault", "Javelin", "1500 metres"]
+    for name, value in zip(names, exact.values(), strict=True):
+        assert f"    {name:<16s}{value:6.2f}" in card
+    total = f"    {'Total':<16s}{sum(exact.values()):6.2f}"
+    assert total in card and total.endswith(" 219.71")
 
 
 def test_human_player_reasks_on_bad_input() -> None:

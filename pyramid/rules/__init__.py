@@ -18,11 +18,12 @@ from pyramid.rules.actions import (
     exact_result,
 )
 from pyramid.rules.checker import CheckReport, check_game
-from pyramid.rules.contract import GameBase, Phase, cast_option, player_counts
+from pyramid.rules.contract import ANY_NUMBER, GameBase, Phase, cast_option, player_counts
 from pyramid.rules.game import PLAYER_COLOURS, Game, colour_scores, funnel_faces
 from pyramid.rules.outcome import GameInfo, Outcome, Seat, Termination, name_key
 
 __all__ = [
+    "ANY_NUMBER",
     "PLAYER_COLOURS",
     "Action",
     "CheckReport",

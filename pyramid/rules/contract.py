@@ -11,6 +11,7 @@ from __future__ import annotations
 import abc
 import copy
 import enum
+import sys
 from collections.abc import Sequence
 from typing import Any, ClassVar, Self
 
@@ -51,8 +52,13 @@ def cast_option(game: str, key: str, value: Any, default: Any) -> Any:
         raise ValueError(f"option {key} of {game}: expected {kind} (default {default!r}), got {text!r}") from None
 
 
+ANY_NUMBER = range(1, sys.maxsize)  # the player counts of a game for any number of players
+
+
 def player_counts(counts: Sequence[int]) -> str:
-    """``(2, 3, 4)`` as ``2, 3, 4``."""
+    """``(2, 3, 4)`` as ``2, 3, 4``; ``ANY_NUMBER`` as ``1 or more``."""
+    if counts == ANY_NUMBER:
+        return "1 or more"
     return ", ".join(map(str, counts))
 
 
@@ -87,7 +93,7 @@ class GameBase(abc.ABC):
         self.outcome: Outcome | None = None
 
     @classmethod
-    def allowed_players(cls, options: dict[str, Any]) -> tuple[int, ...]:
+    def allowed_players(cls, options: dict[str, Any]) -> Sequence[int]:
         """The player counts this game takes with ``options`` (by default ``info.players``)."""
         return cls.info.players
 
