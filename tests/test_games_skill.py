@@ -40,7 +40,7 @@ from pyramid.skillgames.more import (
 from pyramid.skillgames.mount import Mounting, lattice_cell
 from pyramid.skillgames.plate import CORNERS, Dune, Faraday
 from pyramid.skillgames.standing import SKELETON, DiceMikado
-from pyramid.skillgames.throwing import DishingUp
+from pyramid.skillgames.throwing import SIDES, DishingUp, table_spot
 from pyramid.state import Cell, PyramidState
 
 
@@ -227,6 +227,25 @@ def test_malicious_pleasure_a_die_in_a_funnel_of_yours_earns_set_downs_that_touc
         assert slot == funnel or any(t in seated for t in touching(slot) if t is not None)
     assert end.success and game.placed[0] == 3 + sum(readout.dice[d].on_plate for d in game.group)
     assert touching((4, 2, 1)) >= {(5, 2, 1), (3, 2, 1), (4, 3, 0), (3, 3, 1)} and (5, 3, 1) not in touching((4, 2, 1))
+    world.close()
+
+
+def test_malicious_pleasure_a_die_off_the_plate_is_back_in_hand_before_the_end_is_checked() -> None:
+    game = MaliciousPleasure(2, rng=np.random.default_rng(0), dice="1")
+    world = World()
+    game.begin_turn(world)
+    die, _, _ = game.next_throw(world.readout(), np.random.default_rng(1))
+    world.throw(die, table_spot(SIDES[0], 2))  # the throw missed: the die lies on the table
+    other = game.hand[1].pop()  # player 1's only die, knocked off the plate in this turn
+    world.throw(other, table_spot(SIDES[1], 2))
+    world.settle()
+    end = game.judge(world.readout(), 1.0)
+    assert end is not None and not end.success
+    assert game.hand == [[die], [other]] and game.placed == [0.0, 0.0]
+    game.end_turn(end, 1.0, 1)
+    assert game.outcome is None and game.to_move == 1  # nobody has placed all their dice
+    game.begin_turn(world)
+    assert world.dice == []  # the next turn takes the fallen dice off the table
     world.close()
 
 

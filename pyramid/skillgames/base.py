@@ -131,8 +131,17 @@ class ThrowingRace(SkillGame):
 
     throw_limit: ClassVar[int]  # the default of the ``throws`` option
     hand: list[list[DieId]]
+    own: list[set[DieId]]  # each player's dice, in hand or not
     placed: list[float]  # each player's dice on the plate
     throws: int
+
+    def back_to_hand(self, fallen: Sequence[DieId]) -> None:
+        """Give each of ``fallen`` (dice off the plate) back to its owner's hand, so it is not placed; the
+        world takes it away at the start of the next turn. A die nobody owns (a core die) stays out."""
+        for die in fallen:
+            owner = next((p for p in range(self.players) if die in self.own[p]), None)
+            if owner is not None and die not in self.hand[owner]:
+                self.hand[owner].append(die)
 
     def finished(self) -> bool:
         return min(len(h) for h in self.hand) == 0 or self.throws >= self.option("throws", self.throw_limit)

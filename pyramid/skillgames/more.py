@@ -60,8 +60,9 @@ class MaliciousPleasure(ThrowingRace):
         die "shows" is the lowest of the three faces it turns up; the player uses the best of their dice
         in the funnel; a base funnel holds no die, so a die landing there allows nothing more; a thrown
         die that rests anywhere on the plate stays and counts as placed; a die that falls off (thrown,
-        set down or knocked off) ends the turn and goes back to its owner's hand ("not put back" onto
-        the plate); a set-down that does not come to rest seated stays where it lies.
+        set down or knocked off) ends the turn and is back in its owner's hand at once, before the end
+        is checked ("not put back" onto the plate; a die on the table is not placed, so a player whose
+        last die fell off has not won); a set-down that does not come to rest seated stays where it lies.
     """
 
     throw_limit = 2000
@@ -92,11 +93,10 @@ class MaliciousPleasure(ThrowingRace):
         """The plate starts empty."""
 
     def begin_turn(self, world: World) -> None:
-        for die in world.readout(require_rest=False).off_plate():
+        fallen = [d for d, r in world.readout(require_rest=False).dice.items() if not on_plate(r)]
+        self.back_to_hand(fallen)
+        for die in fallen:
             world.remove(die, pull=False)
-            owner = next(p for p in range(self.players) if die in self.own[p])
-            if die not in self.hand[owner]:
-                self.hand[owner].append(die)
         self.thrown, self.group, self.allowed, self.spot = None, [], 0, None
 
     def next_throw(self, readout: Readout, rng: np.random.Generator) -> tuple[DieId, tuple[float, float], float]:
@@ -150,6 +150,7 @@ class MaliciousPleasure(ThrowingRace):
         mine = self.placed[self.to_move]
         off = [d for d, r in readout.dice.items() if not on_plate(r)]
         if off:
+            self.back_to_hand(off)  # before the end is checked: a die off the plate is not placed
             return TurnEnd(False, f"die {off[0]} fell off the plate; {mine:g} dice on the plate", mine)
         if self.allowed == 0:
             r = readout.dice[self.thrown]
