@@ -201,7 +201,7 @@ def test_bad_game_set_ups_are_refused() -> None:
 
 
 def test_malicious_pleasure_a_die_in_a_funnel_of_yours_earns_set_downs_that_touch() -> None:
-    game = MaliciousPleasure(2, rng=np.random.default_rng(0), dice="45")
+    game = MaliciousPleasure(2, rng=np.random.default_rng(0), dice="45", number="lowest")
     world = World()
     funnel = (4, 2, 1)  # a layer-7 funnel formed by three base dice of player 0 that each show 4 or more
     high = next(up for up in g.ALL_UP_FACES if min(up) >= 4)
@@ -227,6 +227,24 @@ def test_malicious_pleasure_a_die_in_a_funnel_of_yours_earns_set_downs_that_touc
         assert slot == funnel or any(t in seated for t in touching(slot) if t is not None)
     assert end.success and game.placed[0] == 3 + sum(readout.dice[d].on_plate for d in game.group)
     assert touching((4, 2, 1)) >= {(5, 2, 1), (3, 2, 1), (4, 3, 0), (3, 3, 1)} and (5, 3, 1) not in touching((4, 2, 1))
+    world.close()
+
+
+def test_malicious_pleasure_counts_the_face_a_die_turns_into_the_funnel() -> None:
+    funnel = (4, 2, 1)
+    up = next(u for u in g.ALL_UP_FACES if u[0] == 6)  # the die along +i turns its 6 into the funnel
+    world = World()
+    for axis, slot in enumerate(g.supports(funnel)):
+        world.place(axis, slot, up)  # die ``axis`` supports the funnel along that axis
+    world.settle()
+    numbers = {}
+    for reading in ("funnel", "lowest"):
+        game = MaliciousPleasure(2, rng=np.random.default_rng(0), dice="3", number=reading)
+        game.own = [{0}, {1, 2}]  # player 0 owns only the die along +i
+        numbers[reading] = game.number_in_funnel(world.readout(), funnel)
+    assert numbers == {"funnel": 6, "lowest": min(up)} and min(up) < 6
+    with pytest.raises(ValueError, match="funnel or lowest"):
+        MaliciousPleasure(2, rng=np.random.default_rng(0), number="highest")
     world.close()
 
 

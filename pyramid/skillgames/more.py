@@ -47,8 +47,8 @@ class MaliciousPleasure(ThrowingRace):
     Setup: each player has dice of one colour (red, green, black): 82 each with 2 players, 55 with 3
         (option ``dice``); the plate starts empty.
     Turn: the player throws one die onto the plate from about 20 cm (``Throw``). If it comes to rest
-        seated in a funnel formed by dice and one of those dice is the player's, that die's number
-        allows that many dice in all, the thrown one included: the player sets the others down one at a
+        seated in a funnel formed by dice and one of those dice is the player's, the number that die turns
+        into the funnel allows that many dice in all, the thrown one included: the player sets the others down one at a
         time (``Throw`` from just above a funnel), each into an open funnel touching a die placed this
         turn. Otherwise the turn ends after the throw.
     Legal actions: one throw, then set-downs into open funnels touching this turn's dice.
@@ -56,8 +56,10 @@ class MaliciousPleasure(ThrowingRace):
     End: the first player with no dice left in hand wins; after ``throws`` throws in all (default 2000)
         the most dice on the plate wins.
     Interpretation: the translator's "hard line": all the turn's dice touch (face or edge), the thrown
-        one counts, so a "1" allows nothing more. House rules (the book is silent): the number a seated
-        die "shows" is the lowest of the three faces it turns up; the player uses the best of their dice
+        one counts, so a "1" allows nothing more. The number "shown on that existing die" is the face it
+        turns into the funnel, the face the thrown die comes to rest on, as the book reads a funnel's
+        numbers in games 15, 18 and 41 (option ``number=lowest``: the lowest of the three faces it turns
+        up, the reading before); house rules (the book is silent): the player uses the best of their dice
         in the funnel; a base funnel holds no die, so a die landing there allows nothing more; a thrown
         die that rests anywhere on the plate stays and counts as placed; a die that falls off (thrown,
         set down or knocked off) ends the turn and is back in its owner's hand at once, before the end
@@ -71,6 +73,7 @@ class MaliciousPleasure(ThrowingRace):
     options_help: ClassVar[dict[str, str]] = {
         "dice": "dice per player (default 82 with 2 players, 55 with 3)",
         "throws": "most throws in all (default 2000)",
+        "number": "the number a die in the funnel shows: funnel (the face it turns into it, default) or lowest",
     }
     shared_world: ClassVar[bool] = True
     default_player: ClassVar[str] = "malice"
@@ -88,6 +91,9 @@ class MaliciousPleasure(ThrowingRace):
         self.group: list[DieId] = []  # this turn's dice
         self.allowed = 0  # dice the turn may place in all (0 until the throw is judged)
         self.spot: Slot | None = None  # where the next set-down goes
+        self.reading = self.option("number", "funnel")
+        if self.reading not in ("funnel", "lowest"):
+            raise ValueError(f"option number of {self.info.title}: funnel or lowest, got {self.reading!r}")
 
     def prepare(self, world: World) -> None:
         """The plate starts empty."""
@@ -117,13 +123,14 @@ class MaliciousPleasure(ThrowingRace):
         return die, set_down_point(self.spot)
 
     def number_in_funnel(self, readout: Readout, slot: Slot) -> int:
-        """The best number the player's dice under ``slot`` show (0 if none of the funnel's dice is theirs)."""
+        """The best number the player's dice under ``slot`` show (0 if none of the funnel's dice is theirs):
+        the face each turns into the funnel, or with ``number=lowest`` the lowest of its three upward faces."""
         best = 0
-        for s in geometry.supports(slot):
+        for axis, s in enumerate(geometry.supports(slot)):
             die = readout.slot_die.get(s)
             r = readout.dice.get(die) if die is not None else None
             if r is not None and die in self.own[self.to_move] and r.up is not None:
-                best = max(best, min(r.up))
+                best = max(best, min(r.up) if self.reading == "lowest" else r.up[axis])
         return best
 
     def open_spot(self, readout: Readout) -> Slot | None:
