@@ -27,7 +27,7 @@ from pyramid.physics.actions import Attach, Lift, Pull, Throw, Tilt, Wait, perfo
 from pyramid.physics.world import World
 from pyramid.play import Match, play_game
 from pyramid.registry import SKILL_GAMES, find_game
-from pyramid.skillgames.base import SkillGame
+from pyramid.skillgames.base import SkillGame, stock
 from pyramid.skillgames.more import (
     ROLL_DROP,
     SIDE_NUMBERS,
@@ -187,6 +187,39 @@ def test_dishing_up_numbers_name_the_next_player() -> None:
     assert [game.owner_of(n) for n in range(1, 7)] == [0, 0, 1, 1, 2, 2]
     game = DishingUp(5, rng=np.random.default_rng(0))
     assert [game.owner_of(n) for n in range(1, 7)] == [0, 1, 2, 3, 4, None]
+
+
+def test_dishing_up_any_die_off_the_plate_ends_the_turn_and_goes_back_to_its_owner() -> None:
+    game = DishingUp(3, rng=np.random.default_rng(0), dice="2")
+    world = World()
+    half = 2**-0.5
+    shows = {2: (half, 0.0, 0.0, half), 6: (0.0, half, 0.0, half)}  # lying on the table, these faces up
+    game.begin_turn(world)
+    thrown, _, _ = game.next_throw(world.readout(), np.random.default_rng(1))
+    world.place(thrown, (4, 2, 2))  # the throw stays on the plate ...
+    knocked = game.hand[2].pop()  # ... but knocks player 2's die (placed before) off, showing a 6
+    world.throw(knocked, table_spot(SIDES[2], 2), orientation=shows[6])
+    world.settle()
+    end = game.judge(world.readout(), 1.0)
+    assert end is not None and not end.success and "shows 6" in end.note
+    assert game.hand[2][-1] == knocked and len(game.hand[2]) == 2  # back in hand: it is not placed
+    assert game.placed == [1.0, 0.0, 0.0]
+    game.end_turn(end, 1.0, 1)
+    assert game.to_move == 2  # 6 is player 2's number (player 1 would be next in turn order)
+    game.begin_turn(world)
+    world.settle()
+    assert knocked not in world.dice
+    # Player 2's throw falls off showing a 2 and knocks a core die (nobody's) off showing a 6: the thrown die names.
+    thrown, _, _ = game.next_throw(world.readout(), np.random.default_rng(1))
+    core = stock("blue", 1, set())[0]
+    world.throw(thrown, table_spot(SIDES[0], 1), orientation=shows[2])
+    world.throw(core, table_spot(SIDES[1], 3), orientation=shows[6])
+    world.settle()
+    end = game.judge(world.readout(), 1.0)
+    assert end is not None and "shows 2" in end.note and game.hand[2] == [knocked, thrown]  # both to go again
+    game.end_turn(end, 1.0, 1)
+    assert game.to_move == 0 and all(core not in hand for hand in game.hand)
+    world.close()
 
 
 def test_bad_game_set_ups_are_refused() -> None:

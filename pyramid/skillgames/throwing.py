@@ -279,14 +279,18 @@ class DishingUp(ThrowingRace):
         default 108 // players). With 4 to 6 players each owns one number (player p: p + 1); with 3,
         two (player p: 2p + 1 and 2p + 2).
     Turn: the player throws their dice one at a time onto the pyramid from about 20 cm (``Throw``)
-        until one falls off the plate; the number that die shows names the next player (a number
-        nobody owns, or a die that shows none, passes on clockwise).
+        until a die falls off the plate, the thrown one or one it knocked off; the number that die
+        shows names the next player (a number nobody owns, or a die that shows none, passes on
+        clockwise).
     Legal actions: one throw of one of the player's dice.
     Scoring: the player's dice resting on the plate.
     End: the first player with no dice left in hand wins (or, after ``throws`` throws in all, default
         600, the most dice on the plate).
     Interpretation: a die that stays on the plate counts as placed wherever it rests; a die that falls
-        off goes back to its thrower's hand.
+        off, whoever threw it, is back in its owner's hand at once (it is not placed), and a core die
+        that falls off is out of the game. When one throw sends several dice off, the thrown die names
+        the next player if it is among them, else one of them drawn at random (house rule: the
+        simulation sees them only once they lie still, not which fell first).
     """
 
     throw_limit = 600
@@ -310,6 +314,8 @@ class DishingUp(ThrowingRace):
         self.thrown: DieId | None = None
         self.throws = 0
         self.next_seat: int | None = None
+        self.core = geometry.small_pyramid(56, geometry.small_pyramid_apexes(56)["centre"])
+        self.apex = geometry.slot_centre(min(self.core, key=geometry.layer)) * EDGE  # what the throws aim at
 
     def owner_of(self, number: int) -> int | None:
         """The player who owns ``number`` (None if nobody does)."""
@@ -318,18 +324,20 @@ class DishingUp(ThrowingRace):
         return number - 1 if number <= self.players else None
 
     def prepare(self, world: World) -> None:
-        slots = geometry.small_pyramid(56, geometry.small_pyramid_apexes(56)["centre"])
+        slots = self.core
         colours = [("red", "green", "black")[n % 3] for n in range(len(slots))]
         taken = {d for d in range(281) if d in self.taken}
         core = PyramidState({s: Cell(c) for s, c in zip(slots, colours, strict=True)})
         dice = {s: stock(core[s].colour, 1, taken)[0] for s in slots}
         self.taken |= taken
         world.build(core, dice)
-        self.apex = geometry.slot_centre(min(slots, key=geometry.layer)) * EDGE
 
     def begin_turn(self, world: World) -> None:
-        for die in world.readout(require_rest=False).off_plate():
+        fallen = [d for d, r in world.readout(require_rest=False).dice.items() if not on_plate(r)]
+        self.back_to_hand(fallen)
+        for die in fallen:
             world.remove(die, pull=False)
+        self.thrown = None
 
     def next_throw(self, readout: Readout, rng: np.random.Generator) -> tuple[DieId, tuple[float, float], float]:
         """The die, target (x, y) and height of the next throw: at the core's top, from 20 cm."""
@@ -342,18 +350,19 @@ class DishingUp(ThrowingRace):
         on = {d for d, r in readout.dice.items() if on_plate(r)}
         self.placed = [float(len(self.own[p] & on)) for p in range(self.players)]
         mine = self.placed[self.to_move]
-        if self.thrown is None or self.thrown in on:
-            if self.hand[self.to_move] and self.throws < self.option("throws", 600):
+        off = [d for d in readout.dice if d not in on]
+        if not off:
+            if self.hand[self.to_move] and self.throws < self.option("throws", self.throw_limit):
                 return None
             return TurnEnd(True, f"all thrown; {mine:g} dice on the plate", mine)
-        fallen = readout.dice[self.thrown]
-        if self.thrown not in self.hand[self.to_move]:
-            self.hand[self.to_move].append(self.thrown)
+        self.back_to_hand(off)
+        # The die that names the next player: the thrown one if it fell, else one of those knocked off.
+        die = self.thrown if self.thrown in off else off[int(self.rng.integers(len(off)))]
+        top = readout.dice[die].top
         self.thrown = None
-        owner = self.owner_of(fallen.top) if fallen.top is not None else None
-        self.next_seat = owner
-        shows = f"it shows {fallen.top}" if fallen.top is not None else "it shows no number"
-        return TurnEnd(False, f"a die fell off ({shows}); {mine:g} dice on the plate", mine)
+        self.next_seat = self.owner_of(top) if top is not None else None
+        shows = f"it shows {top}" if top is not None else "it shows no number"
+        return TurnEnd(False, f"die {die} fell off ({shows}); {mine:g} dice on the plate", mine)
 
     def turn_over(self, record: TurnRecord) -> None:
         super().turn_over(record)
