@@ -72,6 +72,25 @@ def test_rasanto_three_of_a_colour_goes_to_the_opponent() -> None:
     assert "House rule" in (Rasanto.__doc__ or "") and Rasanto.house_rules
 
 
+def test_rasanto_places_next_to_your_own_dice_and_the_variant_anywhere() -> None:
+    start = PyramidState({(8, 0, 0): Cell("red"), (4, 2, 2): Cell("green")})
+    game = Rasanto(2, rng=rng())
+    game.observe(start)
+    assert {a.slot for a in game.legal_actions() if isinstance(a, Place)} == {(7, 1, 0), (7, 0, 1)}
+    game.to_move = 1
+    game.observe(start.without((4, 2, 2)))  # no green die yet: the first one goes anywhere on the base
+    assert len(game.legal_actions()) == len(geometry.BASE_SLOTS) - 1
+    variant = Rasanto(2, rng=rng(), variant="yes")
+    variant.observe(PyramidState({(8, 0, 0): Cell("red"), (7, 1, 0): Cell("red")}))
+    assert len(variant.legal_actions()) == len(geometry.BASE_SLOTS) - 2
+    variant.apply(Place((7, 0, 1), "red"))  # a funnel of three red dice: not filled while the base has room
+    assert variant.filling is None and variant.to_move == 1 and (7, 0, 0) not in variant.state
+    full = PyramidState({s: Cell("red" if s[0] >= 7 else "green") for s in geometry.BASE_SLOTS if s != (0, 8, 0)})
+    variant.observe(full)
+    variant.apply(Place((0, 8, 0), "green"))  # the base is full: the fills begin, lowest layer first
+    assert variant.filling is not None and geometry.layer(variant.filling[0]) == 7
+
+
 def test_rasanto_scores_the_complete_pyramid() -> None:
     game = Rasanto(2, rng=rng())
     game.observe(PyramidState.full("red").with_cell((0, 0, 0), Cell("green")))

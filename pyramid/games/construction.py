@@ -229,9 +229,13 @@ class SummitStorm(Game):
             return [Place(self.filling[0], self.colours[self.filling[1]])]
         return [Place(s, self.colours[self.to_move]) for s in open_slots(self.state) if geometry.layer(s) == 8]
 
+    def filling_started(self) -> bool:
+        """Whether new funnels are filled now (always here; Rasanto's variant waits for a full base)."""
+        return True
+
     def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         funnels = sorted((s for s in open_slots(self.state) if geometry.layer(s) < 8), key=geometry.layer, reverse=True)
-        if funnels:
+        if funnels and self.filling_started():
             slot = funnels[0]
             self.filling = (slot, self.filler([self.state[t].colour for t in geometry.supports(slot)]))
             self.to_move = self.filling[1]
@@ -251,11 +255,20 @@ class Rasanto(SummitStorm):
     """Rasanto (no. 23).
 
     Setup: an empty plate; two players (or teams), each owning one colour (red, green).
-    Turn: place one die of your colour in an empty base funnel; every funnel of three dice that
-    appears is filled at once, and funnels made by those fillers too, before the next turn.
-    Legal actions: place your colour in an empty base funnel; while a funnel waits, its filler fills it.
+    Turn: place one die of your colour in an empty base funnel next to a die of yours; every funnel of
+    three dice that appears is filled at once, and funnels made by those fillers too, before the next
+    turn.
+    Legal actions: place your colour in an empty base funnel whose die would touch one of your dice (a
+    neighbouring base funnel); your first die, or a die when no such funnel is left, goes into any
+    empty base funnel; while a funnel waits, its filler fills it.
     Scoring: outer faces of your colour on the completed pyramid (edges double, apex triple).
     End: when the pyramid is complete.
+    Interpretation: the main game asks for dice "adjacent to existing own dice", as the book's variant
+    says by waiving it; adjacent is touching face or edge, which in the base layer means neighbouring
+    funnels; where the book is silent (the second player's first die, no free funnel next to your
+    dice) any empty base funnel will do. Option ``variant``: the book's variant: dice go into any
+    empty base funnel and no funnel is filled until all 45 base funnels are, then the fills run as
+    above.
     House rule: the seed lost the fill rules. By analogy with Summit Storm (no. 24) and DoRa's
     exception: two dice of one colour -> that colour's player fills; three of one colour -> the
     opponent fills. Waiting funnels are filled lowest layer first, then in slot order.
@@ -266,6 +279,25 @@ class Rasanto(SummitStorm):
         "Fill rule (lost in the seed): two dice of one colour in a funnel -> that colour's player fills it; "
         "three of one colour -> the opponent fills it."
     )
+    options_help: ClassVar[dict[str, str]] = {
+        "variant": "yes: the book's variant: any empty base funnel, fills once the base is full (default no)"
+    }
+
+    def setup(self) -> None:
+        super().setup()
+        self.variant = self.option("variant", False)
+
+    def legal(self) -> list[Action]:
+        if self.filling is not None or self.variant:
+            return super().legal()
+        colour = self.colours[self.to_move]
+        base = [s for s in open_slots(self.state) if geometry.layer(s) == geometry.BASE_LAYER]
+        own = {s for s, c in self.state.items() if c.colour == colour}
+        near = [s for s in base if any(t in own for t in touching(s))]
+        return [Place(s, colour) for s in near or base]
+
+    def filling_started(self) -> bool:
+        return not self.variant or all(s in self.state for s in geometry.BASE_SLOTS)
 
 
 # Offsets of the dice that touch a die face to face (6) or along an edge (12) in the lattice.
