@@ -33,6 +33,20 @@ def test_most_simple_game_ends_on_the_complete_pyramid() -> None:
     assert game.outcome.winners == (1,)
 
 
+def test_most_simple_game_a_colour_has_ninety_dice() -> None:
+    game = MostSimpleGame(3, rng=rng())
+    lowest_first = sorted(geometry.SLOTS, key=geometry.layer, reverse=True)
+    game.observe(PyramidState({s: Cell("red") for s in lowest_first[:89]}))
+    game.to_move, game.left = 0, 3
+    game.apply(Place(lowest_first[89], "red"))  # red's 90th die: the turn ends though the roll allowed 3
+    assert game.to_move == 1 and game.stock("red") == 0
+    game.left = 1
+    game.apply(game.legal_actions()[0])  # green's turn ends
+    game.left = 1
+    game.apply(game.legal_actions()[0])  # black's turn ends: red, with no dice left, is passed by
+    assert game.to_move == 1 and game.outcome is None
+
+
 def test_forbidden_number_removes_the_free_dice_of_the_roller() -> None:
     game = ForbiddenNumber(3, rng=rng(), forbidden=4)
     assert game.forbidden == 4

@@ -41,8 +41,9 @@ class MostSimpleGame(Game):
     three dice).
     Scoring: outer faces of your colour on the completed pyramid (edges double, the apex triple; 135 in all).
     End: when the pyramid is complete (165 dice).
-    Interpretation: a roll larger than the open slots left is used as far as it goes; the faces the
-    dice show are irrelevant; groups of players play as one player.
+    Interpretation: a roll larger than the open slots left is used as far as it goes; a colour has
+    90 dice, so a player whose last die is placed ends the turn there and is passed by from then on;
+    the faces the dice show are irrelevant; groups of players play as one player.
     """
 
     info = GameInfo(10, "The Most Simple Game", "Ch/C", (3,), "90 each of red, green, black; one die", ("simple",), 161)
@@ -51,14 +52,22 @@ class MostSimpleGame(Game):
         self.colours = PLAYER_COLOURS[: self.players]
         self.left = self.roll()
 
+    def stock(self, colour: Colour) -> int:
+        """Dice of ``colour`` not in the pyramid."""
+        return COUNTS[colour] - sum(1 for c in self.state.values() if c.colour == colour)
+
     def legal(self) -> list[Action]:
         return [Place(s, self.colours[self.to_move]) for s in open_slots(self.state)]
 
     def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         self.left -= 1
-        if self.left <= 0 and len(self.state) < len(geometry.SLOTS):
+        if len(self.state) == len(geometry.SLOTS) or (self.left > 0 and self.stock(self.colours[player]) > 0):
+            return
+        for _ in range(self.players):  # the next player with dice left rolls
             self.to_move = self.next_player()
-            self.left = self.roll()
+            if self.stock(self.colours[self.to_move]) > 0:
+                break
+        self.left = self.roll()
 
     def scores(self) -> tuple[float, ...]:
         return colour_scores(self.state, self.colours)
@@ -112,8 +121,7 @@ class ForbiddenNumber(MostSimpleGame):
                 if self.to_remove:
                     return
             else:
-                stock = COUNTS[colour] - sum(1 for c in self.state.values() if c.colour == colour)
-                self.left = min(value, stock)
+                self.left = min(value, self.stock(colour))
                 if self.left > 0:
                     return
             player = self.next_player(player)
