@@ -69,6 +69,17 @@ def test_tabula_rasa_block_must_stay_in_one_piece() -> None:
     assert ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)) in cells
 
 
+def test_tabula_rasa_a_row_of_six_is_a_six_chunk_too() -> None:
+    game = TabulaRasa(3, rng=rng())
+    row = BreakOff(tuple((0, c) for c in range(6)), (1, 1, 6))
+    assert row in game.pieces(0)
+    column = full_without(*[(n, 0, 0) for n in range(6)])  # the edge from the top down six dice
+    game.observe(column)
+    assert row in game.legal_actions()
+    game.apply(row)
+    assert game.legal_actions() == [Build(tuple((n, 0, 0) for n in range(5, -1, -1)))]
+
+
 def test_tabula_rasa_a_six_chunk_turn() -> None:
     game = TabulaRasa(3, rng=rng())
     game.observe(GAP)

@@ -191,19 +191,22 @@ class TabulaRasa(ChunkGame):
 
     Setup: an empty plate; each player lays their 55 dice of one colour as a flat block of 5 x 11.
     Turn: break a chunk of 1, 3 or 6 dice off your block and add it to the pyramid exactly as it was.
-    Legal actions: break off a single die, a straight row of 3, or a 2 x 3 rectangle, so that the rest
+    Legal actions: break off a single die, a straight row of 3, a 2 x 3 rectangle or a straight row of
+    6, so that the rest
     of the block stays in one piece; then put it into empty slots with every die resting on dice (or
     on the plate), the chunk lying in a plane parallel to a pyramid face; then place its dice.
     Scoring: the dice you have built into the pyramid.
     End: the first player to use up the whole block wins.
     Interpretation: the figure is lost; chunks break along the block's rows and columns like a bar
-    of chocolate (row of 3, 2 x 3 rectangle); no contact rule (any stable place); on the empty plate
+    of chocolate (row of 3, 2 x 3 rectangle, row of 6: the 1 x 6 strip breaks as cleanly as the
+    2 x 3 one, so both are "6" chunks); no contact rule (any stable place); on the empty plate
     only single dice fit, which is why big chunks are "not possible at game start"; a player with no
     chunk that fits passes, and the game ends if all pass (most dice built wins).
     """
 
     info = GameInfo(28, "Tabula Rasa", "C", (3,), "55 dice each of red, green, black, as 5 x 11 blocks", (), 309)
-    SHAPES: ClassVar[tuple[tuple[int, int], ...]] = ((1, 1), (1, 3), (3, 1), (2, 3), (3, 2))
+    # (rows, columns) of the chunks; a row of 6 only along the block's rows of 11 (its columns hold 5)
+    SHAPES: ClassVar[tuple[tuple[int, int], ...]] = ((1, 1), (1, 3), (3, 1), (2, 3), (3, 2), (1, 6))
     ROWS, COLUMNS = 5, 11
 
     def make_blocks(self) -> None:
