@@ -248,8 +248,22 @@ def test_squeezing_ends_when_the_player_to_move_is_grown_over() -> None:
     game.start_top = (7, 0, 0)
     game._start_turn(0)
     assert game.grown_over(0) and game.candidates == []
-    assert game.termination() is Termination.BLOCKED
+    assert game.termination() is Termination.GROWN_OVER  # not "nobody can make a legal move"
     assert game.scores() == (3.0, 4.0, 0.0)
+
+
+def test_squeezing_a_roll_that_fits_nowhere_is_lost_while_anyone_can_still_build() -> None:
+    game = Squeezing(3, rng=rng())
+    # Room for two dice only: (1, 0, 0) on three red dice (red's or black's, who has no die yet), then the top.
+    red = {(2, 0, 0), (1, 1, 0), (1, 0, 1)}
+    state = PyramidState({s: Cell("red" if s in red else "green") for s in geometry.SLOTS})
+    game.observe(state.without((0, 0, 0)).without((1, 0, 0)))
+    game.start_top, game.built = (7, 0, 0), [2, 2, 2]
+    rolls = iter([6] * 39 + [1])
+    game.roll = lambda sides=6: next(rolls)  # type: ignore[method-assign]
+    game._start_turn(0)
+    assert game.candidates == [frozenset({(1, 0, 0)})] and game.termination() is None
+    assert game.to_move == 0  # 39 lost rolls (the old code gave up after 30), then red rolls a 1
 
 
 def test_squeezing_greedy_plans_groups_that_squeeze_and_beats_random() -> None:

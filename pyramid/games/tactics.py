@@ -151,7 +151,8 @@ class Squeezing(Game):
     rolled size possible; bonus dice in any open slot resting on dice.
     Scoring: the dice you have placed (fewest left wins).
     End: when a player has placed all their dice, or when the player to move is grown over (no die of
-    theirs has a free upward face left to build on): then the fewest dice left wins.
+    theirs has a free upward face left to build on; the others may still build), or when nobody can
+    add a single die: then the fewest dice left wins.
     Interpretation: face to face = one step along a cube axis (so on the empty plate only a pyramid of
     4 is a legal group, as the seed says); in a player's first turn the group must touch any die, which
     gives the seed's "3, 5 or 6" for the second player; a roll that no legal group fits is lost; a roll
@@ -177,6 +178,7 @@ class Squeezing(Game):
         self.placed: list[Slot] = []
         self.bonus = 0
         self.candidates: list[frozenset[Slot]] = []
+        self.stuck: Termination | None = None  # why nobody builds any more, once so
         for _ in range(1000):
             if self.roll() == 4:
                 break
@@ -192,24 +194,41 @@ class Squeezing(Game):
         own = [s for s, c in self.state.items() if c.colour == self.colours[player]]
         return bool(own) and all(r in self.state for s in own for r in geometry.resting_on(s))
 
+    def groups(self, player: Seat, size: int) -> list[frozenset[Slot]]:
+        """The groups of ``size`` dice ``player`` may add now."""
+        own = {s for s, c in self.state.items() if c.colour == self.colours[player]}
+        contact = {t for s in (own or set(self.state)) for t in face_neighbours(s)} - set(self.state)
+        barred = set()
+        if self.start_top is not None and player != self.starter and self.built[self.starter or 0] < 2:
+            barred = set(geometry.resting_on(self.start_top))
+        return face_groups(self.state, size, contact, barred)
+
     def _start_turn(self, player: Seat) -> None:
-        for _ in range(10 * self.players):
+        fits: dict[tuple[Seat, int], list[frozenset[Slot]]] = {}  # (player, size) -> groups, as the state stands
+
+        def groups(p: Seat, size: int) -> list[frozenset[Slot]]:
+            if (p, size) not in fits:
+                fits[p, size] = self.groups(p, size)
+            return fits[p, size]
+
+        # While anyone can add a group, a roll that fits comes 1 time in 6 or more: 1000 lost rolls do not happen.
+        for _ in range(1000):
             self.to_move, self.placed, self.bonus = player, [], 0
-            if self.grown_over(player) or len(self.state) == len(geometry.SLOTS):
+            if len(self.state) == len(geometry.SLOTS):
                 self.candidates = []
                 return
+            if self.grown_over(player):
+                self.candidates, self.stuck = [], Termination.GROWN_OVER
+                return
             size = min(self.roll(), self.left[player])
-            own = {s for s, c in self.state.items() if c.colour == self.colours[player]}
-            contact = {t for s in (own or set(self.state)) for t in face_neighbours(s)} - set(self.state)
-            barred = set()
-            if self.start_top is not None and player != self.starter and self.built[self.starter or 0] < 2:
-                barred = set(geometry.resting_on(self.start_top))
-            self.candidates = face_groups(self.state, size, contact, barred)
+            self.candidates = groups(player, size)
             if self.candidates:
                 return
             self.events.append(f"player {player} cannot place {size} dice")
+            if not any(groups(p, n) for p in range(self.players) for n in range(1, min(6, self.left[p]) + 1)):
+                break
             player = self.next_player(player)
-        self.candidates = []
+        self.candidates, self.stuck = [], Termination.BLOCKED
 
     def legal(self) -> list[Action]:
         colour = self.colours[self.to_move]
@@ -251,7 +270,7 @@ class Squeezing(Game):
         if len(self.state) == len(geometry.SLOTS):
             return Termination.PYRAMID_COMPLETE
         if self.start_top is not None and not self.candidates and not self.bonus:
-            return Termination.BLOCKED
+            return self.stuck
         return None
 
     def rooms(self) -> list[set[Slot]]:

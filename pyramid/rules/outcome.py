@@ -59,6 +59,7 @@ class Termination(enum.Enum):
     ALL_PLACED = "a player has placed all their dice"
     ROUNDS_PLAYED = "all rounds have been played"
     BLOCKED = "nobody can make a legal move"
+    GROWN_OVER = "the player to move is grown over and cannot build"
     TURN_LIMIT = "the turn limit was reached"
     GOAL_REACHED = "a player has reached the goal"
     PLAYERS_OUT = "all other players are out"
