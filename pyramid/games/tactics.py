@@ -151,13 +151,14 @@ class Squeezing(Game):
     rolled size possible; bonus dice in any open slot resting on dice.
     Scoring: the dice you have placed (fewest left wins).
     End: when a player has placed all their dice, or when the player to move is grown over (no die of
-    theirs has a free upward face left to build on; the others may still build), or when nobody can
-    add a single die: then the fewest dice left wins.
+    theirs has a free upward face left to build on; the others may still build), or when nobody could
+    add a group of any size: then the fewest dice left wins.
     Interpretation: face to face = one step along a cube axis (so on the empty plate only a pyramid of
     4 is a legal group, as the seed says); in a player's first turn the group must touch any die, which
-    gives the seed's "3, 5 or 6" for the second player; a roll that no legal group fits is lost; a roll
-    of at least the dice you have left places them all if it can; until the start player has built
-    once more nobody else may cover the top of the start pyramid (the seed's "free space").
+    gives the seed's "3, 5 or 6" for the second player; a roll that no legal group fits is lost and
+    the next player rolls; a roll of at least the dice you have left places them all if it can; until
+    the start player has built once more nobody else may cover the top of the start pyramid (the
+    seed's "free space").
     Strategy (the greedy baseline): choose the whole group, not die by die: prefer column bonuses, keep
     room on top of your own dice (a lost roll is lost dice), cover the room on the others' dice, and
     grow a player over (ending the game on their turn) only when you would then lead.
