@@ -8,7 +8,7 @@ import pytest
 from pyramid.agents.players import GreedyPlayer, Player, RandomPlayer
 from pyramid.games.economy import Acquire, GreenAmoeba, Ruins, UpAndDown, acquire_transfers, amoeba_connected
 from pyramid.play import Match
-from pyramid.rules import Place, Remove, Termination
+from pyramid.rules import Pass, Place, Remove, Termination
 from pyramid.state import PyramidState
 
 OWNER = {"red": 0, "green": 1, "black": 2}
@@ -109,6 +109,20 @@ def test_amoeba_starts_central_and_stays_connected() -> None:
     game.apply(lift)
     for put in game.legal_actions():
         assert isinstance(put, Place) and amoeba_connected(game.amoeba() - {lift.slot} | {put.slot})
+
+
+def test_amoeba_every_rolled_step_is_made_unless_the_option_upto_lets_a_player_stop() -> None:
+    forced = GreenAmoeba(3, rng=rng())
+    assert Pass() not in forced.legal_actions()
+    game = GreenAmoeba(3, rng=rng(), upto="yes")
+    game.steps = 3
+    lift = next(a for a in game.legal_actions() if isinstance(a, Remove))
+    game.apply(lift)
+    assert Pass() not in game.legal_actions()  # a lifted die must be put down
+    game.apply(game.legal_actions()[0])
+    assert game.to_move == 0 and game.steps == 2 and Pass() in game.legal_actions()
+    game.apply(Pass())  # two steps left unused
+    assert game.to_move == 1 and game.lifted is None and game.outcome is None
 
 
 def test_amoeba_arriving_in_a_corner_wins_for_its_owner() -> None:

@@ -17,6 +17,7 @@ from pyramid.rules import (
     Action,
     Game,
     GameInfo,
+    Pass,
     Place,
     Remove,
     Seat,
@@ -256,17 +257,22 @@ class GreenAmoeba(Game):
     it there. An endless game stops at the turn limit (900 actions): the amoeba's nearest corner wins.
     Interpretation: the figure is lost; the 6 central funnels are the slots with all three coordinates
     at least 2, a triangle of side 3 as far from every corner. A step goes to a neighbouring funnel
-    (no jumps); all rolled steps must be made while any is possible; the amoeba is connected when
-    its dice form one group of funnels sharing edges.
+    (no jumps); the amoeba is connected when its dice form one group of funnels sharing edges. All
+    rolled steps must be made while any is possible: the book's "may move that number" is read as
+    the freedom to share the roll out among the dice, since its example lists only ways of spending
+    all of it ("one die by two funnels, or two dice one funnel each"). Option ``upto``: the roll is
+    the most steps, and the player may stop before any step (``Pass``).
     """
 
     info = GameInfo(11, "The Green Amoeba", "Ch/T", (3,), "6 green dice; a black die per player", ("amoeba",), 167)
+    options_help: ClassVar[dict[str, str]] = {"upto": "yes: the roll is the most steps; a player may stop (default no)"}
     START: ClassVar[tuple[Slot, ...]] = ((2, 2, 4), (2, 4, 2), (4, 2, 2), (2, 3, 3), (3, 2, 3), (3, 3, 2))
     max_moves: ClassVar[int] = 900
 
     def setup(self) -> None:
         self.state = PyramidState({s: Cell("green", self.draw_orientation()) for s in self.START})
         self.lifted: Slot | None = None
+        self.upto = self.option("upto", False)
         self.steps = self.roll()
 
     def amoeba(self) -> set[Slot]:
@@ -283,16 +289,17 @@ class GreenAmoeba(Game):
         if self.lifted is not None:
             return [Place(t, "green") for t in self.steps_from(self.lifted)]
         cells = self.amoeba()
-        return [Remove(s) for s in sorted(cells) if self.steps_from(s, cells)]
+        lifts: list[Action] = [Remove(s) for s in sorted(cells) if self.steps_from(s, cells)]
+        return lifts + [Pass()] if self.upto else lifts
 
     def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         if isinstance(action, Remove):
             self.lifted = action.slot
             return
         self.lifted = None
-        self.steps -= 1
+        self.steps = 0 if isinstance(action, Pass) else self.steps - 1
         for _ in range(self.players + 1):
-            if self.steps > 0 and self.legal():
+            if self.steps > 0 and any(isinstance(a, Remove) for a in self.legal()):
                 return
             self.to_move = self.next_player()
             self.steps = self.roll()
@@ -323,7 +330,7 @@ class GreenAmoeba(Game):
             return max(self.value(cells - {action.slot} | {t}) for t in self.steps_from(action.slot, cells))
         if isinstance(action, Place) and self.lifted is not None:
             return self.value(cells - {self.lifted} | {action.slot})
-        return 0.0
+        return self.value(cells)  # stop here (option upto)
 
 
 class UpAndDown(Game):
