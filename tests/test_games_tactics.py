@@ -91,6 +91,17 @@ def cui_bono_state() -> PyramidState:
     return state
 
 
+def test_cui_bono_a_die_placed_again_is_kept_next_time_unless_option_once_is_off() -> None:
+    corner = (8, 0, 0)
+    for once, placed_again in (("yes", False), ("no", True)):
+        game = CuiBono(2, rng=rng(), once=once)
+        colour = game.state[corner].colour
+        game.replaced = frozenset({corner})  # the corner die was placed again before
+        game.apply(Remove(corner))
+        assert (Place((0, 0, 0), colour) in game.legal_actions()) is placed_again
+        assert game.kept[0] == ([] if placed_again else [colour])
+
+
 def test_cui_bono_starts_with_the_three_corners() -> None:
     game = CuiBono(3, rng=rng())
     colours = [c.colour for c in game.state.values()]
