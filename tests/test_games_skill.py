@@ -19,11 +19,12 @@ from pyramid.agents import (
     reachable,
     weakened,
 )
+from pyramid.agents.dice_hands import LADLE_CLEARANCE, LadleHand
 from pyramid.agents.seats import make_hand
 from pyramid.cli.play import play as play_skill
 from pyramid.dice import EDGE
-from pyramid.perception import Status
-from pyramid.physics.actions import Attach, Lift, Pull, Throw, Tilt, Wait, perform
+from pyramid.perception import DieReading, Readout, Status
+from pyramid.physics.actions import Attach, Lift, Pour, Pull, Throw, Tilt, Wait, perform
 from pyramid.physics.world import World
 from pyramid.play import Match, play_game
 from pyramid.registry import SKILL_GAMES, find_game
@@ -40,7 +41,7 @@ from pyramid.skillgames.more import (
 from pyramid.skillgames.mount import Mounting, lattice_cell
 from pyramid.skillgames.plate import CORNERS, Dune, Faraday
 from pyramid.skillgames.standing import SKELETON, DiceMikado
-from pyramid.skillgames.throwing import SIDES, DishingUp, table_spot
+from pyramid.skillgames.throwing import SIDES, DishingUp, Trulla, table_spot
 from pyramid.state import Cell, PyramidState
 
 
@@ -220,6 +221,18 @@ def test_dishing_up_any_die_off_the_plate_ends_the_turn_and_goes_back_to_its_own
     game.end_turn(end, 1.0, 1)
     assert game.to_move == 0 and all(core not in hand for hand in game.hand)
     world.close()
+
+
+def test_the_ladle_is_held_clear_of_every_die_under_it() -> None:
+    game = Trulla(2, rng=np.random.default_rng(0), dice="12")
+    hand = LadleHand(np.random.default_rng(0))
+    low = hand.act(game, Readout({}, PyramidState(), {}), 0.0)
+    assert isinstance(low, Pour) and low.height == 0.12
+    apex = DieReading(0, "red", Status.SEATED, (0.0, 0.0, float(g.slot_centre((0, 0, 0))[2] * EDGE)), True, (0, 0, 0))
+    high = hand.act(game, Readout({0: apex}, PyramidState({(0, 0, 0): Cell("red")}), {(0, 0, 0): 0}), 0.0)
+    assert isinstance(high, Pour)
+    lowest_in_ladle = high.height - EDGE * np.sqrt(3) / 2
+    assert lowest_in_ladle >= apex.position[2] + EDGE * np.sqrt(3) / 2 + LADLE_CLEARANCE - 1e-12
 
 
 def test_bad_game_set_ups_are_refused() -> None:

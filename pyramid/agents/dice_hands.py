@@ -17,7 +17,7 @@ from pyramid.perception import Readout, Status
 from pyramid.physics import hands
 from pyramid.physics.actions import Attach, Blow, Flick, Lift, PhysicalAction, Pour, Pull, Shake, Throw, Tilt, Wait
 from pyramid.skillgames.base import DiceInHand, SkillGame
-from pyramid.skillgames.more import ROLL_DROP, Emag, MaliciousPleasure, VainGuineaFowl, tower_spot
+from pyramid.skillgames.more import ROLL_DROP, Emag, MaliciousPleasure, VainGuineaFowl, die_top, tower_spot
 from pyramid.skillgames.mount import Mounting
 from pyramid.skillgames.standing import DiceMikado
 from pyramid.skillgames.throwing import DishingUp, Flickers, HideAway, Trulla
@@ -109,21 +109,41 @@ class ThrowHand(Controller[HideAway | DishingUp]):
         )
 
 
+LADLE_CLEARANCE = 0.005  # metres: the least gap between the dice in the ladle and any die under it
+
+
+def ladle_height(readout: Readout, target: tuple[float, float], bowl: float) -> float:
+    """The lowest height (m) to hold a ladle of radius ``bowl`` over ``target`` so that it touches no die.
+
+    The dice in a poured ladle sit at or above its height (``Pour``), the lowest reaching half a
+    diagonal below it; every die on the plate within the bowl's reach (its radius and a die's half
+    diagonal) must stay ``LADLE_CLEARANCE`` below that.
+    """
+    reach = bowl + EDGE * math.sqrt(3) / 2
+    tops = [die_top(r) for r in readout.dice.values() if math.dist(r.position[:2], target) <= reach and r.on_plate]
+    return max(tops, default=0.0) + EDGE * math.sqrt(3) / 2 + LADLE_CLEARANCE
+
+
 class LadleHand(Controller[Trulla]):
-    """Fills the ladle with as many dice as the game allows and pours them over the pyramid's centre."""
+    """Fills the ladle with as many dice as the game allows and pours them over the pyramid's centre, held
+    ``height`` m above the table (12 cm), or higher where the dice under it reach up (``ladle_height``:
+    over the top two layers of the pyramid), so that the ladle never touches the pyramid."""
 
     name = "ladle"
     plays = (Trulla,)
 
-    def __init__(self, rng: np.random.Generator, count: int = 6) -> None:
+    def __init__(self, rng: np.random.Generator, count: int = 6, height: float = 0.12) -> None:
         self.rng = rng
         self.count = count
+        self.height = height
 
     def act(self, game: Trulla, readout: Readout, elapsed: float) -> PhysicalAction:
         """Pour a ladleful above the plate, a little off centre."""
         dice: list[int] = game.ladleful(self.count)
         spot = self.rng.normal(0, 0.015, size=2)
-        return Pour(tuple(dice), (float(spot[0]), float(spot[1])), height=0.12, azimuth=float(self.rng.uniform(0, 360)))
+        target = (float(spot[0]), float(spot[1]))
+        height = max(self.height, ladle_height(readout, target, Pour.bowl))
+        return Pour(tuple(dice), target, height=height, azimuth=float(self.rng.uniform(0, 360)))
 
 
 class HumanHand(Controller[SkillGame]):

@@ -208,13 +208,18 @@ class Trulla(SkillGame):
 
     Setup: the dice are shared out by colour (red, green, black): ``dice`` each (default 55).
     Turn: the player fills the ladle with as many of their dice as they like and pours them onto the
-        plate (``Pour``); the turn ends when the ladle is empty.
+        plate (``Pour``); the turn ends when the ladle is empty (or touches the pyramid: see below).
     Legal actions: one pour of any number of the player's remaining dice.
     Scoring: faces of the player's colour on the outside of the pyramid that the seated dice form
         (edges double, apex triple), read from the world.
     End: when every die has been poured (or after ``rounds`` rounds, default 30); the most faces wins.
     Interpretation: dice that fall off the plate go back to their owner to be poured again; dice that
         come to rest anywhere but corner-down in a funnel stay where they lie and count for nobody.
+        The ladle is not a body in the simulation: a pour lets its dice go from points in its bowl,
+        above the target, so it cannot touch the pyramid, and a turn ends when the ladle is empty,
+        which is one pour. The hands hold it clear instead: the programmed one 12 cm above the table,
+        higher where dice under it reach up, keeping its dice 5 mm above every die
+        (``ladle_height``); a person's 8 cm above the point under the mouse. A "touch" never happens.
     """
 
     info: ClassVar[GameInfo] = GameInfo(16, "Trulla", "C (S)", (2, 3), "all dice by colour; a ladle", (), 196)
