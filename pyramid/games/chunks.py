@@ -151,6 +151,9 @@ class ChunkGame(Game):
     def scores(self) -> tuple[float, ...]:
         return tuple(float(n) for n in self.placed)
 
+    def dice_left(self) -> tuple[int, ...] | None:
+        return tuple(self.left(p) for p in range(self.players))
+
     def termination(self) -> Termination | None:
         if not self.building and any(self.left(p) == 0 for p in range(self.players)):
             return Termination.ALL_PLACED

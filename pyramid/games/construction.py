@@ -72,6 +72,9 @@ class MostSimpleGame(Game):
     def scores(self) -> tuple[float, ...]:
         return colour_scores(self.state, self.colours)
 
+    def dice_left(self) -> tuple[int, ...] | None:
+        return tuple(self.stock(c) for c in self.colours)
+
     def termination(self) -> Termination | None:
         return Termination.PYRAMID_COMPLETE if len(self.state) == len(geometry.SLOTS) else None
 
@@ -183,6 +186,9 @@ class Mucho(Game):
 
     def scores(self) -> tuple[float, ...]:
         return tuple(float(self.state.pip_sum(region & set(self.state), outer_only=False)) for region in self.regions)
+
+    def dice_left(self) -> tuple[int, ...] | None:
+        return tuple(len(region - set(self.state)) for region in self.regions)
 
     def termination(self) -> Termination | None:
         return Termination.ROUNDS_PLAYED if len(self.history) >= 20 * self.players else None
@@ -366,6 +372,9 @@ class FireAndWater(Game):
     def scores(self) -> tuple[float, ...]:
         n = 2 * self.STOCK[self.players]
         return tuple(float(n - sum(left.values())) for left in self.left)
+
+    def dice_left(self) -> tuple[int, ...] | None:
+        return tuple(sum(left.values()) for left in self.left)
 
     def termination(self) -> Termination | None:
         if any(sum(left.values()) == 0 for left in self.left):

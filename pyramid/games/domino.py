@@ -116,6 +116,9 @@ class DoRa(Game):
     def scores(self) -> tuple[float, ...]:
         return tuple(float(self.STOCK[self.players] - n) for n in self.left)
 
+    def dice_left(self) -> tuple[int, ...] | None:
+        return tuple(self.left)
+
     def termination(self) -> Termination | None:
         if min(self.left) <= 0:
             return Termination.ALL_PLACED

@@ -137,6 +137,9 @@ class Acquire(Game):
     def scores(self) -> tuple[float, ...]:
         return tuple(-1.0 if self.broke[p] else float(self.hand[p]) for p in range(self.players))
 
+    def dice_left(self) -> tuple[int, ...] | None:
+        return tuple(self.hand)
+
     def termination(self) -> Termination | None:
         if len(self.active()) <= 1:
             return Termination.PLAYERS_OUT
@@ -224,6 +227,9 @@ class Ruins(Game):
 
     def scores(self) -> tuple[float, ...]:
         return tuple(float(n) for n in self.used)
+
+    def dice_left(self) -> tuple[int, ...] | None:
+        return tuple(self.STOCK - n for n in self.used)
 
     def termination(self) -> Termination | None:
         return Termination.ALL_PLACED if max(self.used) >= self.STOCK else None
@@ -394,6 +400,9 @@ class UpAndDown(Game):
     def scores(self) -> tuple[float, ...]:
         faces = colour_scores(self.state, self.colours)
         return tuple(f + n for f, n in zip(faces, self.taken, strict=True))
+
+    def dice_left(self) -> tuple[int, ...] | None:
+        return tuple(self.stock(c) for c in self.colours)
 
     def termination(self) -> Termination | None:
         return Termination.PYRAMID_COMPLETE if len(self.state) == len(geometry.SLOTS) else None

@@ -254,6 +254,9 @@ class Lookout(Game):
     def scores(self) -> tuple[float, ...]:
         return tuple(float(self.STOCK[self.players] - n) for n in self.left)
 
+    def dice_left(self) -> tuple[int, ...] | None:
+        return tuple(self.left)
+
     def termination(self) -> Termination | None:
         if min(self.left) <= 0:
             return Termination.ALL_PLACED
@@ -339,6 +342,9 @@ class SpottedCow(Game):
 
     def scores(self) -> tuple[float, ...]:
         return tuple(float(self.share - n) for n in self.left)
+
+    def dice_left(self) -> tuple[int, ...] | None:
+        return tuple(self.left)
 
     def termination(self) -> Termination | None:
         if min(self.left) <= 0:

@@ -125,6 +125,9 @@ class Triops(Game):
     def scores(self) -> tuple[float, ...]:
         return colour_scores(self.state, self.colours)
 
+    def dice_left(self) -> tuple[int, ...] | None:
+        return tuple(COUNTS[c] - sum(1 for d in self.state.values() if d.colour == c) for c in self.colours)
+
     def termination(self) -> Termination | None:
         return Termination.PYRAMID_COMPLETE if len(self.state) == len(geometry.SLOTS) else None
 
@@ -264,6 +267,9 @@ class Squeezing(Game):
 
     def scores(self) -> tuple[float, ...]:
         return tuple(float(55 - n) for n in self.left)
+
+    def dice_left(self) -> tuple[int, ...] | None:
+        return tuple(self.left)
 
     def termination(self) -> Termination | None:
         if min(self.left) <= 0:

@@ -81,6 +81,10 @@ class Game(GameBase):
         """A quick value of ``action`` for the greedy player, or None to let it look one move ahead."""
         return None
 
+    def dice_left(self) -> tuple[int, ...] | None:
+        """Each player's dice still to place, where players hold dice; None where they hold none."""
+        return None
+
     # -- the public interface ---------------------------------------------------------------------
 
     def phase(self) -> Phase:
