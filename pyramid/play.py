@@ -22,7 +22,19 @@ from pyramid.physics import actions
 from pyramid.physics.roller import FastRoller, PhysicalRoller, Roller
 from pyramid.physics.settings import Physics
 from pyramid.physics.world import World
-from pyramid.rules import Action, Game, GameBase, Outcome, Phase, Place, Remove, RemoveColumn, Rolled, exact_result
+from pyramid.rules import (
+    Action,
+    Game,
+    GameBase,
+    Move,
+    Outcome,
+    Phase,
+    Place,
+    Remove,
+    RemoveColumn,
+    Rolled,
+    exact_result,
+)
 from pyramid.skillgames.base import SkillGame, TurnEnd, TurnRecord
 from pyramid.state import Cell, PyramidState
 from pyramid.units import PLACE_DROP
@@ -153,7 +165,21 @@ class Match:
             for slot in slots:
                 if slot in self.slot_die:
                     self.world.remove(self.slot_die.pop(slot))
+        elif isinstance(action, Move):
+            self._carry(action, up)
         return self._settle_and_observe(action)
+
+    def _carry(self, move: Move, up: geometry.UpFaces) -> None:
+        """A hand carries ``move``'s dice: lifts them top first, sets them down lowest first, faces kept."""
+        assert self.world is not None and isinstance(self.game, Game)
+        held = []
+        for source, target in sorted(move.steps, key=lambda step: geometry.layer(step[0])):
+            if source in self.slot_die:
+                die = self.slot_die.pop(source)
+                self.world.remove(die)
+                held.append((die, self.game.state[source].up or up, target))
+        for die, faces, target in sorted(held, key=lambda h: -geometry.layer(h[2])):
+            self.world.place(die, target, faces, drop=self.drop)
 
     # -- chance --------------------------------------------------------------------------------
 

@@ -4,11 +4,12 @@ world (a roll). The world carries them out; the rules read back what happened.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeAlias
 
 from pyramid.dice import Colour
 from pyramid.geometry import Slot, UpFaces
+from pyramid.moves import Step, carry
 from pyramid.state import Cell, PyramidState
 
 
@@ -47,6 +48,19 @@ class RemoveColumn:
 
     def __str__(self) -> str:
         return "remove column " + " ".join(map(str, self.slots))
+
+
+@dataclass(frozen=True)
+class Move:
+    """Carry dice by hand from slot to slot, keeping their faces: every ``(source, target)`` of ``steps``
+    together (all lifted, then set down). ``name`` says what the move is, for people (not compared).
+    """
+
+    steps: tuple[Step, ...]
+    name: str = field(default="", compare=False)
+
+    def __str__(self) -> str:
+        return self.name or "move " + ", ".join(f"{s} to {t}" for s, t in self.steps)
 
 
 @dataclass(frozen=True)
@@ -96,7 +110,7 @@ class Rolled:
         return "rolled " + " ".join(map(str, self.faces))
 
 
-Action: TypeAlias = Place | Remove | RemoveColumn | Pass | Declare
+Action: TypeAlias = Place | Remove | RemoveColumn | Move | Pass | Declare
 
 
 def exact_result(state: PyramidState, action: Action, up: UpFaces = (1, 2, 3)) -> PyramidState:
@@ -109,4 +123,6 @@ def exact_result(state: PyramidState, action: Action, up: UpFaces = (1, 2, 3)) -
         for s in action.slots:
             state = state.without(s)
         return state
+    if isinstance(action, Move):
+        return PyramidState(carry(state.cells, action.steps))
     return state
