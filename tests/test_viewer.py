@@ -820,3 +820,45 @@ def test_enter_replays_a_programmed_stacker_from_its_seed_and_its_hand_empties_a
     assert "the hand is empty" in match.records[0].end.note and replay.hand == []
     assert [(r.end, r.actions) for r in replay.records] == [(r.end, r.actions) for r in match.records]
     assert len(seated) == 4 and replay_seated == seated, "the same 2-layer pyramid stands in the replay's world"
+
+
+def _every_red_die_in_play():  # type: ignore[no-untyped-def]
+    """A settled world: a two-layer pyramid (red on green) in a corner, and every other red die lying on the table."""
+    from pyramid.ui.player import spare_positions
+
+    world, apex = small_pyramid_world(2)
+    rest = [d.id for d in DICE if d.colour == "red" and d.id not in set(world.dice)]
+    for die, position in zip(rest, spare_positions(len(rest), world.physics.edge), strict=True):
+        world.throw(die, position)
+    world.settle()
+    return world, apex, rest
+
+
+def test_p_takes_a_spare_die_lying_on_the_table_when_none_is_left_in_the_box(display: str) -> None:
+    from pyramid.ui.viewer import watching
+
+    world, _, table = _every_red_die_in_play()
+    viewer, hands = _open(world, display)
+    wid = str(viewer._window)
+    try:
+        assert not [d for d in DICE if d.colour == "red" and d.id not in world.dice], "every red die is in play"
+        slot = (0, 0, 8)  # a base funnel in the corner away from the small pyramid
+        before = len(world.dice)
+        x, y = _screen_point(viewer, world.slot_pose(slot)[0])
+        _xdotool(viewer, "key", "--window", wid, "p")
+        _xdotool(viewer, "mousemove", "--window", wid, str(x), str(y))
+        viewer.frame(0.0)
+        viewer.frame(0.0)
+        assert hands.funnel == slot and hands.colour == "red"
+        _xdotool(viewer, "click", "1")
+        with watching(world, viewer):
+            viewer.live(1.0)
+        world.settle(raise_on_timeout=False)
+        readout = world.readout(require_rest=False)
+        assert slot in readout.slot_die, f"nothing was placed: {viewer.messages}"
+        die = readout.slot_die[slot]
+        assert die in table and readout.pyramid[slot].colour == "red", "a red spare from the table was placed"
+        assert len(world.dice) == before, "the die moved from the table to the funnel: none came or went"
+    finally:
+        viewer.close()
+        world.close()

@@ -23,7 +23,6 @@ from pyramid.rules import Action, Place, Remove, RemoveColumn
 from pyramid.skillgames.base import DiceInHand, SkillGame
 from pyramid.skillgames.mount import Mounting, corner_down
 from pyramid.skillgames.throwing import Trulla
-from pyramid.state import Cell, PyramidState
 from pyramid.tolerances import TOL
 from pyramid.ui.viewer import Viewer
 from pyramid.units import PLACE_DROP
@@ -200,19 +199,41 @@ class Hands:
         """Show what the hands did."""
         self.viewer.say(text)
 
+    def spare_dice(self, colour: Colour, near: np.ndarray) -> list[DieId]:
+        """Dice of ``colour`` a hand may take: those still in the box, then those lying off the plate, nearest first.
+
+        A world with every die in play (``pyramid view``: the pyramid and the 116 spares on the table) has
+        none in the box: its spares are the dice lying on the table.
+        """
+        world = self.world
+        boxed = [d.id for d in DICE if d.colour == colour and d.id not in set(world.dice)]
+        readout = world.readout(require_rest=False)
+        lying = [r for r in readout.dice.values() if r.colour == colour and not r.on_plate and r.slot is None]
+        lying.sort(key=lambda r: float(np.linalg.norm(np.array(r.position) - near)))
+        return boxed + [r.die for r in lying]
+
+    def take(self, dice: Sequence[DieId]) -> None:
+        """Queue picking ``dice`` up off the table (those in play), so that an action can set them down again."""
+        world = self.world
+        lying = [d for d in dice if d in world.dice]
+        for die in lying:
+            self.viewer.queue.append(lambda die=die: world.remove(die, pull=False))
+
     def place(self, slot: geometry.Slot) -> None:
         """Queue placing a spare die of the chosen colour in ``slot`` showing the chosen faces."""
-        world = self.world
         if self.sink is not None:
             self.note("a skill game has no placing: lift, flick, blow, tilt, shake or throw")
             return
-        try:
-            die = world.assign_dice(PyramidState({slot: Cell(self.colour)}))[slot]
-        except ValueError as err:
-            self.note(str(err))
+        world = self.world
+        spare = self.spare_dice(self.colour, self.slot_pose(slot, self.up)[0])
+        if not spare:
+            self.note(f"no {self.colour} die left to place: none in the box, none lying off the plate")
             return
+        die = spare[0]
         self.note(f"place {self.colour} die {die} at {slot} showing {''.join(map(str, self.up))}")
-        self.viewer.queue.append(lambda: world.place(die, slot, self.up, drop=PLACE_DROP))
+        self.take([die])
+        up = self.up
+        self.viewer.queue.append(lambda: world.place(die, slot, up, drop=PLACE_DROP))
 
     def lift(self, die: DieId) -> None:
         """Queue lifting ``die`` out: out of its slot along its way out, or off the table straight up."""
@@ -368,7 +389,8 @@ class Hands:
             lying.sort(key=lambda r: float(np.linalg.norm(np.array(r.position) - origin)))
             spare = [r.die for r in lying]
         else:
-            spare = [d.id for d in DICE if d.colour == self.colour and d.id not in set(self.world.dice)]
+            spare = self.spare_dice(self.colour, origin)
+            self.take(spare[:1])
         if not spare:
             where = "lying off the plate" if self.sink is not None else "left to throw"
             self.note(f"no {self.colour} die {where}")
@@ -418,11 +440,12 @@ class Hands:
                 return
             die = self.game.next_die()
         else:
-            spare = [d.id for d in DICE if d.colour == self.colour and d.id not in set(world.dice)]
+            spare = self.spare_dice(self.colour, seat)
             if not spare:
                 self.note(f"no {self.colour} die left to attach")
                 return
             die = spare[0]
+            self.take([die])
         self.act(actions.Attach(die, cell, self.up))
 
     def _pour(self) -> None:
@@ -436,9 +459,10 @@ class Hands:
                 return
             dice = list(self.game.ladleful(LADLE))
         else:
-            dice = [d.id for d in DICE if d.colour == self.colour and d.id not in set(self.world.dice)][:LADLE]
+            dice = self.spare_dice(self.colour, point)[:LADLE]
+            self.take(dice)
         if not dice:
-            where = "in your hand" if self.sink is not None else f"{self.colour} left in the box"
+            where = "in your hand" if self.sink is not None else f"{self.colour} left to pour"
             self.note(f"no dice {where} to pour")
             return
         azimuth = math.degrees(math.atan2(direction[1], direction[0]))
