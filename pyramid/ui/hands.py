@@ -8,6 +8,7 @@ points at comes from ``pyramid.picking``.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -217,7 +218,7 @@ class Hands:
         world = self.world
         lying = [d for d in dice if d in world.dice]
         for die in lying:
-            self.viewer.queue.append(lambda die=die: world.remove(die, pull=False))
+            self.viewer.queue.append(functools.partial(world.remove, die, pull=False))
 
     def place(self, slot: geometry.Slot) -> None:
         """Queue placing a spare die of the chosen colour in ``slot`` showing the chosen faces."""
