@@ -7,11 +7,14 @@ the world. Every random choice uses the Generator the player was given.
 from __future__ import annotations
 
 import abc
+import inspect
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from pyramid.agents.terminal import TypedMoveError, board_view, move_help, move_list, read_move, use_colour
 from pyramid.rules import Action, Game, GameBase
 
 G = TypeVar("G", bound=GameBase, contravariant=True)  # the kind of game a player can play
@@ -79,25 +82,52 @@ class GreedyPlayer(Player[Game]):
 
 
 class HumanPlayer(Player[Game]):
-    """A person at the terminal: numbered legal actions, a number typed back; asks again on bad input."""
+    """A person at the terminal: the pyramid drawn with the legal moves labelled, a move typed back.
+
+    A move is typed by its label (``i12``), its slot (``0 0 8``), its number or its words; bad input
+    is asked again with what was wrong. ``?``, ``help``, ``rules`` and ``board`` show the moves, the
+    rules card (``card``, else the game's docstring) and the pyramid. ``colour``: paint the dice in
+    ANSI colours (None: when standard output is a terminal and NO_COLOR is unset).
+    """
 
     name = "human"
 
-    def __init__(self, ask: Callable[[str], str] = input, show: Callable[[str], None] = print) -> None:
+    def __init__(
+        self,
+        ask: Callable[[str], str] = input,
+        show: Callable[[str], None] = print,
+        colour: bool | None = None,
+        card: str = "",
+    ) -> None:
         self.ask = ask
         self.show = show
+        self.colour = colour
+        self.card = card
 
     def choose(self, game: Game, legal: Sequence[Action]) -> Action:
-        """The action whose number the person types."""
-        scores = ", ".join(f"{p}: {s:g}" for p, s in enumerate(game.scores()))
-        self.show(f"player {game.to_move} to move (scores {scores}); pyramid {game.state.to_notation()}")
-        for n, action in enumerate(legal, 1):
-            self.show(f"  {n:3d}. {action}")
+        """The action the person names; a lone legal action is taken without asking."""
+        colour = use_colour(sys.stdout) if self.colour is None else self.colour
+        self.show(board_view(game, legal, colour))
+        if len(legal) == 1:
+            self.show(f"the only legal move: {legal[0]}")
+            return legal[0]
         while True:
-            answer = self.ask(f"choose 1..{len(legal)}: ").strip()
-            if answer.isdigit() and 1 <= int(answer) <= len(legal):
-                return legal[int(answer) - 1]
-            self.show(f"please type a number from 1 to {len(legal)}")
+            answer = self.ask(f"player {game.to_move}, your move (label, slot or number; ? for help): ").strip()
+            command = answer.lower()
+            if command in ("?", "help"):
+                self.show(move_help(legal))
+                if command == "help":
+                    self.show(self.card or inspect.getdoc(type(game)) or "")
+                self.show(move_list(legal))
+            elif command == "rules":
+                self.show(self.card or inspect.getdoc(type(game)) or "")
+            elif command == "board":
+                self.show(board_view(game, legal, colour))
+            else:
+                try:
+                    return read_move(answer, legal)
+                except TypedMoveError as err:
+                    self.show(str(err))
 
 
 def make_player(kind: str, rng: np.random.Generator) -> Player:

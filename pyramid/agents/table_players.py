@@ -5,12 +5,14 @@ They choose by the contract, ``choose(game, legal) -> Choice``, reading the pend
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
 import numpy as np
 
 from pyramid.agents.players import Player, RandomPlayer
+from pyramid.agents.terminal import TypedMoveError, option_help, read_option, table_status
 from pyramid.rules import Choice
 from pyramid.tablegames.base import Decision, TableGame
 
@@ -35,30 +37,67 @@ class OptimalPlayer(Player[TableGame]):
 
 
 class TableHumanPlayer(Player[TableGame]):
-    """A person at the terminal: prompt and numbered options, asked again after bad input; a lone option is taken."""
+    """A person at the terminal: the counts of every seat, the prompt and numbered options, an option typed back.
+
+    An option is typed by its number, by the dice to keep (``3355``) or by its words (``stop``); bad input
+    is asked again with what was wrong; a lone option is taken. ``?``, ``help``, ``rules`` and ``sheet``
+    show the options, the rules card (``card``, else the game module's docstring) and the score sheet.
+    """
 
     name = "human"
 
     def __init__(
-        self, name: str = "human", read: Callable[[str], str] | None = None, out: TextIO | None = None
+        self,
+        name: str = "human",
+        read: Callable[[str], str] | None = None,
+        out: TextIO | None = None,
+        card: str = "",
     ) -> None:
         self.name = name
         self.read = read  # None: the built-in input(), looked up when asked
         self.out = out
+        self.card = card
+        self._status = ""  # the counts last shown: shown again only when they change
 
     def choose(self, game: TableGame, legal: Sequence[Choice]) -> Choice:
-        """Ask until a valid option number is typed."""
+        """Ask until the answer names one option."""
         if len(legal) == 1:
             return legal[0]
-        lines = [f"{self.name}: {game.decision().prompt}"]
+        options = [c.text for c in legal]
+        status = table_status(game)
+        lines = [status] if status != self._status else []
+        self._status = status
+        lines.append(f"{self.name}: {game.decision().prompt}")
         lines += [f"  {c.index + 1}) {c.text}" for c in legal]
-        print("\n".join(lines), file=self.out)
+        self._say("\n".join(lines))
         while True:
             read = self.read or input
-            answer = read(f"choice 1-{len(legal)}: ").strip()
-            if answer.isdigit() and 1 <= int(answer) <= len(legal):
-                return legal[int(answer) - 1]
-            print(f"please type a number from 1 to {len(legal)}", file=self.out)
+            answer = read(f"choice 1-{len(legal)} (? for help): ").strip()
+            command = answer.lower()
+            if command in ("?", "help"):
+                self._say(option_help(options))
+                if command == "help":
+                    self._say(self._card(game))
+                self._say("\n".join(f"  {c.index + 1}) {c.text}" for c in legal))
+            elif command == "rules":
+                self._say(self._card(game))
+            elif command == "sheet":
+                self._say(game.score_sheet())
+            else:
+                try:
+                    index, note = read_option(answer, options)
+                except TypedMoveError as err:
+                    self._say(str(err))
+                    continue
+                if note:
+                    self._say(note)
+                return legal[index]
+
+    def _say(self, text: str) -> None:
+        print(text, file=self.out)
+
+    def _card(self, game: TableGame) -> str:
+        return self.card or inspect.getdoc(inspect.getmodule(type(game))) or ""
 
 
 def table_player(kind: str, name: str, rng: np.random.Generator) -> Player[TableGame]:
