@@ -51,7 +51,8 @@ JUMPS: tuple[Slot, ...] = _right_angles(((1, 1), (2, 1)))
 LONG_JUMPS: tuple[Slot, ...] = _right_angles(((3, 1),))
 
 
-def _add(slot: Slot, step: Slot, times: int = 1) -> Slot:
+def shift(slot: Slot, step: Slot, times: int = 1) -> Slot:
+    """``slot`` moved ``times`` steps along ``step`` (may leave the lattice)."""
     return (slot[0] + times * step[0], slot[1] + times * step[1], slot[2] + times * step[2])
 
 
@@ -82,7 +83,7 @@ def jump_targets(occupied: Iterable[Slot], source: Slot, long: bool = False) -> 
         return []
     rest = occ - {source}
     steps = JUMPS + LONG_JUMPS if long else JUMPS
-    found = {t for d in steps if is_open_for(rest, t := _add(source, d))}
+    found = {t for d in steps if is_open_for(rest, t := shift(source, d))}
     return sorted(found, key=geometry.SLOT_INDEX.__getitem__)
 
 
@@ -102,7 +103,7 @@ def edge_column(occupied: Iterable[Slot], bottom: Slot, axis: int) -> list[Slot]
     slot = bottom
     while geometry.is_slot(slot) and slot in occ:
         column.append(slot)
-        slot = _add(slot, AXES[axis], -1)
+        slot = shift(slot, AXES[axis], -1)
     return column
 
 

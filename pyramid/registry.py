@@ -13,6 +13,7 @@ from pyramid.games.chunks import QuadrulaRasa, TabulaRasa
 from pyramid.games.construction import FireAndWater, ForbiddenNumber, MostSimpleGame, Mucho, Rasanto, SummitStorm
 from pyramid.games.demolition import Asparagus, Doubles, ElDado, Favourite
 from pyramid.games.economy import Acquire, GreenAmoeba, Ruins, UpAndDown
+from pyramid.games.edges import Masquerade
 from pyramid.games.observation import CleverMole, StoringScores
 from pyramid.games.races import GreedyGrabber, Lookout, SpottedCow
 from pyramid.games.tactics import CuiBono, DoRa, GoldenCentre, Squeezing, Triops
@@ -47,6 +48,7 @@ BOARD_GAMES: tuple[type[Game], ...] = (
     Squeezing,
     Triops,
     Lookout,
+    Masquerade,
     ElDado,
     Asparagus,
     Doubles,
@@ -77,7 +79,6 @@ GAMES: tuple[type[GameBase], ...] = (*BOARD_GAMES, *SKILL_GAMES, *TABLE_GAMES)
 
 # The rule book's games that are not played here yet: number -> title (the book lists 57).
 NOT_YET: dict[int, str] = {
-    34: "Masquerade",
     35: "Slide",
     36: "Slipped",
     37: "Mound Mover",

@@ -1,0 +1,132 @@
+"""Puzzles of edges that slide: Masquerade (a corner pyramid's edges sorted by colour).
+
+Rules layer only (no physics); the edge slide is ``pyramid.moves.edge_slide``, carried out as one
+``Move`` (in the world a hand lifts the edge top first and sets it down lowest first).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import ClassVar
+
+from pyramid import geometry
+from pyramid.dice import Colour
+from pyramid.geometry import Slot
+from pyramid.moves import carry, edge_column, edge_slide
+from pyramid.rules import Action, Game, GameInfo, Move, Seat, Termination
+from pyramid.state import Cell, PyramidState
+
+EDGE_COLOURS: tuple[Colour, ...] = ("red", "green", "blue")
+CORNERS = "abc"
+
+
+def corner_edges(apex: Slot) -> list[list[Slot]]:
+    """The three edges of the 20-die corner pyramid with its top at ``apex``: per cube axis, bottom first, top last."""
+    return [
+        [(apex[0] + n * (a == 0), apex[1] + n * (a == 1), apex[2] + n * (a == 2)) for n in (3, 2, 1, 0)]
+        for a in range(3)
+    ]
+
+
+class Masquerade(Game):
+    """Masquerade (no. 34).
+
+    Setup: a pyramid of 20 dice in a corner per player (player 0 corner a, 1 corner b, 2 corner c),
+    black inside; its top die is black and its three edges below the top hold 3 red, 3 green and 3
+    blue dice.
+    Turn: take the bottom corner die of one of your pyramid's three edges out; the edge slides down
+    one slot and the die goes on the vacant top (one ``Move`` of four dice).
+    Legal actions: the three edge slides of your own pyramid.
+    Scoring: dice in place: for each level of the edges (bottom, middle, upper) the most dice of one
+    colour on it, plus 1 for a black top (10 when sorted). Option ``training``: for each edge the
+    most dice of one colour on it, plus 1 for a black top.
+    End: the first player whose edges show the same sequence of colours on every edge (each level
+    one colour, black on top) wins; option ``training``: one edge all red, one all green, one all
+    blue, black on top. The turn limit (600 actions) ends an endless game: most dice in place win.
+    Interpretation: "the most colourful sequence possible" is each edge reading red, green, blue from
+    the bottom, turned by one colour from edge to edge (every edge and every level shows all three
+    colours); which edge starts with which is drawn. Players sort only their own pyramid, so with 2
+    players the third corner stays empty.
+    """
+
+    info = GameInfo(34, "Masquerade", "T", (2, 3), "20 dice per player: 11 black, 3 red, 3 green, 3 blue", (), 371)
+    options_help: ClassVar[dict[str, str]] = {
+        "training": "yes: the training game (each edge one colour) instead of the same sequence on every edge"
+    }
+    house_rules = (
+        "The start (lost in the seed): every edge reads red, green, blue from the bottom, turned by one colour from "
+        "edge to edge. Each player sorts only their own pyramid. The turn limit (600 actions) ends an endless game."
+    )
+    max_moves: ClassVar[int] = 600
+
+    def setup(self) -> None:
+        self.training = self.option("training", False)
+        apexes = geometry.small_pyramid_apexes(20)
+        self.apexes = [apexes[CORNERS[p]] for p in range(self.players)]
+        cells: dict[Slot, Cell] = {}
+        for apex in self.apexes:
+            for slot in geometry.small_pyramid(20, apex):
+                cells[slot] = Cell("black", self.draw_orientation())
+            turns = self.rng.permutation(3)
+            for edge, turn in zip(corner_edges(apex), turns, strict=True):
+                for level, slot in enumerate(edge[:3]):
+                    cells[slot] = Cell(EDGE_COLOURS[(level + int(turn)) % 3], self.draw_orientation())
+        self.state = PyramidState(cells)
+        self.visits: dict[tuple[Seat, tuple[Colour, ...]], int] = {}  # how often each player's arrangement came about
+
+    def slides(self, player: Seat) -> list[Move]:
+        """The three edge slides of ``player``'s pyramid."""
+        out = []
+        for axis, edge in enumerate(corner_edges(self.apexes[player])):
+            column = edge_column(self.state, edge[0], axis)
+            if len(column) == 4:
+                out.append(Move(edge_slide(column), name=f"slide the edge from {edge[0]}: its bottom die on top"))
+        return out
+
+    def legal(self) -> list[Action]:
+        return list(self.slides(self.to_move))
+
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
+        seen = (player, self.arrangement(self.state, player))
+        self.visits[seen] = self.visits.get(seen, 0) + 1
+        self.to_move = self.next_player()
+
+    def in_place(self, cells: PyramidState | dict[Slot, Cell], player: Seat) -> int:
+        """How many of ``player``'s ten top and edge dice are in place in ``cells`` (10: sorted)."""
+        edges = corner_edges(self.apexes[player])
+        if self.training:
+            groups = [[cells[s].colour for s in edge[:3] if s in cells] for edge in edges]
+        else:
+            groups = [[cells[edge[level]].colour for edge in edges if edge[level] in cells] for level in range(3)]
+        top = self.apexes[player]
+        black_top = int(top in cells and cells[top].colour == "black")
+        return black_top + sum(Counter(g).most_common(1)[0][1] for g in groups if g)
+
+    def scores(self) -> tuple[float, ...]:
+        return tuple(float(self.in_place(self.state, p)) for p in range(self.players))
+
+    def termination(self) -> Termination | None:
+        return Termination.GOAL_REACHED if max(self.scores()) == 10 else None
+
+    def arrangement(self, cells: PyramidState | dict[Slot, Cell], player: Seat) -> tuple[Colour, ...]:
+        """The colours of ``player``'s top and edges in ``cells``, edge by edge."""
+        return tuple(cells[s].colour for edge in corner_edges(self.apexes[player]) for s in edge[:3]) + (
+            cells[self.apexes[player]].colour,
+        )
+
+    def outlook(self, cells: dict[Slot, Cell], player: Seat, depth: int) -> float:
+        """The most dice in place ``player`` can reach from ``cells`` within ``depth`` more slides, sooner better."""
+        now = float(self.in_place(cells, player))
+        if depth == 0 or now == 10:
+            return now + depth
+        trial = self.clone()
+        trial.state = PyramidState(cells)
+        return max(now, *(0.9 * self.outlook(carry(cells, m.steps), player, depth - 1) for m in trial.slides(player)))
+
+    def heuristic(self, action: Action) -> float | None:
+        if not isinstance(action, Move):
+            return 0.0
+        me = self.to_move
+        after = carry(self.state.cells, action.steps)
+        # look three slides ahead; an arrangement already seen is worth less, so the player does not go round in circles
+        return self.outlook(after, me, 2) - self.visits.get((me, self.arrangement(after, me)), 0)
