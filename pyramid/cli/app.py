@@ -57,6 +57,18 @@ EPILOG = """examples:
                                                 many seeded runs in parallel: rows, summary, plot
 """
 
+PLAY_EPILOG = """a human seat at the terminal:
+  the pyramid is drawn layer by layer (a the apex .. i the base), each die as its colour letter
+  (R red, G green, K black, B blue, Y gold) and its faces along +i, +j, +k; the slots of the legal
+  moves carry labels (a1 .. i45). Type a move by its label (i12), its slot (0 0 8 or (0,0,8)), its
+  number or its words (pass; i12 green where a slot has several moves). Table games: an option's
+  number, the dice to keep (3355) or its words (stop). Also: ? (the moves), help (and the rules
+  card), rules, board, sheet (table games). Colour on a terminal unless NO_COLOR is set.
+examples:
+  pyramid play 30 --players human,greedy --fast
+  pyramid play knights --players human,strong --fast
+"""
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of the ``pyramid`` command and its subcommands (their handlers are in ``HANDLERS``)."""
@@ -125,7 +137,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rules", help="print a game's rules card and its house rules")
     p.add_argument("game", type=game_name, help="number or name of the game")
 
-    p = sub.add_parser("play", help="play a game with bots and people; physical by default")
+    p = sub.add_parser(
+        "play",
+        help="play a game with bots and people; physical by default",
+        epilog=PLAY_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("game", type=game_name, help="number or name of the game (see `pyramid games`)")
     p.add_argument("--players", type=player_list, default="", help="comma-separated players, e.g. greedy,random,human")
     p.add_argument("--seed", type=seed_value, default=0, help="seed of every random choice (default 0)")

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import argparse
 
+from pyramid.agents.players import HumanPlayer
 from pyramid.agents.seats import default_seats
 from pyramid.agents.seats import seat_kinds as kinds_for
-from pyramid.agents.table_players import OptimalPlayer
+from pyramid.agents.table_players import OptimalPlayer, TableHumanPlayer
 from pyramid.cli.args import game_options, seat_kinds
+from pyramid.cli.games import rules_text
 from pyramid.physics.render import save_picture
 from pyramid.play import Match, start_match
 from pyramid.registry import find_game
@@ -37,6 +39,9 @@ def play(args: argparse.Namespace) -> int:
         seats = ", ".join(f"player {n} {k}" for n, k in enumerate(kinds))
         print(f"{game_cls.info.number}. {game_cls.info.title}: {seats}")
     match = start_match(game_cls, kinds, args.seed, fast=args.fast, options=options, log=print)
+    for seat in match.players:
+        if isinstance(seat, HumanPlayer | TableHumanPlayer):
+            seat.card = rules_text(game_cls)  # in reach: a person types rules (or help)
     try:
         match.run()
         game = match.game
