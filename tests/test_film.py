@@ -12,8 +12,12 @@ import numpy as np
 import pytest
 from PIL import Image, ImageSequence
 
+from pyramid.lab.scene import load_scene
+from pyramid.physics.render import view_points
 from pyramid.physics.world import World
-from pyramid.ui.film import BulletRenderer, Film, make_renderer, write_film
+from pyramid.ui import film as film_module
+from pyramid.ui.camera import OrbitCamera
+from pyramid.ui.film import BulletRenderer, Film, film_scene, make_renderer, write_film
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -103,3 +107,52 @@ def test_without_pyglet_auto_draws_in_software_and_opengl_says_which_extra(monke
     assert make_renderer("auto", 96, 64).name == "software"
     with pytest.raises(LookupError, match=r"pip install -e '\.\[view\]'"):
         make_renderer("opengl", 96, 64)
+
+
+class _Watcher:
+    """A renderer that draws nothing and notes, per frame, the dice in play and where each is seen (ndc)."""
+
+    name = "watcher"
+
+    def __init__(self, width: int = 96, height: int = 64) -> None:
+        self.width, self.height = width, height
+        self.camera = OrbitCamera()
+        self.framed = False
+        self.dice: list[int] = []
+        self.seen: list[np.ndarray] = []  # per frame (n, 2): each die's centre in normalised picture coordinates
+
+    def __call__(self, world: World) -> np.ndarray:
+        if not self.framed:
+            self.camera.fit(view_points(world), self.width / self.height)
+            self.framed = True
+        poses = world.poses()[1]
+        matrix = self.camera.projection_matrix(self.width / self.height) @ self.camera.view_matrix()
+        clip = (matrix @ np.c_[poses[:, :3], np.ones(len(poses))].T).T
+        self.dice.append(len(world.dice))
+        self.seen.append(clip[:, :2] / clip[:, 3:])
+        return np.full((self.height, self.width, 3), len(world.dice), np.uint8)  # the frame tells the count
+
+
+def test_the_film_camera_follows_a_thrown_die_until_it_rests(tmp_path: Path) -> None:
+    watcher = _Watcher()
+    film_scene(load_scene(ROOT / "scenes/die_throw.toml"), 0, tmp_path / "film.gif", None, watcher)
+    assert len(watcher.seen) >= 10
+    worst = max(float(np.abs(seen).max()) for seen in watcher.seen)
+    assert worst < 1.0, f"the die left the picture ({worst:.2f} of the half-width or half-height from the middle)"
+
+
+def test_a_film_shows_a_pyramid_built_die_by_die(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    written: list[np.ndarray] = []
+
+    def keep(frames: list[np.ndarray], path: Path, fps: float) -> Path:
+        written.extend(frames)
+        return path
+
+    monkeypatch.setattr(film_module, "write_film", keep)
+    scene = load_scene(ROOT / "scenes/building.toml", {"start.layers": 1, "build.count": 3})
+    film_scene(scene, 0, tmp_path / "film.gif", None, _Watcher())
+    counts = [int(frame[0, 0, 0]) for frame in written]  # the dice in play in each frame of the film
+    assert counts[0] == 45 and counts[-1] == 48
+    held = {n: counts.count(n) for n in (46, 47, 48)}
+    assert all(frames >= 5 for frames in held.values()), f"frames of the film per number of dice in play: {held}"
+    assert counts == sorted(counts), "the pyramid only grows"

@@ -17,6 +17,10 @@ from pyramid.dice import EDGE
 LEFT, MIDDLE, RIGHT = 1, 2, 4  # pyglet's mouse button bits
 SHIFT = 1  # pyglet's modifier bit of the shift key
 KEY_R, KEY_HOME = 114, 65360  # pyglet's key symbols of R and Home
+# Fractions of the picture's half-width and half-height: ``fit`` keeps what it frames inside the first
+# (the window's text runs along the top and the bottom); ``follow`` lets a moving die reach the second.
+FRAME_MARGIN = (0.9, 0.78)
+EDGE_MARGIN = (0.95, 0.92)
 
 
 @dataclass
@@ -124,11 +128,33 @@ class OrbitCamera:
         while self.distance > radius:
             nearer = self.distance * 0.95
             self.distance, previous = nearer, self.distance
-            clip = (self.projection_matrix(aspect) @ self.view_matrix() @ np.c_[points, np.ones(len(points))].T).T
-            if (clip[:, 3] <= 0).any() or (np.abs(clip[:, :2] / clip[:, 3:]) > [0.9, 0.78]).any():
+            if not self.sees(points, aspect):
                 self.distance = previous
                 break
         self.home = (self.yaw, self.pitch, self.distance, tuple(self.target.tolist()))  # type: ignore[assignment]
+
+    def sees(self, points: np.ndarray, aspect: float = 1.6, margin: tuple[float, float] = FRAME_MARGIN) -> bool:
+        """Whether every one of ``points`` (n, 3) lies in front of the camera and inside the middle ``margin``
+        (fractions of the picture's half-width and half-height) of a picture of width / height ``aspect``."""
+        points = np.asarray(points, dtype=float).reshape(-1, 3)
+        # Homogeneous clip coordinates of each point; inside means |x/w|, |y/w| within the margin.
+        clip = (self.projection_matrix(aspect) @ self.view_matrix() @ np.c_[points, np.ones(len(points))].T).T
+        return bool((clip[:, 3] > 0).all() and (np.abs(clip[:, :2] / clip[:, 3:]) <= margin).all())
+
+    def follow(self, points: np.ndarray, aspect: float = 1.6, ease: float = 0.3) -> None:
+        """Keep ``points`` (n, 3) in the picture as a camera operator would: still while they are well inside;
+        else ``ease`` of the way towards the view that ``fit`` would choose, then back off until they are in."""
+        points = np.asarray(points, dtype=float).reshape(-1, 3)
+        if len(points) == 0 or self.sees(points, aspect):
+            return
+        home = self.home
+        aim = OrbitCamera(self.yaw, self.pitch, self.distance, self.target.copy(), self.fov)
+        aim.fit(points, aspect)
+        self.target = self.target + ease * (aim.target - self.target)
+        self.distance += ease * (aim.distance - self.distance)
+        while not self.sees(points, aspect, EDGE_MARGIN) and self.distance < 200 * EDGE:
+            self.distance *= 1.05
+        self.home = home
 
     def reset(self) -> None:
         """Back to the view the camera started with."""

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from pyramid.ui.viewer import Stage
 
 FILM_SUFFIXES = (".gif", ".png", ".apng", ".mp4")
+HOLD = 0.2  # seconds a film shows each die placed, removed or thrown (no simulated time passes while it is)
 
 
 def has_display() -> bool:
@@ -35,9 +36,12 @@ def has_display() -> bool:
 
 
 class Renderer(Protocol):
-    """Draws a world: an RGB image (height, width, 3) uint8."""
+    """Draws a world from its ``camera``: an RGB image (height, width, 3) uint8."""
 
     name: str
+    width: int
+    height: int
+    camera: OrbitCamera
 
     def __call__(self, world: World) -> np.ndarray: ...
 
@@ -181,20 +185,32 @@ def _write_mp4(frames: Sequence[np.ndarray], path: Path, fps: float) -> None:
 
 
 class Film:
-    """Frames of a world taken every 1/``fps`` simulated seconds while it steps (``filming``)."""
+    """Frames of a world taken every 1/``fps`` simulated seconds while it steps (``filming``).
 
-    def __init__(self, renderer: Renderer, fps: float = 25.0, limit: int = 1500) -> None:
+    With ``follow`` the renderer's camera follows the action: it stays still while every die is well in
+    the picture and moves (and backs off) when one would leave it (``OrbitCamera.follow``).
+    """
+
+    def __init__(self, renderer: Renderer, fps: float = 25.0, limit: int = 1500, follow: bool = True) -> None:
         self.renderer = renderer
         self.fps = fps
         self.limit = limit  # frames kept at most: a runaway scene does not fill the memory
+        self.follow = follow
         self.frames: list[np.ndarray] = []
 
-    def take(self, world: World) -> np.ndarray:
-        """Add a frame of the world now and return it."""
+    def take(self, world: World, repeat: int = 1) -> np.ndarray:
+        """Add a frame of the world now (``repeat`` times: held for that many frames) and return it."""
+        if self.follow and self.frames:  # the renderer frames the first picture itself
+            self.renderer.camera.follow(view_points(world), self.renderer.width / self.renderer.height)
         frame = self.renderer(world)
-        if len(self.frames) < self.limit:
-            self.frames.append(frame)
+        for _ in range(repeat):
+            if len(self.frames) < self.limit:
+                self.frames.append(frame)
         return frame
+
+    def hold(self, world: World, seconds: float = HOLD) -> None:
+        """A frame of the world now, held for ``seconds``: a change made without time passing is seen."""
+        self.take(world, max(1, round(seconds * self.fps)))
 
     def attach(self, world: World) -> Callable[[], None]:
         """From now on every 1/fps simulated seconds of ``world.step`` leave a frame; returns the undo."""
@@ -287,6 +303,7 @@ def film_scene(
 
     done = {"place": 0, "remove": 0, "throw": 0}  # dice placed, removed and thrown since the start
     entry = {"number": 0, "shots": 0}  # the timeline entry logged last; pictures taken since
+    started: list[bool] = []  # the start is set out and settled: from now on each die placed is an event
 
     def picture(world: World, label: str) -> None:
         if folder is not None and label not in labels:
@@ -300,9 +317,11 @@ def film_scene(
 
         def act(*args: Any, **kwargs: Any) -> None:
             original(*args, **kwargs)
-            if labels:
+            if labels or started:
                 done[verb] += 1
                 picture(world, f"{verb}{done[verb]:02d}")
+                if video is not None:
+                    film.hold(world)  # a pyramid built die by die grows die by die in the film
 
         setattr(world, verb, act)
 
@@ -325,6 +344,7 @@ def film_scene(
         if not worlds:
             return
         if line.startswith("start"):
+            started.append(True)
             picture(worlds[-1], "start")
             entry["shots"] = 0
         elif head.isdigit() and int(head) != entry["number"]:
