@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -480,6 +481,7 @@ def test_a_skill_game_played_by_hand_in_the_window_and_replayed(display: str, mo
     outcomes: list[tuple[float, ...]] = []
     clicks: list[int] = []
     pending: list[bool] = []  # a click sent and not yet taken
+    shown: list[str] = []  # the status text of every frame
     original_init, original_frame, original_run = Hands.__init__, Viewer.frame, Match.run
 
     def init(self: Hands, *args: object) -> None:
@@ -489,6 +491,7 @@ def test_a_skill_game_played_by_hand_in_the_window_and_replayed(display: str, mo
     def frame(self: Viewer, simulated: float) -> None:
         original_frame(self, simulated)
         _give_up_after(self, 6000)
+        shown.append(self.status.text)
         hands = hands_made[-1]
         if hands.sink is None:
             pending.clear()
@@ -522,6 +525,11 @@ def test_a_skill_game_played_by_hand_in_the_window_and_replayed(display: str, mo
     person = [r for r in game.records if r.player == 0]
     assert len(person) == 1 and person[0].actions >= 1, "the person's clicks were the turn's actions"
     assert len(outcomes) == 2 and outcomes[0] == outcomes[1], "the replay ends as the match did"
+    # The turn's clock starts at 0 in each turn's own world and never runs backwards.
+    clocks = [float(m) for text in shown for m in re.findall(r"(-?\d+\.\d+) of 1000 s", text)]
+    assert clocks and min(clocks) >= 0.0, f"the clock showed {min(clocks):.2f} s"
+    # While the person lifts dice out, the window counts them.
+    assert any("this turn so far: 1 die taken out" in text for text in shown)
 
 
 @pytest.mark.parametrize("physical", [True, False], ids=["physical", "exact"])
@@ -859,6 +867,62 @@ def test_p_takes_a_spare_die_lying_on_the_table_when_none_is_left_in_the_box(dis
         die = readout.slot_die[slot]
         assert die in table and readout.pyramid[slot].colour == "red", "a red spare from the table was placed"
         assert len(world.dice) == before, "the die moved from the table to the funnel: none came or went"
+    finally:
+        viewer.close()
+        world.close()
+
+
+def _dispatch(viewer, times: int = 10) -> None:  # type: ignore[no-untyped-def]
+    """Let the X events sent by xdotool arrive and be handled."""
+    for _ in range(times):
+        time.sleep(0.02)
+        viewer.dispatch_events()
+
+
+def test_esc_leaves_place_mode_and_quits_only_when_pressed_again(display: str) -> None:
+    world, _ = small_pyramid_world(2)
+    viewer, hands = _open(world, display)
+    wid = str(viewer._window)
+    try:
+        _xdotool(viewer, "key", "--window", wid, "p")
+        _dispatch(viewer)
+        assert hands.placing
+        _xdotool(viewer, "key", "--window", wid, "Escape")
+        _dispatch(viewer)
+        assert not hands.placing and not viewer.has_exit, "in place mode, Esc cancels"
+        _xdotool(viewer, "key", "--window", wid, "Escape")
+        _dispatch(viewer)
+        assert not viewer.has_exit and "Esc again" in viewer.messages[-1], "one Esc only asks"
+        _xdotool(viewer, "key", "--window", wid, "Escape")
+        _dispatch(viewer)
+        assert viewer.has_exit, "a second Esc quits"
+    finally:
+        viewer.close()
+        world.close()
+
+
+def test_the_text_has_a_panel_behind_it_that_hides_the_dice(display: str) -> None:
+    from pyramid.ui.viewer import text_box
+
+    world, apex = small_pyramid_world(4)
+    viewer, _ = _open(world, display)
+    try:
+        # Zoomed in on the pyramid: dice fill the window, under the text too.
+        viewer.camera.target = world.slot_pose(apex)[0] - np.array([0.0, 0.0, 0.03])
+        viewer.camera.distance = 0.09
+        viewer.set_text("status " * 40, "faces showing\nred 10\ngreen 10", "help " * 60)
+        shot = viewer.screenshot().astype(int)
+        dice = [_colour_class(p) for p in shot[250:350, 300:500].reshape(-1, 3)]
+        assert dice.count("red") + dice.count("green") + dice.count("black") > 0.5 * len(dice), "dice fill the middle"
+        for label in (viewer.status, viewer.side, viewer.help):
+            x, y, w, h = (round(v) for v in text_box(label))
+            box = shot[viewer.height - (y + h) + 2 : viewer.height - y - 2, x + 2 : x + w - 2].reshape(-1, 3)
+            classes = [_colour_class(p) for p in box]
+            coloured = sum(c in ("red", "green", "blue") for c in classes) / len(classes)
+            light = float((box.mean(axis=1) > 200).mean())
+            ink = float((box.mean(axis=1) < 100).mean())
+            assert coloured < 0.01 and light > 0.6, f"behind {label.text[:20]!r}: {coloured:.0%} dice, {light:.0%} lit"
+            assert ink > 0.01, f"the panel of {label.text[:20]!r} is not where its text is"
     finally:
         viewer.close()
         world.close()

@@ -342,6 +342,8 @@ class Hands:
         return True
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
+        if symbol == key.ESCAPE:
+            return self._cancel()
         if self.chooser is not None and self.chooser.key(symbol):
             return True
         if symbol == key.H:
@@ -373,11 +375,28 @@ class Hands:
         elif symbol == key.E and self.sink is not None and isinstance(self.game, DiceInHand):
             self.game.stop()  # Mount(a)ing: the player declares the turn over; the hands let go for a moment
             self.act(actions.Wait(0.1))
+        elif symbol == key.E and self.game is not None:
+            info = self.game.info
+            self.note(
+                f"in {info.title} a player cannot end the turn: it ends as the rules say (pyramid rules "
+                f"{info.number}) or after {self.game.time_limit:g} s"
+            )
         elif symbol == key.W:
             self.act(actions.Wait(0.5))
         else:
             return False
         return True
+
+    def _cancel(self) -> bool:
+        """Esc: forget a number being typed, or leave place mode; False when there is nothing to cancel."""
+        if self.chooser is not None and self.chooser.typed:
+            self.chooser.typed = ""
+            return True
+        if self.placing and self.chooser is None:
+            self.placing = False
+            self.note("place mode off")
+            return True
+        return False
 
     def _throw(self) -> None:
         """Throw a die at the point under the mouse: one of the chosen colour from the box or, in a skill

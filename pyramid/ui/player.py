@@ -34,11 +34,11 @@ HELP = (
     "drag: turn   wheel: zoom   shift-drag: pan   R: reset view   click a die: lift it out   drag a die: flick it\n"
     "hold B: blow where the mouse points   arrows: tilt the plate   ctrl-drag: tilt that way   S: shake   W: wait\n"
     "U: pull the die 8 mm out (shift-U: 4 mm)   A: attach a die beyond the face under the mouse   L: pour 6 dice\n"
-    "P: place mode (click a funnel)   C: colour   O: orientation   T: throw a die   H: help   Esc: quit"
+    "P: place mode (click a funnel; Esc leaves it)   C: colour   O: faces   T: throw a die   H: help   Esc Esc: quit"
 )
 PLAY_HELP = (
     "drag: turn   wheel: zoom   R: reset view   click a die: remove it   click a funnel: place (C colour, O faces)\n"
-    "or type the number of an action and press Enter   H: hide help   Esc: quit"
+    "or type the number of an action and press Enter (Esc: clear it)   H: hide help   Esc Esc: quit"
 )
 
 
@@ -173,7 +173,7 @@ def match_text(game: Game, kinds: Sequence[str], prompt: Prompt | None, messages
     scores = "   ".join(f"player {p} ({kinds[p]}): {s:g}" for p, s in enumerate(game.scores()))
     lines = [f"{info.number}. {info.title}", scores]
     if game.outcome is not None:
-        lines += [game.outcome.result(), "Enter: replay the match   Esc: quit"]
+        lines += [game.outcome.result(), "Enter: replay the match   Esc Esc: quit"]
     else:
         lines.append(f"player {game.to_move} ({kinds[game.to_move]}) to move")
         if prompt is not None:

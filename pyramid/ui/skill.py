@@ -19,7 +19,7 @@ from pyramid.perception import Readout
 from pyramid.physics.actions import PhysicalAction
 from pyramid.physics.world import World
 from pyramid.play import Match
-from pyramid.skillgames.base import SkillGame
+from pyramid.skillgames.base import DiceInHand, SkillGame
 from pyramid.ui.hands import Hands
 from pyramid.ui.player import face_table, wait_for_replay
 from pyramid.ui.replay import Move, Recorder, ReplayHand
@@ -29,7 +29,7 @@ SKILL_HELP = (
     "drag: turn   wheel: zoom   shift-drag: pan   R: reset view   click a die: lift it out   drag a die: flick it\n"
     "hold B: blow where the mouse points   arrows: tilt the plate   ctrl-drag: tilt that way   S: shake   W: wait\n"
     "U: pull the die 8 mm out (shift-U: 4 mm)   A: attach a die of your hand beyond the face under the mouse\n"
-    "E: end the turn   L: pour 6 of your dice   T: throw a die lying off the plate (C colour)   H: help   Esc: quit"
+    "{end}L: pour 6 of your dice   T: throw a die lying off the plate (C colour)   H: help   Esc Esc: quit"
 )
 
 
@@ -69,13 +69,24 @@ def skill_text(
     pace = f"   x{viewer.real_time_factor:.2f} real time" if viewer.real_time_factor > 0 else ""
     lines = [f"{info.number}. {info.title}{pace}", scores]
     if game.outcome is not None:
-        lines += [game.outcome.result(), "Enter: replay the match   Esc: quit"]
-    elif world is not None:
-        elapsed = world.time - turn.get("start", world.time)
+        lines += [game.outcome.result(), "Enter: replay the match   Esc Esc: quit"]
+    elif world is not None and "start" in turn:
+        elapsed = world.time - turn["start"]
         who = kinds[game.to_move]
         waiting = " - your move" if who == "human" else ""
         lines.append(f"player {game.to_move} ({who}) to move{waiting}: {elapsed:5.2f} of {game.time_limit:g} s")
+        if game.lifts_dice_out:
+            taken = int(turn["dice"]) - len(world.dice)
+            lines.append(f"this turn so far: {taken} {'die' if taken == 1 else 'dice'} taken out")
+    elif world is not None:
+        lines.append("setting out the dice for the next turn")
     return "\n".join(lines + ["", *viewer.messages[-6:]])
+
+
+def skill_help(game: SkillGame) -> str:
+    """The keys of a skill game in the window: E (end the turn) only where the player may say the turn is over."""
+    end = "E: end the turn   " if isinstance(game, DiceInHand) else ""
+    return SKILL_HELP.replace("{end}", end)
 
 
 def play_skill_in_window(
@@ -127,12 +138,13 @@ def play_skill_in_window(
                     framed.append(True)
                 status = skill_text(game, kinds, turn, world, viewer)
                 side = face_table(world.readout(require_rest=False).pyramid) if world is not None else ""
-                viewer.set_text(status, side, SKILL_HELP if hands.show_help else "")
+                viewer.set_text(status, side, skill_help(game) if hands.show_help else "")
 
             viewer.on_frame[:] = [overlay]
             with contextlib.ExitStack() as stack:
 
-                def make_world(stack: contextlib.ExitStack = stack) -> World:
+                def make_world(stack: contextlib.ExitStack = stack, turn: dict[str, float] = turn) -> World:
+                    turn.clear()  # the clock starts when the turn does, in this world
                     world = World()
                     worlds.append(world)
                     viewer.world = world
@@ -141,7 +153,9 @@ def play_skill_in_window(
 
                 def log(line: str, turn: dict[str, float] = turn) -> None:
                     if line.startswith("turn ") and viewer.world is not None:
-                        turn["start"] = viewer.world.time
+                        turn["start"], turn["dice"] = viewer.world.time, len(viewer.world.dice)
+                    elif line.strip().startswith("-> "):
+                        turn.clear()  # the turn is judged: its clock stops
                     viewer.say(line.strip())
 
                 match = Match(game, players, make_world=make_world, rng=np.random.default_rng([seed, 3]), log=log)

@@ -8,6 +8,7 @@ draws into a window or, for headless pictures, into an offscreen framebuffer (``
 from __future__ import annotations
 
 import ctypes
+import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -90,6 +91,9 @@ TABLE_RGBA = (0.62, 0.47, 0.32, 1.0)
 TABLE_HALF = 0.45  # metres: the table drawn is 0.9 m square
 GHOST_ALPHA = 0.55
 WHITE = (1.0, 1.0, 1.0, 1.0)
+PANEL_RGBA = (246, 246, 242, 215)  # the panel behind the window's text: nearly white, a little see-through
+PANEL_PAD = 6  # pixels of panel around the text
+QUIT_AGAIN = 2.0  # seconds: a second Esc within this quits the window
 
 
 def to_mat4(matrix: np.ndarray) -> Mat4:
@@ -308,6 +312,16 @@ class Stage:
         return np.asarray(image)
 
 
+def text_box(label: pyglet.text.Label, pad: int = PANEL_PAD) -> tuple[float, float, float, float]:
+    """The panel (x, y, width, height) in window pixels behind a label's text, ``pad`` pixels around it."""
+    width, height = label.content_width, label.content_height
+    # A multiline label is anchored by its layout's width; its lines start at that box's left edge.
+    box = label.width if label.multiline and label.width else width
+    left = label.x - {"left": 0, "center": box / 2, "right": box}[label.anchor_x]
+    bottom = label.y - {"bottom": 0, "center": height / 2, "top": height, "baseline": 0}[label.anchor_y]
+    return left - pad, bottom - pad, width + 2 * pad, height + 2 * pad
+
+
 def read_pixels(width: int, height: int) -> np.ndarray:
     """The bound framebuffer's pixels as an RGB image (height, width, 3) uint8, top row first."""
     buffer = (ctypes.c_ubyte * (width * height * 4))()
@@ -348,6 +362,7 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
         self.push_handlers(self.camera)
         self.stage = Stage(world.physics.edge if world else EDGE, plate=world.plate if world else True)
         self.hud = pyglet.graphics.Batch()
+        behind, front = pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=1)
         ink = (20, 20, 30, 255)
         self.status = pyglet.text.Label(
             "",
@@ -359,6 +374,7 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
             multiline=True,
             width=width - 280,
             batch=self.hud,
+            group=front,
         )
         self.side = pyglet.text.Label(
             "",
@@ -371,10 +387,26 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
             multiline=True,
             width=240,
             batch=self.hud,
+            group=front,
         )
         self.help = pyglet.text.Label(
-            "", x=12, y=12, anchor_y="bottom", font_size=10, color=ink, multiline=True, width=width - 24, batch=self.hud
+            "",
+            x=12,
+            y=12,
+            anchor_y="bottom",
+            font_size=10,
+            color=ink,
+            multiline=True,
+            width=width - 24,
+            batch=self.hud,
+            group=front,
         )
+        # A pale panel behind each text, so that it reads over the dice and the table.
+        self.panels = {
+            label: pyglet.shapes.Rectangle(0, 0, 0, 0, color=PANEL_RGBA, batch=self.hud, group=behind)
+            for label in (self.status, self.side, self.help)
+        }
+        self._escape = -math.inf  # real time of the last Esc that did not quit
         self.tints: dict[int, Sequence[float]] = {}
         self.messages: list[str] = []
         self._anchor = time.perf_counter()
@@ -417,12 +449,27 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
         self.view = Mat4()
         self.status.y = self.side.y = self.height - 12
         self.side.x = self.width - 12
+        for label, panel in self.panels.items():
+            panel.visible = bool(label.text.strip())
+            panel.x, panel.y, panel.width, panel.height = text_box(label)
         self.hud.draw()
 
     def on_resize(self, width: int, height: int) -> None:
         """Keep the overlay in its corners (the stage reads the size when it draws)."""
         self.help.width = max(width - 24, 100)
         self.status.width = max(width - 280, 300)  # the face table needs the last 260 pixels
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
+        """Esc quits only when pressed twice within ``QUIT_AGAIN`` seconds (the hands' Esc cancels first)."""
+        if symbol != pyglet.window.key.ESCAPE:
+            return False
+        now = time.perf_counter()
+        if now - self._escape <= QUIT_AGAIN:
+            self.has_exit = True
+        else:
+            self._escape = now
+            self.say(f"Esc again within {QUIT_AGAIN:g} s to quit")
+        return True
 
     def frame_world(self) -> None:
         """Aim the camera (and its home, R) so that the plate and every die of the world are in view."""
