@@ -1,4 +1,4 @@
-"""Who chooses the actions: a random player, a greedy baseline and a person at the terminal.
+"""Who chooses the actions: a random player, a greedy baseline, a tree search and a person at the terminal.
 
 Players see the game (rules layer) and its legal actions and return one of them; they never touch
 the world. Every random choice uses the Generator the player was given.
@@ -14,6 +14,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from pyramid.agents.search import UctSearch
 from pyramid.agents.terminal import TypedMoveError, board_view, move_help, move_list, read_move, use_colour
 from pyramid.rules import Action, Game, GameBase
 
@@ -130,13 +131,44 @@ class HumanPlayer(Player[Game]):
                     self.show(str(err))
 
 
+MCTS_ITERATIONS = 200  # the search's budget when ``mcts`` names none (``mcts:400`` does)
+
+
+class MctsPlayer(Player[Any]):  # any turn-based game: board or table
+    """Monte Carlo tree search (``pyramid.agents.search.UctSearch``) with ``iterations`` simulations a decision."""
+
+    name = "mcts"
+
+    def __init__(self, rng: np.random.Generator, iterations: int = MCTS_ITERATIONS) -> None:
+        self.search = UctSearch(rng, iterations)
+
+    def choose(self, game: GameBase, legal: Sequence[Any]) -> Any:
+        """The action the search rates best."""
+        return self.search.choose(game, legal)
+
+
+def mcts_budget(kind: str) -> int | None:
+    """The budget of ``mcts`` (the default) or ``mcts:N`` (N simulations a decision); None for another kind."""
+    name, colon, budget = kind.partition(":")
+    if name != "mcts":
+        return None
+    if not colon:
+        return MCTS_ITERATIONS
+    if not budget.isdigit() or int(budget) < 1:
+        raise ValueError(f"player {kind!r}: the search's budget is a whole number of simulations, 1 or more (mcts:400)")
+    return int(budget)
+
+
 def make_player(kind: str, rng: np.random.Generator) -> Player:
-    """A player by name: ``random``, ``greedy`` or ``human``."""
+    """A player by name: ``random``, ``greedy``, ``mcts`` (or ``mcts:N``, N simulations a decision) or ``human``."""
+    budget = mcts_budget(kind)
+    if budget is not None:
+        return MctsPlayer(rng, budget)
     kinds: dict[str, Callable[[], Player]] = {
         "random": lambda: RandomPlayer(rng),
         "greedy": lambda: GreedyPlayer(rng),
         "human": HumanPlayer,
     }
     if kind not in kinds:
-        raise ValueError(f"unknown player {kind!r}; choose from {', '.join(kinds)}")
+        raise ValueError(f"unknown player {kind!r}; choose from {', '.join(kinds)}, mcts")
     return kinds[kind]()

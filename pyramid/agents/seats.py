@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -24,13 +25,14 @@ from pyramid.agents.dice_hands import (
     ThrowHand,
 )
 from pyramid.agents.plate_hands import BlowHand, FlintHand, TiltHand
-from pyramid.agents.players import GreedyPlayer, HumanPlayer, Player, RandomPlayer
+from pyramid.agents.players import GreedyPlayer, HumanPlayer, MctsPlayer, Player, RandomPlayer, mcts_budget
 from pyramid.agents.table_players import OptimalPlayer, TableHumanPlayer
 from pyramid.rules import GameBase
 
 BOARD_PLAYERS: dict[str, Callable[[np.random.Generator], Player[Any]]] = {
     "random": RandomPlayer,
     "greedy": GreedyPlayer,
+    "mcts": MctsPlayer,  # also mcts:N, N simulations a decision
     "human": lambda rng: HumanPlayer(),
 }
 
@@ -59,6 +61,7 @@ TABLE_PLAYERS: dict[str, Callable[[np.random.Generator], Player[Any]]] = {
     "optimal": lambda rng: OptimalPlayer(),
     "strong": lambda rng: OptimalPlayer("strong"),
     "random": RandomPlayer,
+    "mcts": MctsPlayer,  # also mcts:N, N simulations a decision
     "human": lambda rng: TableHumanPlayer(),
 }
 
@@ -105,6 +108,9 @@ def make_seat(
     """The player called ``kind`` for a game of ``game_cls`` (named ``name`` at the table, if given);
     ValueError naming the choices when unknown."""
     table = _table(game_cls.kind)
+    budget = mcts_budget(kind) if "mcts" in table else None
+    if budget is not None:
+        table[kind] = partial(MctsPlayer, iterations=budget)
     if kind not in table:
         what = "skill player" if game_cls.kind == "skill" else "player"
         raise ValueError(f"unknown {what} {kind!r}; choose from {', '.join(seat_kinds(game_cls))}")

@@ -32,7 +32,7 @@ def play(args: argparse.Namespace) -> int:
         print(f"{game_cls.info.title} is a game of physical skill: it has no fast mode")
         return 2
     options = game_options(args.option, game_cls)
-    unknown = [k for k in kinds if k not in kinds_for(game_cls)]
+    unknown = [k for k in kinds if k.partition(":")[0] not in kinds_for(game_cls)]  # mcts:400 is mcts
     if unknown:
         raise ValueError(f"unknown player {unknown[0]!r}; choose from {', '.join(kinds_for(game_cls))}")
     if game_cls.kind != "table":

@@ -1,0 +1,74 @@
+"""The tree-search player: legal, reproducible, blind to the game's own future draws, reachable by name."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pyramid.agents.players import MctsPlayer, make_player
+from pyramid.agents.search import UctSearch, rewards
+from pyramid.agents.seats import make_seat
+from pyramid.play import Match, play_game
+from pyramid.registry import find_game
+from pyramid.rules import Game, Phase
+from pyramid.tablegames.base import TableGame
+
+
+def test_choice_is_legal_and_reproducible() -> None:
+    game = find_game(39, Game)(2, rng=np.random.default_rng(0))
+    legal = game.legal_actions()
+    first = UctSearch(np.random.default_rng(5), 40).choose(game, legal)
+    again = UctSearch(np.random.default_rng(5), 40).choose(game, legal)
+    assert first in legal and first == again
+
+
+def test_search_leaves_the_game_and_its_generator_alone() -> None:
+    # The simulations draw from the search's generator: the game's future rolls stay unknown and unused.
+    game = find_game(10, Game)(3, rng=np.random.default_rng(3))
+    state, history, drawn = game.state, list(game.history), game.rng.bit_generator.state
+    UctSearch(np.random.default_rng(1), 30).choose(game, game.legal_actions())
+    assert game.state == state and game.history == history
+    assert game.rng.bit_generator.state == drawn
+
+
+def test_table_game_rolls_are_sampled_in_the_tree() -> None:
+    game = find_game("decathlon", TableGame)(1, rng=np.random.default_rng(2))
+    while game.phase() is Phase.CHANCE:
+        game.apply(UctSearch(np.random.default_rng(0), 1).sample_roll(game))
+    legal = game.legal_actions()
+    assert UctSearch(np.random.default_rng(4), 20).choose(game, legal) in legal
+
+
+def test_rewards_share_the_win_and_read_the_lead() -> None:
+    game = play_game(find_game(27), ["greedy", "random", "random"], 0, fast=True)
+    assert game.outcome is not None
+    won = rewards(game, np.zeros(3), 1.0)
+    assert won.sum() == pytest.approx(1.0) and all(won[p] > 0 for p in game.outcome.winners)
+    fresh = find_game(27, Game)(3, rng=np.random.default_rng(0))
+    level = rewards(fresh, np.array([fresh.advantage(p) for p in range(3)]), 1.0)
+    assert level == pytest.approx(np.full(3, 0.5))
+
+
+def test_mcts_by_name_with_a_budget() -> None:
+    rng = np.random.default_rng(0)
+    player = make_player("mcts:30", rng)
+    assert isinstance(player, MctsPlayer) and player.search.iterations == 30
+    assert make_player("mcts", rng).search.iterations == 200  # type: ignore[attr-defined]
+    for bad in ("mcts:0", "mcts:x", "mcts:"):
+        with pytest.raises(ValueError, match="budget"):
+            make_player(bad, rng)
+    seat = make_seat("mcts:7", rng, find_game("knights"))
+    assert isinstance(seat, MctsPlayer) and seat.search.iterations == 7
+
+
+def test_mcts_beats_random() -> None:
+    # Mucho (no. 27) against two random players: a random seat wins a third of the games.
+    wins = 0.0
+    for seed in range(6):
+        game = find_game(27, Game)(3, rng=np.random.default_rng([seed, 1]))
+        players = [MctsPlayer(np.random.default_rng([seed, 2]), 12)] + [
+            make_player("random", np.random.default_rng([seed, 3, n])) for n in range(2)
+        ]
+        outcome = Match(game, players).run()
+        wins += (0 in outcome.winners) / len(outcome.winners)
+    assert wins >= 4
