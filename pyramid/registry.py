@@ -14,6 +14,7 @@ from pyramid.games.construction import FireAndWater, ForbiddenNumber, MostSimple
 from pyramid.games.demolition import Asparagus, Doubles, ElDado, Favourite
 from pyramid.games.economy import Acquire, GreenAmoeba, Ruins, UpAndDown
 from pyramid.games.edges import Masquerade
+from pyramid.games.jumps import Finish, FireRedDevil, FleaChase
 from pyramid.games.observation import CleverMole, StoringScores
 from pyramid.games.races import GreedyGrabber, Lookout, SpottedCow
 from pyramid.games.tactics import CuiBono, DoRa, GoldenCentre, Squeezing, Triops
@@ -55,6 +56,9 @@ BOARD_GAMES: tuple[type[Game], ...] = (
     Favourite,
     GreedyGrabber,
     CuiBono,
+    FleaChase,
+    Finish,
+    FireRedDevil,
 )
 
 # The skill games: played physically only, in rule-book order.
@@ -93,9 +97,6 @@ NOT_YET: dict[int, str] = {
     52: "Race",
     53: "Triangle",
     54: "Falling Rocks",
-    55: "Flea Chase",
-    56: "Finish",
-    57: "The Fire-Red Devil",
 }
 
 

@@ -12,7 +12,9 @@ import pytest
 from pyramid import geometry
 from pyramid.agents.players import GreedyPlayer, RandomPlayer
 from pyramid.games.edges import Masquerade, corner_edges
-from pyramid.rules import Game, IllegalAction, Move, Termination, check_game
+from pyramid.games.jumps import Finish, FireRedDevil, FleaChase
+from pyramid.moves import jump_targets
+from pyramid.rules import Game, IllegalAction, Move, Pass, Place, Termination, check_game
 from pyramid.state import Cell, PyramidState
 
 
@@ -37,9 +39,10 @@ def physical_moves(game: Game, moves: int, seed: int) -> None:
         match = Match(game, [RandomPlayer(np.random.default_rng([seed, n])) for n in range(game.players)], world=world)
         for _ in range(moves):
             action = match.step()
-            assert isinstance(action, Move)
             assert game.state == world.readout(require_rest=False).pyramid
-            assert all(t in game.state for _, t in action.steps)
+            if isinstance(action, Move):
+                sources, targets = {s for s, _ in action.steps}, {t for _, t in action.steps}
+                assert targets <= set(game.state) and not (sources - targets) & set(game.state)
     finally:
         world.close()
 
@@ -123,3 +126,192 @@ def test_masquerade_greedy_sorts_its_pyramid_and_beats_random() -> None:
 
 def test_masquerade_physical_slides_are_read_back() -> None:
     physical_moves(Masquerade(2, rng=np.random.default_rng(3)), 3, seed=3)
+
+
+# --- Flea Chase -------------------------------------------------------------------------------
+
+
+def test_flea_chase_starts_in_two_corner_triangles_and_jumps_along_the_plate() -> None:
+    game = FleaChase(2, rng=np.random.default_rng(0))
+    red = game.own(0)
+    assert red == sorted(s for s in geometry.BASE_SLOTS if s[0] >= 5) and len(game.own(1)) == 10
+    assert len(game.target) == 20 and all(s[2] >= 5 for s in game.target)
+    jumps = [a.steps[0] for a in game.legal_actions() if isinstance(a, Move)]
+    # on the plate only the dice of the triangle's inner side find an empty funnel next to them ...
+    assert {s for s, t in jumps if geometry.layer(t) == 8} == {s for s in red if s[0] == 5}
+    # ... and the corner die climbs one layer (an L of 2 and 1) onto a funnel of its own triangle
+    corner = {t for s, t in jumps if s == (8, 0, 0)}
+    assert corner and all(geometry.layer(t) == 7 and all(u in red for u in geometry.supports(t)) for t in corner)
+
+
+def test_flea_chase_a_die_in_the_target_stays_in_it() -> None:
+    game = FleaChase(2, rng=np.random.default_rng(0))
+    cells = {(0, 2, 6): Cell("red"), (0, 3, 5): Cell("red"), (8, 0, 0): Cell("red"), (4, 4, 0): Cell("green")}
+    game.observe(PyramidState(cells))
+    jumps = [a.steps[0] for a in game.legal_actions() if isinstance(a, Move)]
+    inside = [(s, t) for s, t in jumps if s in game.target]
+    assert inside and all(t in game.target for s, t in inside)
+    assert (0, 4, 4) in jump_targets(set(cells), (0, 3, 5))  # on the plate it could leave the target
+
+
+def test_flea_chase_a_blocked_player_passes_and_the_blocker_must_lift() -> None:
+    game = FleaChase(2, rng=np.random.default_rng(0))
+    # green's three dice in corner a are all under the red die in (7, 0, 0)
+    cells = {(8, 0, 0): Cell("green"), (7, 1, 0): Cell("green"), (7, 0, 1): Cell("green")}
+    cells |= {(7, 0, 0): Cell("red"), (4, 4, 0): Cell("red")}
+    game.observe(PyramidState(cells))
+    game.to_move = 1
+    assert game.legal_actions() == [Pass()]
+    game.apply(Pass())
+    sources = {a.steps[0][0] for a in game.legal_actions() if isinstance(a, Move)}
+    assert sources == {(7, 0, 0)}  # red's free turn is over: the blockade is lifted
+    game.apply(game.legal_actions()[0])
+    assert game.outcome is None and len(game.legal_actions()) > 1
+
+
+def test_flea_chase_ends_with_nineteen_dice_and_counts_faces_and_extra_turns() -> None:
+    game = FleaChase(2, rng=np.random.default_rng(0))
+    target = sorted(game.target - {game.top}, key=geometry.SLOT_INDEX.__getitem__)
+    # red holds ten target slots, green nine below the top but one: green's last die jumps in
+    cells = {s: Cell("red" if n % 2 else "green", (1, 2, 3)) for n, s in enumerate(target)}
+    last = next(s for s in reversed(target) if geometry.layer(s) == 8 and cells[s].colour == "green")
+    del cells[last]
+    outside = next(
+        s
+        for s in geometry.BASE_SLOTS
+        if s not in game.target and (last[0] - s[0], last[1] - s[1], last[2] - s[2]) in geometry.NEIGHBOUR_STEPS
+    )
+    cells[outside] = Cell("green", (1, 2, 3))
+    game.observe(PyramidState(cells))
+    game.finished_first, game.extra, game.to_move = 0, [0, 3], 1
+    game.apply(Move(((outside, last),)))
+    assert game.outcome is not None and game.outcome.termination is Termination.PYRAMID_COMPLETE
+    red_faces = sum(1 for s, _ in geometry.exposed_faces(game.state) if game.state[s].colour == "red")
+    green_faces = sum(1 for s, _ in geometry.exposed_faces(game.state) if game.state[s].colour == "green")
+    assert game.outcome.scores == (red_faces, green_faces - 4)
+
+
+def test_flea_chase_the_top_of_the_target_can_never_be_reached() -> None:
+    game = FleaChase(2, rng=np.random.default_rng(0))
+    below = set(game.target - {game.top})
+    outside_base = [s for s in geometry.BASE_SLOTS if s not in game.target]
+    assert not any(game.top in jump_targets(below | {s}, s, long=True) for s in outside_base)
+    assert not any(game.top in jump_targets(below, s, long=True) for s in below)
+
+
+# --- Finish -----------------------------------------------------------------------------------
+
+
+def test_finish_starts_with_six_dice_in_each_corner_and_one_on_top() -> None:
+    game = Finish(3, rng=np.random.default_rng(0))
+    assert len(game.state) == 21 and geometry.is_stable(game.state)
+    assert game.state[(7, 0, 0)].colour == "red" and game.state[(0, 7, 0)].colour == "green"
+    assert game.scores() == (0.0, 0.0, 0.0)
+    assert Finish.on_line((0, 4, 4), 0) and not Finish.on_line((0, 4, 3), 0) and not Finish.on_line((1, 4, 3), 0)
+
+
+def test_finish_first_with_seven_dice_on_the_far_edge_wins() -> None:
+    game = Finish(3, rng=np.random.default_rng(0))
+    line = [(0, j, 8 - j) for j in range(1, 7)]
+    cells = {s: Cell("red") for s in line} | {
+        (1, 0, 7): Cell("red"),
+        (4, 4, 0): Cell("green"),
+        (4, 0, 4): Cell("black"),
+    }
+    game.observe(PyramidState(cells))
+    win = Move((((1, 0, 7), (0, 0, 8)),))
+    assert win in game.legal_actions() and game.heuristic(win) == max(
+        game.heuristic(a) or 0 for a in game.legal_actions()
+    )
+    game.apply(win)
+    assert game.outcome is not None and game.outcome.winners == (0,) and game.outcome.scores[0] == 7
+
+
+def test_finish_a_stuck_player_makes_the_blocker_lift() -> None:
+    game = Finish(3, rng=np.random.default_rng(0))
+    # green's only die sits on the finish line under... red rests on green's die and a black die at its side
+    cells = {(0, 4, 4): Cell("green"), (1, 3, 4): Cell("black"), (0, 3, 5): Cell("black"), (0, 3, 4): Cell("red")}
+    cells |= {(6, 1, 1): Cell("red"), (4, 0, 4): Cell("black")}
+    game.observe(PyramidState(cells))
+    assert game.is_stuck(1) and not game.is_stuck(0)
+    game.stuck = [False, True, False]
+    lifts = {a.steps[0][0] for a in game.legal_actions() if isinstance(a, Move)}
+    assert lifts == {(0, 3, 4)}  # red must jump the die that rests on green's
+
+
+# --- The Fire-Red Devil -----------------------------------------------------------------------
+
+
+def devil_game(angel: tuple[int, int, int], devil: tuple[int, int, int], **options: object) -> FireRedDevil:
+    game = FireRedDevil(2, rng=np.random.default_rng(0), **options)
+    cells = {s: c for s, c in game.state.items() if c.colour == "black"}
+    cells[angel], cells[devil] = Cell("gold"), Cell("red")
+    game.observe(PyramidState(cells))
+    return game
+
+
+def test_devil_each_jump_leaves_a_green_die_behind() -> None:
+    game = devil_game((8, 0, 0), (0, 0, 8))
+    assert game.to_move == 0
+    jump = game.legal_actions()[0]
+    assert isinstance(jump, Move)
+    game.apply(jump)
+    assert game.legal_actions() == [Place((8, 0, 0), "green")] and game.to_move == 0
+    game.apply(Place((8, 0, 0), "green"))
+    assert game.greens == [44, 45] and game.to_move == 1 and game.state[(8, 0, 0)].colour == "green"
+
+
+def test_devil_catches_the_angel_by_coming_to_rest_on_her() -> None:
+    # the angel in (8, 0, 0) with green dice beside her; the devil jumps into the funnel above her
+    game = devil_game((8, 0, 0), (6, 2, 0))
+    cells = dict(game.state.cells) | {(7, 1, 0): Cell("green"), (7, 0, 1): Cell("green")}
+    game.observe(PyramidState(cells))
+    game.to_move = 1
+    catch = Move((((6, 2, 0), (7, 0, 0)),))
+    assert catch in game.legal_actions() and game.heuristic(catch) == 1000.0
+    game.apply(catch)
+    assert game.outcome is not None and game.outcome.winners == (1,)
+    assert game.outcome.termination is Termination.GOAL_REACHED
+
+
+@pytest.mark.parametrize(("stuck", "caught"), [(False, False), (True, True)])
+def test_devil_an_angel_who_cannot_jump(stuck: bool, caught: bool) -> None:
+    # the angel in corner a is hemmed in: her two neighbours are taken and the funnel above them needs (7, 0, 1)'s
+    game = devil_game((8, 0, 0), (4, 4, 0), stuck=stuck)
+    cells = dict(game.state.cells) | {(7, 1, 0): Cell("green"), (7, 0, 1): Cell("green"), (6, 2, 0): Cell("green")}
+    cells |= {(6, 1, 1): Cell("green"), (6, 0, 2): Cell("green"), (7, 0, 0): Cell("green")}
+    game.observe(PyramidState(cells))
+    assert game.jumps(0) == [] and game.caught() is caught
+
+
+def test_devil_the_angel_escapes_when_the_green_dice_are_used() -> None:
+    game = devil_game((8, 0, 0), (0, 0, 8), greens=1)
+    game.apply(game.legal_actions()[0])
+    game.apply(game.legal_actions()[0])
+    assert game.outcome is not None and game.outcome.winners == (0,)
+    assert game.outcome.termination is Termination.ALL_PLACED
+
+
+# --- every jumping game -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game_cls", [FleaChase, Finish, FireRedDevil])
+def test_jumping_games_pass_the_checker(game_cls: type[Game]) -> None:
+    report = check_game(game_cls, range(3))
+    assert report.ok, report.problems
+
+
+@pytest.mark.parametrize(("game_cls", "players"), [(FleaChase, 2), (Finish, 3), (FireRedDevil, 2)])
+def test_jumping_games_greedy_beats_random(game_cls: type[Game], players: int) -> None:
+    wins = 0
+    for seed in range(6):
+        kinds = ["greedy"] + ["random"] * (players - 1)
+        game = play(game_cls(players, rng=np.random.default_rng([seed, 1])), kinds, seed)
+        assert game.outcome is not None
+        wins += game.outcome.winners == (0,)
+    assert wins >= 4
+
+
+@pytest.mark.parametrize(("game_cls", "players"), [(FleaChase, 2), (FireRedDevil, 2)])
+def test_jumping_games_physical_jumps_are_read_back(game_cls: type[Game], players: int) -> None:
+    physical_moves(game_cls(players, rng=np.random.default_rng(5)), 4, seed=5)
