@@ -251,7 +251,7 @@ def test_run_pictures_write_a_png_after_the_start_every_entry_and_the_end(tmp_pa
     out = tmp_path / "runs"
     assert cli.main(["run", str(SCENES / "die_throw.toml"), "--pictures", "--out", str(out), "--quiet"]) == 0
     report = json.loads((out / "die_throw_seed0.json").read_text())
-    assert [Path(p).name for p in report["pictures"]] == ["00_start.png", "01_throw.png", "99_end.png"]
+    assert [Path(p).name for p in report["pictures"]] == ["000_start.png", "001_throw01.png", "002_end.png"]
     for picture in report["pictures"]:
         assert Path(picture).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

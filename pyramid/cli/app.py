@@ -14,6 +14,7 @@ import math
 import os
 import re
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 
 from pyramid.cli.args import seat_kinds
@@ -51,7 +52,7 @@ EPILOG = """examples:
   pyramid locality --seeds 200                  local against whole physics: same read-outs, how much faster
   pyramid view                                  a window: the full pyramid and every die, hands on
   pyramid play 14 --players human,greedy --view  play in a window, hot-seat
-  pyramid run scenes/full_pyramid.toml --picture --video gif   pictures and a film, no screen needed
+  pyramid run scenes/full_pyramid.toml --pictures --video gif  pictures and a film, no screen needed
   pyramid run scenes/full_pyramid.toml          run one scene headless: summary, JSON report
   pyramid experiment scenes/die_throw.toml --vary throw.height=0.01,0.05,0.2 --seeds 100
                                                 many seeded runs in parallel: rows, summary, plot
@@ -70,6 +71,37 @@ examples:
 """
 
 
+class HelpParser(argparse.ArgumentParser):
+    """A subcommand's parser whose epilog may be written only when its help is asked for (``epilog_maker``)."""
+
+    epilog_maker: Callable[[], str] | None = None
+
+    def format_help(self) -> str:
+        """The help text, its epilog made now."""
+        if self.epilog_maker is not None:
+            self.epilog = self.epilog_maker()
+        return super().format_help()
+
+
+def players_epilog() -> str:
+    """The kinds of player ``--players`` takes, by kind of game (the players' module is loaded only for --help)."""
+    from pyramid.agents.seats import BOARD_PLAYERS, SKILL_PLAYERS, TABLE_PLAYERS
+
+    def names(games: str, table: dict[str, object]) -> str:
+        kinds = ", ".join(f"{k} (or {k}:N, N simulations a move)" if k == "mcts" else k for k in table)
+        return textwrap.fill(
+            kinds, 100, initial_indent=f"  {games:<14}", subsequent_indent=" " * 16, break_on_hyphens=False
+        )
+
+    return f"""players (--players, one a seat; human: a person, on the terminal or, with --view, in the window):
+{names("board games:", dict(BOARD_PLAYERS))}
+{names("skill games:", dict(SKILL_PLAYERS))}
+                (each skill game's own programmed player is named on its card: pyramid rules N)
+{names("table games:", dict(TABLE_PLAYERS))}
+  without --players: a human, then the game's programmed players (greedy for the board games)
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of the ``pyramid`` command and its subcommands (their handlers are in ``HANDLERS``)."""
     parser = argparse.ArgumentParser(
@@ -78,11 +110,13 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=HelpParser)
 
     p = sub.add_parser("demo", help="build a pyramid physically, throw dice at it, print the read-out, save a picture")
     p.add_argument("--seed", type=seed_value, default=0, help="seed of every random choice (default 0)")
-    p.add_argument("--picture", default="pyramid.png", help="PNG file to write (default pyramid.png)")
+    p.add_argument(
+        "--picture", default="pyramid.png", metavar="FILE.png", help="the one picture to write (default pyramid.png)"
+    )
     p.add_argument("--throws", type=_throws, default=3, help="dice thrown onto the plate after building (default 3)")
     p.add_argument("--gui", action="store_true", help="show PyBullet's own window while it runs")
 
@@ -143,11 +177,15 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=PLAY_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    assert isinstance(p, HelpParser)
+    p.epilog_maker = lambda: players_epilog() + "\n" + PLAY_EPILOG
     p.add_argument("game", type=game_name, help="number or name of the game (see `pyramid games`)")
-    p.add_argument("--players", type=player_list, default="", help="comma-separated players, e.g. greedy,random,human")
+    p.add_argument(
+        "--players", type=player_list, default="", help="one player per seat, comma-separated (the kinds: below)"
+    )
     p.add_argument("--seed", type=seed_value, default=0, help="seed of every random choice (default 0)")
     p.add_argument("--fast", action="store_true", help="exact placement and drawn dice, no physics")
-    p.add_argument("--picture", default=None, help="write a picture of the final position to this PNG")
+    p.add_argument("--picture", default=None, metavar="FILE.png", help="write a picture of the final position")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option; repeatable")
     p.add_argument("--view", action="store_true", help="play in a window (needs the view extra); human seats click")
     p.add_argument(
@@ -169,6 +207,7 @@ RUN_EPILOG = """examples:
   pyramid run scenes/full_pyramid.toml                 build it, settle, print the read-out and the score
   pyramid run scenes/*.toml --quiet                    every scene, one report each under runs/
   pyramid run scenes/throw_at_pyramid.toml --seed 3 --pictures    PNGs after the start and every action
+  pyramid run scenes/building.toml --pictures --video gif         a PNG per die placed, and a film
   pyramid run scenes/die_throw.toml --set throw.height=0.02       change a setting without editing the file
 
 A scene file (TOML) says where the dice start ([start]: a full or partial pyramid, the text
@@ -204,7 +243,7 @@ cluster, with it uses a running scheduler (dask scheduler, then dask worker ADDR
 """
 
 
-def _add_run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+def _add_run_parser(sub: argparse._SubParsersAction[HelpParser]) -> argparse.ArgumentParser:
     p = sub.add_parser(
         "run",
         help="run scene files headless: a summary on the terminal and a JSON report",
@@ -217,16 +256,30 @@ def _add_run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--seed", type=seed_value, default=None, help="seed of every random choice (default: the scene's seed)"
     )
     p.add_argument("--out", default="runs", help="folder for the reports and pictures (default runs)")
-    p.add_argument("--pictures", action="store_true", help="also write a PNG after the start and after every action")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a setting; repeatable")
     p.add_argument("--quiet", action="store_true", help="print only where the reports went")
-    p.add_argument("--picture", action="store_true", help="PNGs: the start, each die placed, taken or thrown, the end")
-    p.add_argument("--video", choices=("gif", "png", "mp4"), default=None, help="film the run: OUT/SCENE_seedN.gif")
-    p.add_argument("--renderer", choices=("auto", "opengl", "software"), default="auto", help="for --picture/--video")
+    p.add_argument(
+        "--pictures",
+        action="store_true",
+        help="write PNGs into OUT/SCENE_seedN/: the start, each die placed, taken or thrown, every other step, the end",
+    )
+    p.add_argument(
+        "--video",
+        choices=("gif", "png", "mp4"),
+        default=None,
+        help="film the run into OUT/SCENE_seedN.gif (png: animated PNG; mp4 needs the film extra)",
+    )
+    p.add_argument(
+        "--renderer",
+        choices=("auto", "opengl", "software"),
+        default="auto",
+        help="how --pictures and --video are drawn: opengl (the window's look, headless), software (PyBullet's, "
+        "plainer, runs anywhere) or auto (opengl where it starts; the default)",
+    )
     return p
 
 
-def _add_experiment_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+def _add_experiment_parser(sub: argparse._SubParsersAction[HelpParser]) -> argparse.ArgumentParser:
     p = sub.add_parser(
         "experiment",
         help="many seeded runs of a scene (over a sweep) or of a game, in parallel; rows, summary, plot",

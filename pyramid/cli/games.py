@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import re
 
 from pyramid import registry
 from pyramid.registry import find_game
@@ -43,7 +44,6 @@ def rules_text(game: type[GameBase]) -> str:
     lines = [
         f"{info.number}. {info.title}  [{kind}; players {player_counts(info.players)}]",
         f"Material: {info.material}",
-        f"Rule book: seeds/004, from line {info.seed_line}",
     ]
     if issubclass(game, SkillGame):
         lines.append(
@@ -57,9 +57,14 @@ def rules_text(game: type[GameBase]) -> str:
     return "\n".join(lines)
 
 
+def plain(card: str) -> str:
+    """A rules card as a person reads it: ``code`` marks (reStructuredText literals) dropped."""
+    return re.sub(r"``([^`]+)``", r"\1", card)
+
+
 def show_rules(name: str) -> int:
     """Print the rules card of the game called ``name``."""
-    print(rules_text(find_game(name)))
+    print(plain(rules_text(find_game(name))))
     return 0
 
 

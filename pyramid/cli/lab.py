@@ -83,35 +83,36 @@ def run(args: argparse.Namespace) -> int:
     scenes = [load_scene(path, overrides, origin="--set") for path in args.scene]
     if args.video == "mp4":
         load("imageio_ffmpeg")  # before the runs: a film needs its extra
-    renderer = make_renderer(args.renderer) if args.picture or args.video else None
+    if args.renderer != "auto" and not (args.pictures or args.video):
+        raise ValueError(f"--renderer {args.renderer} draws --pictures and --video: give one of them")
+    renderer = make_renderer(args.renderer) if args.pictures or args.video else None
     check_output_folder(args.out, "--out")
     if renderer is not None:
         return _film(args, scenes, renderer)
     out = Path(args.out)
     for scene in scenes:
         seed = scene.seed if args.seed is None else args.seed
-        stem = f"{scene.name}_seed{seed}"
-        report = run_scene(scene, seed, inside(out, stem) if args.pictures else None)
-        path = _write_report(report, inside(out, f"{stem}.json"))
+        report = run_scene(scene, seed)
+        path = _write_report(report, inside(out, f"{scene.name}_seed{seed}.json"))
         if not args.quiet:
             print(report_text(report))
-        print(f"report: {path}" + (f"; pictures in {out / stem}" if args.pictures else ""))
+        print(f"report: {path}")
     return 0
 
 
 def _film(args: argparse.Namespace, scenes: list[Scene], renderer: StageRenderer | BulletRenderer) -> int:
-    """``pyramid run --picture/--video``: each scene run as ``pyramid run`` runs it, drawn as the viewer draws it."""
+    """``pyramid run --pictures/--video``: each scene run as ``pyramid run`` runs it, drawn as the viewer draws it."""
     out = Path(args.out)
     for scene in scenes:
         seed = scene.seed if args.seed is None else args.seed
         stem = f"{scene.name}_seed{seed}"
         video = inside(out, f"{stem}.{args.video}") if args.video else None
-        report = film_scene(scene, seed, video, inside(out, stem) if args.picture else None, renderer)
+        report = film_scene(scene, seed, video, inside(out, stem) if args.pictures else None, renderer)
         path = _write_report(report, inside(out, f"{stem}.json"))
         if not args.quiet:
             print(report_text(report))
         print(f"report: {path}; drawn by the {renderer.name} renderer")
-        if args.picture:
+        if args.pictures:
             print(f"pictures: {len(report['pictures'])} in {out / stem}")
         if video is not None:
             print(f"film: {video}")
