@@ -926,3 +926,58 @@ def test_the_text_has_a_panel_behind_it_that_hides_the_dice(display: str) -> Non
     finally:
         viewer.close()
         world.close()
+
+
+def test_space_pauses_the_world_and_plus_and_minus_set_the_pace(display: str) -> None:
+    from pyramid.ui.viewer import watching
+
+    world = World(plate=False)
+    world.throw(0, (0.0, 0.0, 0.05))  # falling when the window opens
+    viewer, _ = _open(world, display)
+    wid = str(viewer._window)
+    try:
+        _xdotool(viewer, "key", "--window", wid, "plus", "minus", "minus")
+        _dispatch(viewer)
+        assert viewer.speed == 0.5, "+ then - twice: from x1 to x2, x1, x0.5"
+        seen: list[tuple[float, float]] = []  # (real time, simulated time) of every picture
+        viewer.on_frame.append(lambda _: seen.append((time.perf_counter(), world.time)))
+        # Space now, and again 0.8 s later: meanwhile the world stands still, the window goes on drawing.
+        press = subprocess.Popen(
+            ["xdotool", "key", "--window", wid, "space", "sleep", "0.8", "key", "--window", wid, "space"],
+            env=os.environ,
+        )
+        start = time.perf_counter()
+        with watching(world, viewer):
+            viewer.live(0.1)
+        press.wait(10)
+        assert time.perf_counter() - start > 0.7, "the pause held the world"
+        # Pictures kept coming while the world's time stood still for most of the 0.8 s.
+        runs: dict[float, list[float]] = {}
+        for t, s in seen:
+            runs.setdefault(s, []).append(t)
+        longest = max(max(ts) - min(ts) for ts in runs.values())
+        assert longest > 0.5, f"the world stood still for {longest:.2f} s of pictures"
+        assert not viewer.paused and "going on" in viewer.messages[-1]
+    finally:
+        viewer.close()
+        world.close()
+
+
+def test_the_die_under_the_mouse_tells_its_colour_slot_and_faces(display: str) -> None:
+    from pyramid.ui.player import world_text
+
+    world, apex = small_pyramid_world(2)
+    viewer, hands = _open(world, display)
+    try:
+        die = world.readout().slot_die[apex]
+        x, y = _screen_point(viewer, world.slot_pose(apex)[0])
+        _xdotool(viewer, "mousemove", "--window", str(viewer._window), str(x), str(y))
+        _dispatch(viewer)
+        status, _ = world_text(viewer, hands)
+        assert f"under the mouse: die {die} (red) in {apex}: shows 1, 2, 3 along +i, +j, +k" in status
+        _xdotool(viewer, "mousemove", "--window", str(viewer._window), "5", str(viewer.height // 2))
+        _dispatch(viewer)
+        assert "under the mouse" not in world_text(viewer, hands)[0], "pointing at the background: nothing"
+    finally:
+        viewer.close()
+        world.close()

@@ -18,6 +18,7 @@ from pyglet.window import key, mouse
 
 from pyramid import geometry
 from pyramid.dice import COLOURS, DICE, Colour, DieId
+from pyramid.perception import Status
 from pyramid.physics import actions
 from pyramid.picking import face_cell, nearest_funnel, pick_die, ray_hit, table_point
 from pyramid.rules import Action, Place, Remove, RemoveColumn
@@ -144,6 +145,28 @@ class Hands:
         slots, poses = self._exact_dice()
         hit = pick_die(*self.ray(x, y), poses, self.viewer.stage.edge)
         return None if hit is None else slots[hit]
+
+    def hover(self) -> str:
+        """What the die under the mouse is and shows: a line for the overlay, "" when it points at none."""
+        if self.viewer.world is None:
+            slot = self.slot_at(*self.mouse)
+            state = self.viewer.state
+            if slot is None or state is None:
+                return ""
+            cell = state[slot]
+            faces = f": shows {', '.join(map(str, cell.up))} along +i, +j, +k" if cell.up else ""
+            return f"under the mouse: {cell.colour} die in {slot}{faces}"
+        die = self.die_at(*self.mouse)
+        if die is None:
+            return ""
+        r = self.world.readout(require_rest=False).dice[die]
+        if r.status is Status.SEATED and r.up is not None:
+            where = f"in {r.slot}: shows {', '.join(map(str, r.up))} along +i, +j, +k"
+        elif r.status is Status.LYING:
+            where = f"lying {'on the plate' if r.on_plate else 'off the plate'}, {r.top} up"
+        else:
+            where = f"{r.status.value}, no face clearly up"
+        return f"under the mouse: die {die} ({r.colour}) {where}"
 
     def slot_pose(self, slot: geometry.Slot, up: geometry.UpFaces) -> tuple[np.ndarray, np.ndarray]:
         """Where a die showing ``up`` sits in ``slot``: centre (3,) and rotation (3, 3), on the plate as it lies."""

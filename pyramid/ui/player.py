@@ -34,11 +34,13 @@ HELP = (
     "drag: turn   wheel: zoom   shift-drag: pan   R: reset view   click a die: lift it out   drag a die: flick it\n"
     "hold B: blow where the mouse points   arrows: tilt the plate   ctrl-drag: tilt that way   S: shake   W: wait\n"
     "U: pull the die 8 mm out (shift-U: 4 mm)   A: attach a die beyond the face under the mouse   L: pour 6 dice\n"
-    "P: place mode (click a funnel; Esc leaves it)   C: colour   O: faces   T: throw a die   H: help   Esc Esc: quit"
+    "P: place mode (click a funnel; Esc leaves it)   C: colour   O: faces   T: throw a die   H: help   Esc Esc: quit\n"
+    "Space: pause   + and -: pace   point at a die: its faces"
 )
 PLAY_HELP = (
     "drag: turn   wheel: zoom   R: reset view   click a die: remove it   click a funnel: place (C colour, O faces)\n"
-    "or type the number of an action and press Enter (Esc: clear it)   H: hide help   Esc Esc: quit"
+    "or type the number of an action and press Enter (Esc: clear it)   H: hide help   Esc Esc: quit\n"
+    "Space: pause   + and -: pace   point at a die: its faces"
 )
 
 
@@ -98,6 +100,12 @@ def face_table(state: PyramidState) -> str:
     return "\n".join(lines + [f"{'total':<6} {sum(counts.values()):>4}"])
 
 
+def pace_text(viewer: Viewer) -> str:
+    """The pace: measured, and as set with + and -; PAUSED while Space holds time still."""
+    measured = f"x{viewer.real_time_factor:.2f} real time" if viewer.real_time_factor > 0 else "at rest"
+    return "PAUSED (Space goes on)" if viewer.paused else f"{measured} (pace x{viewer.speed:g})"
+
+
 def world_text(viewer: Viewer, hands: Hands) -> tuple[str, str]:
     """The overlay of a watched world: time, speed, what the dice do, the mode; and the face table."""
     world = viewer.world
@@ -106,9 +114,10 @@ def world_text(viewer: Viewer, hands: Hands) -> tuple[str, str]:
     lying = [r for r in readout.dice.values() if r.status is Status.LYING]
     mode = f"placing {hands.colour}, faces {''.join(map(str, hands.up))}" if hands.placing else "hands free"
     status = [
-        f"{viewer.caption}   t = {world.time:6.2f} s   x{viewer.real_time_factor:.2f} real time",
+        f"{viewer.caption}   t = {world.time:6.2f} s   {pace_text(viewer)}",
         f"{len(world.dice)} dice: {len(readout.seated())} seated ({len(readout.free_dice())} free to lift out), "
         f"{len(lying)} lying, {len(readout.cocked())} cocked; {len(readout.off_plate())} off the plate   [{mode}]",
+        hands.hover(),
         *viewer.messages[-5:],
     ]
     return "\n".join(status), face_table(readout.pyramid)
@@ -167,11 +176,15 @@ def view_scene(scene: Scene, seed: int = 0, seconds: float | None = None) -> Non
         viewer.close()
 
 
-def match_text(game: Game, kinds: Sequence[str], prompt: Prompt | None, messages: Sequence[str]) -> tuple[str, str]:
-    """The overlay of a match: whose turn, the scores, the legal actions (numbered) or the outcome; the faces."""
+def match_text(
+    game: Game, kinds: Sequence[str], prompt: Prompt | None, messages: Sequence[str], extra: Sequence[str] = ()
+) -> tuple[str, str]:
+    """The overlay of a match: whose turn, the scores, the legal actions (numbered) or the outcome; the faces.
+
+    ``extra`` lines (the pace, the die under the mouse) follow the title."""
     info = game.info
     scores = "   ".join(f"player {p} ({kinds[p]}): {s:g}" for p, s in enumerate(game.scores()))
-    lines = [f"{info.number}. {info.title}", scores]
+    lines = [f"{info.number}. {info.title}", *[line for line in extra if line], scores]
     if game.outcome is not None:
         lines += [game.outcome.result(), "Enter: replay the match   Esc Esc: quit"]
     else:
@@ -222,7 +235,8 @@ def play_in_window(
             def overlay(_: float, game: Game = game) -> None:
                 hands.update_ghost()
                 viewer.state = game.state
-                status, side = match_text(game, kinds, hands.chooser, viewer.messages)
+                extra = [pace_text(viewer), hands.hover()]
+                status, side = match_text(game, kinds, hands.chooser, viewer.messages, extra)
                 viewer.set_text(status, side, PLAY_HELP if hands.show_help else "")
 
             viewer.on_frame[:] = [overlay]

@@ -21,7 +21,7 @@ from pyramid.physics.world import World
 from pyramid.play import Match
 from pyramid.skillgames.base import DiceInHand, SkillGame
 from pyramid.ui.hands import Hands
-from pyramid.ui.player import face_table, wait_for_replay
+from pyramid.ui.player import face_table, pace_text, wait_for_replay
 from pyramid.ui.replay import Move, Recorder, ReplayHand
 from pyramid.ui.viewer import Viewer, WindowClosed, watching
 
@@ -29,7 +29,8 @@ SKILL_HELP = (
     "drag: turn   wheel: zoom   shift-drag: pan   R: reset view   click a die: lift it out   drag a die: flick it\n"
     "hold B: blow where the mouse points   arrows: tilt the plate   ctrl-drag: tilt that way   S: shake   W: wait\n"
     "U: pull the die 8 mm out (shift-U: 4 mm)   A: attach a die of your hand beyond the face under the mouse\n"
-    "{end}L: pour 6 of your dice   T: throw a die lying off the plate (C colour)   H: help   Esc Esc: quit"
+    "{end}L: pour 6 of your dice   T: throw a die lying off the plate (C colour)   H: help   Esc Esc: quit\n"
+    "Space: pause   + and -: pace   point at a die: its faces"
 )
 
 
@@ -61,13 +62,13 @@ class WindowHand(Controller):
 
 
 def skill_text(
-    game: SkillGame, kinds: Sequence[str], turn: dict[str, float], world: World | None, viewer: Viewer
+    game: SkillGame, kinds: Sequence[str], turn: dict[str, float], world: World | None, viewer: Viewer, hover: str = ""
 ) -> str:
-    """The overlay of a skill game: title, scores, whose turn and its clock, or the outcome; the log."""
+    """The overlay of a skill game: title, scores, whose turn and its clock, or the outcome; the die under the
+    mouse (``hover``); the log."""
     info = game.info
     scores = "   ".join(f"player {p} ({kinds[p]}): {s:g}" for p, s in enumerate(game.scores()))
-    pace = f"   x{viewer.real_time_factor:.2f} real time" if viewer.real_time_factor > 0 else ""
-    lines = [f"{info.number}. {info.title}{pace}", scores]
+    lines = [f"{info.number}. {info.title}   {pace_text(viewer)}", scores]
     if game.outcome is not None:
         lines += [game.outcome.result(), "Enter: replay the match   Esc Esc: quit"]
     elif world is not None and "start" in turn:
@@ -80,7 +81,7 @@ def skill_text(
             lines.append(f"this turn so far: {taken} {'die' if taken == 1 else 'dice'} taken out")
     elif world is not None:
         lines.append("setting out the dice for the next turn")
-    return "\n".join(lines + ["", *viewer.messages[-6:]])
+    return "\n".join(lines + [hover, *viewer.messages[-6:]])
 
 
 def skill_help(game: SkillGame) -> str:
@@ -136,7 +137,7 @@ def play_skill_in_window(
                 if not framed and world is not None and world.dice:
                     viewer.frame_world()  # once, when the first turn's dice are set out
                     framed.append(True)
-                status = skill_text(game, kinds, turn, world, viewer)
+                status = skill_text(game, kinds, turn, world, viewer, hands.hover() if world is not None else "")
                 side = face_table(world.readout(require_rest=False).pyramid) if world is not None else ""
                 viewer.set_text(status, side, skill_help(game) if hands.show_help else "")
 

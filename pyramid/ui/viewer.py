@@ -94,6 +94,7 @@ WHITE = (1.0, 1.0, 1.0, 1.0)
 PANEL_RGBA = (246, 246, 242, 215)  # the panel behind the window's text: nearly white, a little see-through
 PANEL_PAD = 6  # pixels of panel around the text
 QUIT_AGAIN = 2.0  # seconds: a second Esc within this quits the window
+SPEEDS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)  # the paces + and - step through, times real time
 
 
 def to_mat4(matrix: np.ndarray) -> Mat4:
@@ -312,6 +313,13 @@ class Stage:
         return np.asarray(image)
 
 
+def next_speed(speed: float, faster: bool) -> float:
+    """The pace after + (``faster``) or -: the next of ``SPEEDS`` (times real time) up or down from ``speed``."""
+    if faster:
+        return next((v for v in SPEEDS if v > speed + 1e-9), SPEEDS[-1])
+    return next((v for v in reversed(SPEEDS) if v < speed - 1e-9), SPEEDS[0])
+
+
 def text_box(label: pyglet.text.Label, pad: int = PANEL_PAD) -> tuple[float, float, float, float]:
     """The panel (x, y, width, height) in window pixels behind a label's text, ``pad`` pixels around it."""
     width, height = label.content_width, label.content_height
@@ -417,6 +425,7 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
         self._drawn = 0.0
         self.on_frame: list[Callable[[float], None]] = []
         self.queue: list[Callable[[], object]] = []  # jobs to run between frames, never inside an event
+        self.paused = False  # Space: the world stands still, the window still draws and listens
         self.held: Callable[[], Callable[[], object] | None] | None = None
 
     # -- drawing ---------------------------------------------------------------------------------
@@ -460,8 +469,19 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
         self.status.width = max(width - 280, 300)  # the face table needs the last 260 pixels
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
-        """Esc quits only when pressed twice within ``QUIT_AGAIN`` seconds (the hands' Esc cancels first)."""
-        if symbol != pyglet.window.key.ESCAPE:
+        """Space pauses, + and - change the pace; Esc quits only when pressed twice within ``QUIT_AGAIN`` seconds
+        (the hands' Esc cancels first)."""
+        keys = pyglet.window.key
+        if symbol == keys.SPACE:
+            self.paused = not self.paused
+            self.say("paused: Space goes on" if self.paused else "going on")
+            return True
+        if symbol in (keys.PLUS, keys.EQUAL, keys.NUM_ADD, keys.MINUS, keys.NUM_SUBTRACT):
+            faster = symbol in (keys.PLUS, keys.EQUAL, keys.NUM_ADD)
+            self.speed = next_speed(self.speed, faster)
+            self.say(f"pace x{self.speed:g} real time")
+            return True
+        if symbol != keys.ESCAPE:
             return False
         now = time.perf_counter()
         if now - self._escape <= QUIT_AGAIN:
@@ -504,10 +524,20 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
                 self._anchor, self._budget = now, 0.0
         self._measure(simulated)
         self.dispatch_events()
+        while self.paused and not self.has_exit:
+            # Time stands still: draw and listen until Space, the world as it is.
+            self._draw_now()
+            time.sleep(1 / 60)
+            self.dispatch_events()
+            self._anchor, self._budget = time.perf_counter(), 0.0
         if self.has_exit:
             raise WindowClosed
         if lagging and now - self._drawn < 0.1:
             return  # behind real time: give the physics the time, but draw at least 10 pictures a second
+        self._draw_now(simulated)
+
+    def _draw_now(self, simulated: float = 0.0) -> None:
+        """Run the frame callbacks (the overlay) and show one picture."""
         for callback in self.on_frame:
             callback(simulated)
         self.switch_to()
