@@ -24,6 +24,7 @@ MOVE_SPEED = 0.01  # m/s: or faster than this (a die set down 1 mm hits at 0.14 
 MOVE_SPIN = 1.0  # rad/s: or spinning faster than this
 TOUCH_MARGIN = 1.02  # a little beyond the farthest two touching dice's centres can be apart
 RESTS_RISE = 0.25  # edges: a die within reach whose centre lies this much higher may rest on the other
+SINK = 0.001  # edges: a die whose corners moved this far since what rests on it was held lets that go
 
 
 @dataclass
@@ -43,11 +44,15 @@ class Region:
     since: float = 0.0  # simulated seconds since the last hold test
     window: dict[DieId, np.ndarray] = field(default_factory=dict)  # active die -> pose (7,) at the window's start
     busy: set[DieId] = field(default_factory=set)  # dice a hand acts on in this window: never held
+    bearing: dict[DieId, np.ndarray] = field(default_factory=dict)  # die -> pose (7,) when what rests on it was held
+    corners: np.ndarray = field(default_factory=lambda: np.zeros((8, 3)))  # a die's corners in its own frame (8, 3)
 
     @classmethod
     def for_die(cls, edge: float, proportions: Sequence[float]) -> Region:
         """The region for dice of ``edge`` metres and box ``proportions``."""
-        return cls(edge, TOUCH_MARGIN * float(np.linalg.norm(proportions)) * edge)
+        half = np.asarray(proportions, dtype=float) * edge / 2
+        corners = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]) * half
+        return cls(edge, TOUCH_MARGIN * float(np.linalg.norm(proportions)) * edge, corners=corners)
 
     def active(self, dice: Iterable[DieId]) -> list[DieId]:
         """Those of ``dice`` that are simulated, in the order given."""
@@ -65,6 +70,7 @@ class Region:
         self.held.pop(die, None)
         self.anchors.pop(die, None)
         self.window.pop(die, None)
+        self.bearing.pop(die, None)
         self.busy.discard(die)
 
     def ahead(self, velocities: np.ndarray, h: float) -> np.ndarray:
@@ -97,27 +103,54 @@ class Region:
         self.anchors.pop(die, None)
         self.window.pop(die, None)
 
-    def carried(self, dice: Iterable[DieId]) -> list[DieId]:
-        """The held dice that rest on held ``dice``, directly or on others that do: released with them.
+    def bear(self, held: Sequence[DieId], dice: Sequence[DieId], poses: np.ndarray) -> None:
+        """Dice ``held`` were just held: record the pose of each of ``dice`` (poses (n, 7)) that may carry one."""
+        if not held or not dice:
+            return
+        above = np.array([self.held[d] for d in held])
+        for die, pose in zip(dice, poses, strict=True):
+            gaps = np.linalg.norm(above - pose[:3], axis=1)
+            if ((gaps <= self.reach) & (above[:, 2] >= pose[2] + RESTS_RISE * self.edge)).any():
+                self.bearing[die] = pose.copy()
 
-        A die may rest on another within reach whose centre lies lower by RESTS_RISE edges or more (a
-        corner-down die sits 0.58 edges above the three it rests on). Released, a die may sink by
-        less than moving dice are told by; what rests on it must follow, not hang in the air, held.
+    def sunk(self, dice: Sequence[DieId], poses: np.ndarray) -> np.ndarray:
+        """Which active ``dice`` (bool (n,)) moved a corner SINK edges or more since what rests on them was held.
+
+        Far less than moving dice are told by (``MOVE_SHIFT``, ``MOVE_TURN``): a die that settles, slips
+        or tips by a hair under a held die must let it follow, not leave it hanging in the air. Dice
+        that never carried a held die are not sunk.
         """
-        chosen = {d for d in dice if d in self.held}
-        frontier = [self.held[d] for d in chosen]
+        out = np.zeros(len(dice), dtype=bool)
+        rows = [n for n, d in enumerate(dice) if d in self.bearing]
+        if not rows:
+            return out
+        before, after = np.array([self.bearing[dice[n]] for n in rows]), poses[rows]
+        out[rows] = self.corner_travel(before, after).max(axis=1) >= SINK * self.edge
+        return out
+
+    def corner_travel(self, before: np.ndarray, after: np.ndarray) -> np.ndarray:
+        """How far (metres, (n, 8)) each corner of each die moved between poses ``before`` and ``after`` (n, 7)."""
+        # One rotation per corner: each die's rotation repeated for its 8 corners.
+        local = np.tile(self.corners, (len(before), 1))
+        spots = [
+            Rotation.from_quat(np.repeat(p[:, 3:], 8, axis=0)).apply(local) + np.repeat(p[:, :3], 8, axis=0)
+            for p in (before, after)
+        ]
+        return np.linalg.norm(spots[1] - spots[0], axis=1).reshape(-1, 8)
+
+    def resting_on(self, points: np.ndarray) -> list[DieId]:
+        """The held dice that may rest on dice centred at ``points`` (n, 3): within reach, RESTS_RISE edges higher.
+
+        A corner-down die sits 0.58 edges above the three it rests on; a die beside another, at its height.
+        """
+        if len(points) == 0 or not self.held:
+            return []
         rise = RESTS_RISE * self.edge
-        while frontier:
-            below = np.array(frontier)
-            above = [
-                d
-                for d, p in self.held.items()
-                if d not in chosen
-                and ((np.linalg.norm(below - p, axis=1) <= self.reach) & (p[2] >= below[:, 2] + rise)).any()
-            ]
-            chosen.update(above)
-            frontier = [self.held[d] for d in above]
-        return sorted(chosen.difference(dice))
+        held = sorted(self.held)
+        above = np.array([self.held[d] for d in held])
+        gaps = np.linalg.norm(above[:, None, :] - points[None, :, :], axis=2)
+        on = ((gaps <= self.reach) & (above[:, None, 2] >= points[None, :, 2] + rise)).any(axis=1)
+        return [d for d, o in zip(held, on, strict=True) if o]
 
     def within_reach(self, points: np.ndarray, reach: float | np.ndarray | None = None) -> list[DieId]:
         """The held dice whose centres lie within ``reach`` metres (default: touching) of any of ``points`` (n, 3).

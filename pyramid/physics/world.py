@@ -19,7 +19,7 @@ from scipy.spatial.transform import Rotation
 from pyramid import geometry
 from pyramid.dice import DICE, EDGE, DieId
 from pyramid.geometry import Slot, UpFaces
-from pyramid.perception import Readout, read_poses
+from pyramid.perception import Readout, Status, read_poses
 from pyramid.physics import stage
 from pyramid.physics.bullet import connect, pb
 from pyramid.physics.errors import ImpossibleStateError as ImpossibleStateError
@@ -501,13 +501,23 @@ class World:
         moving = region.moving(dice, poses, velocities)
         if moving.any():
             self._release(region.within_reach(poses[moving, :3], region.ahead(velocities[moving], h)))
+        # A die that sank by less than "moving" still lets what rests on it follow (it would hang, held).
+        sunk = region.sunk(dice, poses) & ~moving
+        if sunk.any():
+            self._release(region.resting_on(poses[sunk, :3]))
         region.since += h
         if region.since < HOLD_WINDOW - 1e-9:
             return
         region.since = 0.0
         dice = region.active(self.dice)
         poses, velocities = self._raw_poses(dice), self._raw_velocities(dice)
-        self._hold(region.to_hold(dice, poses, velocities, self._plate_moved or self._plate_moving))
+        rested = region.to_hold(dice, poses, velocities, self._plate_moved or self._plate_moving)
+        if rested:
+            # Only a stable rest is held: seated in a slot or lying on a face. A cocked die (leaning on
+            # a funnel's rim, on another die) may still tip over when it is touched or the plate trembles.
+            reading = read_poses(rested, self._raw_poses(rested), self._plate_pose, self.physics.edge, plate=self.plate)
+            rested = [d for d in rested if reading.dice[d].status is not Status.COCKED]
+        self._hold(rested)
         region.busy.clear()
         self._plate_moved = False
 
@@ -518,15 +528,13 @@ class World:
         dice = [d for d in dice if d in self._region.held]
         if not dice:
             return
-        # What rests on a released die is released with it: it must follow if that die sinks.
-        dice += self._region.carried(dice)
         mass = self.die_mass
         for die in dice:
             self.client.changeDynamics(self._bodies[die], -1, mass=mass, activationState=pb.ACTIVATION_STATE_WAKE_UP)
         self._region.activated(dice, self._raw_poses(dice))
         self._asleep = False
 
-    def _hold(self, dice: Iterable[DieId]) -> None:
+    def _hold(self, dice: Sequence[DieId]) -> None:
         """Hold ``dice`` still: static to the solver, carrying what rests on them, costing nothing."""
         if self._region is None:
             return
@@ -535,6 +543,10 @@ class World:
             self.client.resetBaseVelocity(body, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
             self.client.changeDynamics(body, -1, mass=0.0, activationState=pb.ACTIVATION_STATE_SLEEP)
             self._region.held_at(die, self.client.getBasePositionAndOrientation(body)[0])
+        if dice:
+            # What carries the dice just held: if it moves by a hair, they must follow (see Region.sunk).
+            everyone = self.dice
+            self._region.bear(dice, everyone, self._raw_poses(everyone))
         if len(self._region.held) == len(self._bodies):
             self._asleep = True
 
