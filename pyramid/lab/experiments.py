@@ -397,7 +397,8 @@ def _run_in(
         shape = f" ({plural(len(plan.points()), 'setting')} x {plural(plan.seeds, 'seed')})"
         shape = shape if len(plan.points()) > 1 else ""
         title = f"{what}: {plural(len(rows), 'run')}{shape}"
-        picture = plot_summary(rows, summary, folder / "summary.png", title, say)
+        players = plan.spec.get("players")
+        picture = plot_summary(rows, summary, folder / "summary.png", title, say, players)
         if picture is not None:
             files.append(picture)
     return ExperimentResult(total, len(done), len(jobs), files, summary)

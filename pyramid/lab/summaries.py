@@ -7,6 +7,7 @@ Sits after ``experiments`` in the flow: it reads plain rows (dicts with ``point`
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -146,14 +147,32 @@ def _label(column: str) -> str:
     return LABELS.get(column, column)
 
 
+SEAT_MEASURES = ("win", "score")  # a game's columns per seat, "win.N" and "score.N": one panel each, seats together
+
+
+def seat_columns(columns: Sequence[str], measure: str) -> list[str]:
+    """The columns ``measure``.N of ``columns``, by seat N."""
+    found = [c for c in columns if re.fullmatch(rf"{measure}\.\d+", c)]
+    return sorted(found, key=lambda c: int(_last(c)))
+
+
+def seat_labels(count: int, players: Sequence[str] | None = None) -> list[str]:
+    """Names of ``count`` seats: "0: greedy", "1: random" when the players are known, else "seat 0", "seat 1"."""
+    if players is not None and len(players) == count:
+        return [f"{n}: {name}" for n, name in enumerate(players)]
+    return [f"seat {n}" for n in range(count)]
+
+
 def plot_summary(
     rows: Sequence[dict[str, Any]],
     summary: dict[str, Any],
     path: Path,
     title: str | None = None,
     say: Callable[[str], None] | None = None,
+    players: Sequence[str] | None = None,
 ) -> Path | None:
-    """A figure of the summary: measures against the first swept setting (or their spread), face counts.
+    """A figure of the summary: a game's win rate and score per seat (named by ``players``) on common axes, the
+    other measures against the first swept setting (or their spread), the faces at rest as bars.
 
     Returns None (with a note to ``say``) when matplotlib is not installed: it is the ``plots`` extra.
     """
@@ -171,14 +190,20 @@ def plot_summary(
     along = swept[0] if swept and len(points) > 1 else None
     good = [r for r in rows if r["error"] is None]
     columns = [c for c in (points[0]["measures"] if points else {}) if not c.startswith("thrown.") or "kept" in c]
+    # A game's seats: all of them in one panel per measure, even a seat that never won.
+    seated = [m for m in SEAT_MEASURES if seat_columns(columns, m)]
+    columns = [c for c in columns if not any(c in seat_columns(columns, m) for m in seated)]
     # Leave out measures that came out the same in every run: nothing to see.
     columns = [c for c in columns if len({r["measures"].get(c) for r in good}) > 1]
     pooled = summary.get("faces_pooled", {})
     # The face shown at rest (the start face is the thrower's draw, not the outcome).
     face_column = next((c for c in (points[0]["faces"] if points else {}) if _last(c) == "top"), None)
-    panels: list[tuple[str, str]] = [("measure", c) for c in columns[:4]]
+    panels: list[tuple[str, str]] = [("seats", m) for m in seated]
+    panels += [("measure", c) for c in columns[: max(1, 4 - len(seated))]]
     if face_column is not None:
-        panels.append(("faces" if face_column in pooled else "fairness", face_column))
+        panels.append(("faces" if face_column in pooled else "faces by setting", face_column))
+        if face_column not in pooled and along is not None:
+            panels.append(("fairness", face_column))
     if not panels:
         return None
     # One row of up to three panels, else two rows.
@@ -188,7 +213,11 @@ def plot_summary(
     for ax in axes.flat[len(panels) :]:
         ax.set_visible(False)
     for ax, (kind, col) in zip(axes.flat, panels, strict=False):
-        if kind == "faces":
+        if kind == "seats":
+            _plot_seats(ax, points, seat_columns(list(points[0]["measures"]), col), col, along, players)
+        elif kind == "faces by setting":
+            _plot_faces_by_setting(ax, points, col, along)
+        elif kind == "faces":
             f = pooled[col]
             ax.bar(range(1, 7), f["counts"], color="#b33")
             ax.axhline(sum(f["counts"]) / 6, color="k", lw=1, ls="--", label="fair: 1/6 each")
@@ -238,6 +267,53 @@ def plot_summary(
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def _plot_seats(
+    ax: Any,
+    points: Sequence[dict[str, Any]],
+    columns: Sequence[str],
+    measure: str,
+    along: str | None,
+    players: Sequence[str] | None,
+) -> None:
+    """One measure of every seat on common axes: bars with 95% intervals, or a line per seat along a sweep."""
+    labels = seat_labels(len(columns), players)
+    what = "win rate" if measure == "win" else "mean score"
+    if along is None:
+        ms = [points[0]["measures"][c] for c in columns]
+        mean = np.array([m["mean"] for m in ms])
+        err = np.array([[m["mean"] - m["low"] for m in ms], [m["high"] - m["mean"] for m in ms]])
+        ax.bar(range(len(columns)), mean, yerr=np.clip(np.nan_to_num(err), 0.0, None), capsize=6, color="#36a")
+        ax.set_xticks(range(len(columns)), labels)
+    else:
+        for column, label in zip(columns, labels, strict=True):
+            present = [p for p in points if column in p["measures"]]
+            xs = [p["params"][along] for p in present]
+            ms = [p["measures"][column] for p in present]
+            mean = np.array([m["mean"] for m in ms])
+            err = np.array([[m["mean"] - m["low"] for m in ms], [m["high"] - m["mean"] for m in ms]])
+            ax.errorbar(xs, mean, yerr=np.clip(np.nan_to_num(err), 0.0, None), marker="o", capsize=3, label=label)
+        ax.set_xlabel(_label(along))
+        ax.legend()
+        _log_if_wide(ax, [p["params"][along] for p in points])
+    if measure == "win":
+        ax.axhline(1 / len(columns), color="k", lw=1, ls="--")
+        ax.set_ylim(0, 1)
+    ax.set(ylabel=what, title=f"{what} per seat, 95% CI")
+
+
+def _plot_faces_by_setting(ax: Any, points: Sequence[dict[str, Any]], column: str, along: str | None) -> None:
+    """The faces at rest as bars, a group per face and a bar per sweep point (shares of its runs)."""
+    width = 0.8 / max(1, len(points))
+    for n, point in enumerate(points):
+        counts = np.array(point["faces"][column]["counts"], dtype=float)
+        share = counts / max(1.0, counts.sum())
+        label = ", ".join(f"{_last(k)} {v:g}" if _numeric(v) else f"{_last(k)} {v}" for k, v in point["params"].items())
+        ax.bar(np.arange(1, 7) - 0.4 + (n + 0.5) * width, share, width, label=label or None)
+    ax.axhline(1 / 6, color="k", lw=1, ls="--", label="fair: 1/6 each")
+    ax.set(xlabel="face up at rest", ylabel="share of runs", title="faces at rest by setting", xticks=range(1, 7))
+    ax.legend(fontsize="small")
 
 
 def _log_if_wide(ax: Any, xs: Sequence[float]) -> None:
