@@ -204,6 +204,34 @@ def rows(n: int) -> list[list[Slot]]:
     return out
 
 
+def row_axis(direction: Slot) -> int:
+    """The coordinate that stays constant along ``direction`` (a neighbour step): its row family."""
+    if direction not in NEIGHBOUR_STEPS:
+        raise ValueError(f"direction must be one of {NEIGHBOUR_STEPS}, got {direction}")
+    return direction.index(0)
+
+
+def ray(slot: Slot, direction: Slot) -> list[Slot]:
+    """The slots of ``slot``'s layer beyond it along ``direction`` (a neighbour step), nearest first."""
+    row_axis(direction)
+    out = []
+    step = _add(check_slot(slot), direction)
+    while min(step) >= 0:
+        out.append(step)
+        step = _add(step, direction)
+    return out
+
+
+def pointing_face(up: UpFaces, direction: Slot) -> Face:
+    """The face of a seated die showing ``up`` that points along ``direction`` (and its opposite).
+
+    The project's convention: the face along +a points along the rows of constant a, the rows its
+    horizontal diagonal lies on (seen from above, each of the three up faces is a rhombus whose
+    short diagonal is parallel to the plate and runs along one row family).
+    """
+    return up[row_axis(direction)]
+
+
 # --- small pyramids --------------------------------------------------------------------------
 
 SMALL_PYRAMID_LAYERS = {1: 1, 4: 2, 10: 3, 20: 4, 35: 5, 56: 6, 84: 7, 120: 8, 165: 9}

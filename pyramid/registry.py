@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TypeVar, overload
 
+from pyramid.games.boards import Sandwich
 from pyramid.games.chunks import QuadrulaRasa, TabulaRasa
 from pyramid.games.construction import FireAndWater, ForbiddenNumber, MostSimpleGame, Mucho, Rasanto, SummitStorm
 from pyramid.games.demolition import Asparagus, Doubles, ElDado, Favourite
@@ -56,6 +57,7 @@ BOARD_GAMES: tuple[type[Game], ...] = (
     Favourite,
     GreedyGrabber,
     CuiBono,
+    Sandwich,
     FleaChase,
     Finish,
     FireRedDevil,
@@ -87,7 +89,6 @@ NOT_YET: dict[int, str] = {
     36: "Slipped",
     37: "Mound Mover",
     38: "Diebylon",
-    45: "Sandwich",
     46: "Reducto",
     47: "Wolf in a Sheep's Coat",
     48: "Witches' Dance",

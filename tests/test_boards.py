@@ -1,0 +1,204 @@
+"""The board games on the plate (rule book 45 to 54) and the notions they share: rows and pointing faces.
+
+Hand-made positions with known legal moves and outcomes, the conformance checker, greedy against
+random, and a few moves of physical play read back from the world.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+from pyramid import geometry
+from pyramid.agents.players import GreedyPlayer, Player, RandomPlayer
+from pyramid.games.boards import Sandwich
+from pyramid.rules import Game, IllegalAction, Move, Pass, Place, Remove, Termination, check_game
+from pyramid.state import Cell, PyramidState
+
+
+def play(game: Game, kinds: list[str], seed: int) -> Game:
+    """``game`` played to its end in fast mode by greedy and random players."""
+    seats = [
+        (GreedyPlayer if kind == "greedy" else RandomPlayer)(np.random.default_rng([seed, n]))
+        for n, kind in enumerate(kinds)
+    ]
+    while not game.is_over:
+        game.apply(seats[game.to_move].choose(game, game.legal_actions()))
+    return game
+
+
+class Scripted(Player[Any]):
+    """Plays the given actions in order."""
+
+    name = "script"
+
+    def __init__(self, actions: list[Any]) -> None:
+        self.actions = list(actions)
+
+    def choose(self, game: Any, legal: Sequence[Any]) -> Any:
+        """The next scripted action."""
+        return self.actions.pop(0)
+
+
+def physical_moves(game: Game, moves: int, seed: int, players: Sequence[Player[Any]] | None = None) -> None:
+    """``moves`` actions of ``game`` carried out by a hand in the world; each time the read-back is the game's state."""
+    from pyramid.physics.world import World
+    from pyramid.play import Match
+
+    world = World()
+    seats = players or [RandomPlayer(np.random.default_rng([seed, n])) for n in range(game.players)]
+    try:
+        match = Match(game, list(seats), world=world)
+        for _ in range(moves):
+            match.step()
+            assert game.state == world.readout(require_rest=False).pyramid
+    finally:
+        world.close()
+
+
+def cells(**dice: list[geometry.Slot]) -> PyramidState:
+    """A plate with dice of each colour (keyword) in the given funnels."""
+    return PyramidState({s: Cell(colour, (1, 2, 3)) for colour, slots in dice.items() for s in slots})
+
+
+# --- rows and pointing faces ------------------------------------------------------------------
+
+
+def test_ray_runs_along_a_row_to_the_edge_of_the_plate() -> None:
+    assert geometry.ray((4, 4, 0), (1, -1, 0)) == [(5, 3, 0), (6, 2, 0), (7, 1, 0), (8, 0, 0)]
+    assert geometry.ray((8, 0, 0), (1, 0, -1)) == []
+    assert geometry.ray((2, 3, 3), (0, 1, -1)) == [(2, 4, 2), (2, 5, 1), (2, 6, 0)]
+    with pytest.raises(ValueError):
+        geometry.ray((2, 3, 3), (1, 1, -2))
+
+
+def test_each_row_direction_keeps_one_coordinate() -> None:
+    for d in geometry.NEIGHBOUR_STEPS:
+        axis = geometry.row_axis(d)
+        assert all(s[axis] == (4, 2, 2)[axis] for s in geometry.ray((4, 2, 2), d))
+
+
+@pytest.mark.parametrize("up", geometry.ALL_UP_FACES)
+def test_the_pointing_face_lies_along_the_row_in_the_die_pose(up: geometry.UpFaces) -> None:
+    rotation = geometry.seated_rotation(up)  # body frame to plate frame
+    for d in geometry.NEIGHBOUR_STEPS:
+        # the row direction in the plate frame (slot (i, j, k) sits at -(i, j, k) in the cube frame)
+        along = geometry.CUBE_TO_PLATE @ -np.array(d, dtype=float)
+        along /= np.linalg.norm(along)
+        upward = [v for v in up if (rotation @ geometry.FACE_NORMALS[v])[2] > 0]
+        # the pointing face is the up face whose normal is square to the row: its horizontal diagonal runs along it
+        square = [v for v in upward if abs(float(rotation @ geometry.FACE_NORMALS[v] @ along)) < 1e-9]
+        assert square == [geometry.pointing_face(up, d)]
+        assert geometry.pointing_face(up, d) == geometry.pointing_face(up, (-d[0], -d[1], -d[2]))
+
+
+# --- Sandwich -----------------------------------------------------------------------------------
+
+
+def sandwich(state: PyramidState, players: int = 2, hand: int = 0) -> Sandwich:
+    """A Sandwich game in the moving phase (no dice in hand) on ``state``."""
+    game = Sandwich(players, rng=np.random.default_rng(0))
+    game.hand = [hand] * players
+    game.observe(state)
+    return game
+
+
+def test_sandwich_places_first_then_steps_or_jumps_straight() -> None:
+    game = Sandwich(2, rng=np.random.default_rng(0))
+    assert len(game.legal_actions()) == 45 and all(isinstance(a, Place) for a in game.legal_actions())
+    game = sandwich(cells(red=[(4, 2, 2)], green=[(4, 3, 1), (1, 1, 6)]))
+    targets = {a.steps[0][1] for a in game.legal_actions() if isinstance(a, Move) and a.steps[0][0] == (4, 2, 2)}
+    assert targets == (set(geometry.neighbours((4, 2, 2))) - {(4, 3, 1)}) | {(4, 4, 0)}
+    with pytest.raises(IllegalAction):  # two funnels away, but nothing to jump over
+        game.apply(Move((((4, 2, 2), (2, 4, 2)),)))
+
+
+def test_sandwich_placing_captures_and_the_mover_takes_the_die_off() -> None:
+    game = sandwich(cells(red=[(4, 2, 2), (1, 1, 6), (1, 6, 1)], green=[(4, 3, 1), (6, 1, 1), (1, 2, 5)]))
+    game.hand = [1, 0]
+    game.apply(Place((4, 4, 0), "red"))  # green (4, 3, 1) between red (4, 2, 2) and (4, 4, 0)
+    assert game.to_move == 0 and game.legal_actions() == [Remove((4, 3, 1))]
+    game.apply(Remove((4, 3, 1)))
+    assert (4, 3, 1) not in game.state and game.to_move == 1 and game.scores() == (4.0, 2.0)
+
+
+def test_sandwich_moving_into_a_sandwich_is_captured() -> None:
+    game = sandwich(cells(red=[(2, 3, 3), (2, 5, 1), (7, 1, 0)], green=[(3, 4, 1), (6, 1, 1), (8, 0, 0)]))
+    game.to_move = 1
+    game.apply(Move((((3, 4, 1), (2, 4, 2)),)))  # between red (2, 3, 3) and (2, 5, 1)
+    assert game.to_move == 1 and game.legal_actions() == [Remove((2, 4, 2))]
+    game.apply(Remove((2, 4, 2)))
+    assert game.scores() == (3.0, 2.0) and game.to_move == 0
+
+
+def test_sandwich_the_movers_captures_come_first_and_can_free_it() -> None:
+    # green steps into (4, 2, 2) between red (3, 3, 2) and (5, 1, 2), and captures (5, 1, 2) with green (6, 0, 2)
+    game = sandwich(cells(red=[(3, 3, 2), (5, 1, 2), (1, 1, 6)], green=[(4, 3, 1), (6, 0, 2), (0, 8, 0)]))
+    game.to_move = 1
+    game.apply(Move((((4, 3, 1), (4, 2, 2)),)))
+    assert game.captures == [(5, 1, 2)]
+
+
+def test_sandwich_one_move_can_make_a_double_sandwich() -> None:
+    game = sandwich(cells(red=[(4, 3, 1), (5, 2, 1), (1, 1, 6)], green=[(4, 4, 0), (6, 2, 0), (3, 3, 2), (0, 8, 0)]))
+    game.to_move = 1
+    game.apply(Move((((3, 3, 2), (4, 2, 2)),)))
+    assert game.captures == [(4, 3, 1), (5, 2, 1)]
+    game.apply(Remove((4, 3, 1)))
+    game.apply(Remove((5, 2, 1)))
+    assert game.to_move == 0 and game.scores() == (1.0, 4.0)
+    assert game.outcome is not None and game.outcome.winners == (1,)
+    assert game.outcome.termination is Termination.PLAYERS_OUT
+
+
+def test_sandwich_down_to_two_dice_one_more_move_each_then_two_a_turn() -> None:
+    game = sandwich(cells(red=[(4, 2, 2), (1, 1, 6), (1, 6, 1)], green=[(4, 3, 1), (6, 1, 1), (0, 0, 8)]))
+    game.apply(Move((((4, 2, 2), (3, 3, 2)),)))  # no capture
+    game.apply(Move((((6, 1, 1), (6, 2, 0)),)))
+    game.apply(Move((((3, 3, 2), (4, 2, 2)),)))
+    game.apply(Move((((6, 2, 0), (7, 1, 0)),)))
+    assert game.singles_left is None
+    game = sandwich(cells(red=[(4, 2, 2), (1, 1, 6), (1, 6, 1)], green=[(4, 3, 1), (6, 1, 1), (0, 0, 8)]))
+    game.hand = [1, 0]
+    game.apply(Place((4, 4, 0), "red"))
+    game.apply(Remove((4, 3, 1)))  # green is down to two: one more move each
+    assert game.singles_left == 2 and game.to_move == 1
+    game.apply(Move((((6, 1, 1), (6, 2, 0)),)))
+    assert game.to_move == 0
+    game.apply(Move((((1, 1, 6), (2, 1, 5)),)))
+    assert game.to_move == 1 and game.singles_left == 0
+    game.apply(Move((((6, 2, 0), (7, 1, 0)),)))
+    assert game.to_move == 1 and Pass() in game.legal_actions()  # the second move of the turn
+    game.apply(Pass())
+    assert game.to_move == 0
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_sandwich_passes_the_checker(players: int) -> None:
+    report = check_game(Sandwich, range(2), players=players)
+    assert report.ok, report.problems
+
+
+def test_sandwich_greedy_beats_random() -> None:
+    wins = 0
+    for seed in range(6):
+        kinds = ["greedy", "random"] if seed % 2 == 0 else ["random", "greedy"]
+        game = play(Sandwich(2, rng=np.random.default_rng([seed, 1])), kinds, seed)
+        assert game.outcome is not None
+        wins += game.outcome.winners == (seed % 2,)
+    assert wins >= 5
+
+
+def test_sandwich_physical_placings_are_read_back() -> None:
+    physical_moves(Sandwich(2, rng=np.random.default_rng(5)), 3, seed=5)
+
+
+def test_sandwich_physical_move_and_captures_are_read_back() -> None:
+    game = sandwich(cells(red=[(4, 3, 1), (5, 2, 1), (1, 1, 6)], green=[(4, 4, 0), (6, 2, 0), (3, 3, 2), (0, 8, 0)]))
+    game.to_move = 1
+    script = [Move((((3, 3, 2), (4, 2, 2)),)), Remove((4, 3, 1)), Remove((5, 2, 1))]
+    physical_moves(game, 3, seed=0, players=[Scripted([]), Scripted(script)])
+    assert game.outcome is not None and game.outcome.winners == (1,)
