@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TypeVar, overload
 
-from pyramid.games.boards import Sandwich
+from pyramid.games.boards import Reducto, Sandwich
 from pyramid.games.chunks import QuadrulaRasa, TabulaRasa
 from pyramid.games.construction import FireAndWater, ForbiddenNumber, MostSimpleGame, Mucho, Rasanto, SummitStorm
 from pyramid.games.demolition import Asparagus, Doubles, ElDado, Favourite
@@ -58,6 +58,7 @@ BOARD_GAMES: tuple[type[Game], ...] = (
     GreedyGrabber,
     CuiBono,
     Sandwich,
+    Reducto,
     FleaChase,
     Finish,
     FireRedDevil,
@@ -89,7 +90,6 @@ NOT_YET: dict[int, str] = {
     36: "Slipped",
     37: "Mound Mover",
     38: "Diebylon",
-    46: "Reducto",
     47: "Wolf in a Sheep's Coat",
     48: "Witches' Dance",
     49: "Smuggling",

@@ -14,7 +14,7 @@ import pytest
 
 from pyramid import geometry
 from pyramid.agents.players import GreedyPlayer, Player, RandomPlayer
-from pyramid.games.boards import Sandwich
+from pyramid.games.boards import Jump, Reducto, Reroll, Sandwich, row_jumps
 from pyramid.rules import Game, IllegalAction, Move, Pass, Place, Remove, Termination, check_game
 from pyramid.state import Cell, PyramidState
 
@@ -202,3 +202,102 @@ def test_sandwich_physical_move_and_captures_are_read_back() -> None:
     script = [Move((((3, 3, 2), (4, 2, 2)),)), Remove((4, 3, 1)), Remove((5, 2, 1))]
     physical_moves(game, 3, seed=0, players=[Scripted([]), Scripted(script)])
     assert game.outcome is not None and game.outcome.winners == (1,)
+
+
+# --- Reducto ------------------------------------------------------------------------------------
+
+
+def reducto(state: PyramidState, endgame: bool = False) -> Reducto:
+    """A two-player Reducto on ``state``."""
+    game = Reducto(2, rng=np.random.default_rng(0))
+    game.observe(state)
+    game.endgame = endgame
+    return game
+
+
+def test_reducto_starts_with_44_dice_of_three_colours() -> None:
+    game = Reducto(3, rng=np.random.default_rng(1))
+    assert len(game.state) == 44 and set(game.state) <= set(geometry.BASE_SLOTS)
+    colours = [c.colour for c in game.state.values()]
+    assert sorted(colours.count(c) for c in ("green", "red", "black")) == [14, 15, 15]
+
+
+def test_reducto_a_die_jumps_by_the_face_pointing_along_the_row_over_a_die() -> None:
+    # faces 1, 2, 3 along +i, +j, +k: the 1 points along rows of constant i (no jump), the 2 along rows of
+    # constant j, the 3 along rows of constant k
+    state = cells(green=[(5, 2, 1), (3, 3, 2), (8, 0, 0)]).with_cell((4, 2, 2), Cell("red", (1, 2, 3)))
+    assert sorted(row_jumps(state.cells, (4, 2, 2))) == [(1, 5, 2), (6, 2, 0)]
+    game = reducto(state)
+    game.apply(Jump((4, 2, 2), (6, 2, 0)))
+    assert (4, 2, 2) not in game.state and (6, 2, 0) not in game.state
+    assert game.scores() == (2.0, 0.0) and game.to_move == 1
+
+
+def test_reducto_who_cannot_jump_rolls_a_die_back_into_its_funnel() -> None:
+    state = cells(black=[(8, 0, 0), (0, 8, 0)], green=[(0, 0, 8)])
+    game = reducto(state)
+    legal = game.legal_actions()
+    assert Reroll((0, 0, 8)) in legal and Remove((0, 0, 8)) in legal  # 15 dice or fewer: may take one
+    assert not any(isinstance(a, Jump) for a in legal)
+    game.apply(Reroll((0, 0, 8)))
+    assert game.to_move == 0 and game.legal_actions() == [Place((0, 0, 8), "green")]
+    game.apply(Place((0, 0, 8), "green"))
+    assert game.state[(0, 0, 8)].colour == "green" and game.to_move == 1 and game.scores() == (0.0, 0.0)
+    game.apply(Remove((8, 0, 0)))  # player 1 takes a die and keeps it
+    assert game.scores() == (0.0, 1.0) and game.to_move == 0
+
+
+def test_reducto_with_more_than_15_dice_the_roll_is_forced() -> None:
+    game = reducto(cells(black=list(geometry.BASE_SLOTS)))  # no empty funnel: nobody can jump
+    legal = game.legal_actions()
+    assert len(legal) == 45 and all(isinstance(a, Reroll) for a in legal)
+
+
+def test_reducto_endgame_turns_are_up_to_three_jumps() -> None:
+    state = PyramidState(
+        {
+            (4, 2, 2): Cell("green", (1, 2, 3)),
+            (5, 2, 1): Cell("red", (1, 2, 3)),
+            (2, 2, 4): Cell("black", (1, 2, 3)),
+            (3, 2, 3): Cell("black", (1, 2, 3)),
+        }
+    )
+    game = reducto(state, endgame=True)
+    assert Reroll((4, 2, 2)) in game.legal_actions()  # a roll may come first
+    game.apply(Jump((4, 2, 2), (6, 2, 0)))
+    assert game.to_move == 0 and Pass() in game.legal_actions()
+    assert not any(isinstance(a, Reroll) for a in game.legal_actions())
+    game.apply(Pass())
+    assert game.to_move == 1 and game.scores() == (3.0, 0.0)
+
+
+def test_reducto_ends_when_one_die_is_left() -> None:
+    state = cells(green=[(5, 2, 1)]).with_cell((4, 2, 2), Cell("red", (1, 2, 3)))
+    game = reducto(state, endgame=True)
+    game.apply(Jump((4, 2, 2), (6, 2, 0)))
+    assert game.outcome is not None and game.outcome.winners == (0,)
+    assert game.outcome.termination is Termination.PYRAMID_CLEARED
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_reducto_passes_the_checker(players: int) -> None:
+    report = check_game(Reducto, range(3), players=players)
+    assert report.ok, report.problems
+
+
+def test_reducto_greedy_beats_random() -> None:
+    wins = 0
+    for seed in range(6):
+        kinds = ["greedy", "random"] if seed % 2 == 0 else ["random", "greedy"]
+        game = play(Reducto(2, rng=np.random.default_rng([seed, 1])), kinds, seed)
+        assert game.outcome is not None
+        wins += game.outcome.winners == (seed % 2,)
+    assert wins >= 5
+
+
+def test_reducto_physical_jump_and_roll_are_read_back() -> None:
+    state = cells(black=[(8, 0, 0), (0, 8, 0)], green=[(0, 0, 8), (5, 2, 1)])
+    game = reducto(state.with_cell((4, 2, 2), Cell("red", (1, 2, 3))))
+    script = [Reroll((0, 0, 8)), Place((0, 0, 8), "green")]
+    physical_moves(game, 3, seed=0, players=[Scripted([Jump((4, 2, 2), (6, 2, 0))]), Scripted(script)])
+    assert (4, 2, 2) not in game.state and (0, 0, 8) in game.state and game.scores() == (2.0, 0.0)

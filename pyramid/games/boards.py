@@ -8,6 +8,7 @@ player right after it, so physical play carries out and reads back every step.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import ClassVar
 
 from pyramid import geometry
@@ -220,4 +221,141 @@ class Sandwich(PlateGame):
         return 10.0 * (mine - theirs) + 0.5 * others - 0.7 * self.threats(cells, me)
 
 
-__all__ = ["PlateGame", "Sandwich", "on_edge", "sandwiched", "step"]
+# --- Reducto ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Jump(Remove):
+    """The die in ``slot`` jumps to ``target`` (along a row, by the face pointing that way) and is kept."""
+
+    target: Slot = (0, 0, 0)
+
+    def __str__(self) -> str:
+        return f"jump {self.slot} to {self.target} and keep it"
+
+
+@dataclass(frozen=True)
+class Reroll(Remove):
+    """Lift the die in ``slot`` and roll it; it goes back into the same funnel as it lands (a ``Place``)."""
+
+    def __str__(self) -> str:
+        return f"roll {self.slot} and set it back"
+
+
+def row_jumps(cells: Mapping[Slot, Cell], source: Slot) -> list[Slot]:
+    """Where the die in ``source`` can jump: along each row by the face pointing that way (2 or more),
+    over at least one die, to an empty funnel of the plate."""
+    up = cells[source].up
+    if up is None:
+        return []
+    out = []
+    for d in geometry.NEIGHBOUR_STEPS:
+        n = geometry.pointing_face(up, d)
+        target = step(source, d, n)
+        crossed = [step(source, d, m) for m in range(1, n)]
+        if n >= 2 and on_plate(target) and target not in cells and any(c in cells for c in crossed):
+            out.append(target)
+    return out
+
+
+class Reducto(Game):
+    """Reducto (no. 46).
+
+    Setup: 15 green, 15 red and 15 black dice, mixed, stand in the 45 base funnels as they happen to
+    fall; one die drawn at random is taken off (nobody keeps it).
+    Turn: jump one die, any colour, along a row by the number of the face pointing that way (the face
+    along +a points along the rows of constant a, ``geometry.pointing_face``): a 2 lands in the
+    second funnel, a 3 in the third; a 1 cannot jump. The jump crosses at least one die, ends in an
+    empty funnel of the plate, and the die is then taken off and kept. If you cannot jump, lift a die
+    of your choice, roll it and set it back in its funnel as it lands (a ``Reroll`` and then a
+    ``Place``, forced); with 15 dice or fewer on the plate you may instead take any one die and keep it.
+    With 5 dice or fewer on the plate at the start of your turn, the turn is up to three actions:
+    jumps, or a roll first and then jumps; after the first you may stop (pass).
+    Legal actions: as above.
+    Scoring: the dice you kept: green 3, red 2, black 1.
+    End: when one die is left on the plate (or none); the highest score wins. The turn limit (1500
+    actions) ends a game of endless rolling.
+    Interpretation: the rule for 15 dice is cut off after "each player that cannot jump immediately
+    may": read as "take one die and keep it". "Up to three moves with the same die" cannot be kept
+    literally, since a die that jumps is kept: read as up to three jumps in the turn.
+    """
+
+    info = GameInfo(46, "Reducto", "D", (2, 3, 4, 5, 6), "15 green, 15 red, 15 black dice", (), 468)
+    house_rules = (
+        "A face along +a points along the rows of constant a. 15 dice or fewer (text cut off): a player who cannot "
+        "jump may take one die and keep it instead of rolling one. 5 dice or fewer: up to three actions a turn, "
+        "jumps, or a roll first and then jumps."
+    )
+    max_moves: ClassVar[int] = 1500
+    VALUES: ClassVar[dict[Colour, int]] = {"green": 3, "red": 2, "black": 1}
+
+    def setup(self) -> None:
+        colours = [c for c in ("green", "red", "black") for _ in range(15)]
+        order = self.rng.permutation(45)
+        cells = {geometry.BASE_SLOTS[int(n)]: Cell(colours[m], self.draw_orientation()) for m, n in enumerate(order)}
+        gone = geometry.BASE_SLOTS[int(self.rng.integers(45))]
+        self.events.append(f"the {cells.pop(gone).colour} die at {gone} is taken off at random")
+        self.state = PyramidState(cells)
+        self.kept = [0] * self.players
+        self.returning: tuple[Slot, Colour] | None = None  # a rolled die to set back: its funnel and colour
+        self.done = 0  # actions made this turn
+        self.endgame = False  # this turn is up to three actions
+
+    def jumps(self) -> list[Action]:
+        """Every jump on the plate now."""
+        cells = self.state.cells
+        return [Jump(s, t) for s in geometry.BASE_SLOTS if s in cells for t in row_jumps(cells, s)]
+
+    def legal(self) -> list[Action]:
+        if self.returning is not None:
+            return [Place(*self.returning)]
+        jumps = self.jumps()
+        if self.done:
+            return [*jumps, Pass()]
+        dice = [s for s in geometry.BASE_SLOTS if s in self.state]
+        if jumps and not self.endgame:
+            return jumps
+        takes: list[Action] = [Remove(s) for s in dice] if len(dice) <= 15 and not jumps else []
+        return [*jumps, *(Reroll(s) for s in dice), *takes]
+
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
+        if isinstance(action, Reroll):
+            self.returning = (action.slot, before[action.slot].colour)
+            return
+        if isinstance(action, Place):
+            self.returning = None
+        elif isinstance(action, Remove):
+            value = self.VALUES.get(before[action.slot].colour, 0)
+            self.kept[player] += value
+            self.events.append(f"player {player} keeps the {before[action.slot].colour} die ({value})")
+        self.done += 1
+        taken = type(action) is Remove  # a die taken without a jump ends the turn
+        turn_over = not self.endgame or isinstance(action, Pass) or taken or self.done >= 3 or len(self.state) <= 1
+        if turn_over:
+            self.to_move = self.next_player(player)
+            self.done = 0
+            self.endgame = len(self.state) <= 5
+
+    def scores(self) -> tuple[float, ...]:
+        return tuple(float(k) for k in self.kept)
+
+    def termination(self) -> Termination | None:
+        return Termination.PYRAMID_CLEARED if len(self.state) <= 1 and self.returning is None else None
+
+    def best_jump(self, cells: Mapping[Slot, Cell]) -> int:
+        """The most a player could keep with one jump among ``cells``."""
+        return max(
+            (self.VALUES.get(cells[s].colour, 0) for s in geometry.BASE_SLOTS if s in cells and row_jumps(cells, s)),
+            default=0,
+        )
+
+    def heuristic(self, action: Action) -> float | None:
+        cells = dict(self.state.cells)
+        if isinstance(action, Place | Pass):
+            return 0.0
+        if isinstance(action, Reroll):
+            return -0.5 * self.VALUES.get(cells[action.slot].colour, 0)
+        if isinstance(action, Remove):
+            value = self.VALUES.get(cells.pop(action.slot).colour, 0)
+            return value - 0.6 * self.best_jump(cells)
+        return None
