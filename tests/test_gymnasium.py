@@ -1,0 +1,174 @@
+"""The skill games as Gymnasium environments (pyramid.gymnasium): Gymnasium's own checker, seeding, rewards
+from the game's verdict, the hands' parameters, pictures. Small worlds: a few dice, a few actions each."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium", reason="gymnasium is not installed (pip install -e '.[gymnasium]')")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from gymnasium.utils.passive_env_checker import env_render_passive_checker  # noqa: E402
+
+from pyramid.gymnasium import ENVIRONMENTS, FlickersEnv, TiltEnv, env_id  # noqa: E402
+
+DISPLAY = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+# The cheapest game each environment allows: a 10-die Mikado pyramid, one round of Flickers.
+SMALL: dict[str, dict[str, Any]] = {"DiceMikado": {"layers": 3}, "Flickers": {"rounds": 1}}
+
+
+def make(name: str, **kwargs: Any) -> Any:
+    return gymnasium.make(env_id(name), **{**SMALL.get(name, {}), **kwargs})
+
+
+@pytest.mark.parametrize("name", list(ENVIRONMENTS))
+def test_each_environment_passes_gymnasiums_checker(name: str) -> None:
+    env = make(name)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            # Without a display the human window cannot open: the rgb_array picture is checked below instead.
+            check_env(env.unwrapped, skip_render_check=not DISPLAY)
+    finally:
+        env.close()
+    assert [str(w.message) for w in caught] == []  # not even the checker's advice
+    assert env.spec is not None and env.spec.max_episode_steps == 500
+
+
+def test_the_names_the_issue_asks_for_are_registered() -> None:
+    for name in ("Faraday", "Coulomb", "Dune", "DiceMikado", "Flickers"):
+        assert env_id(name) in gymnasium.registry
+
+
+def test_rgb_array_is_a_picture_of_the_world_without_a_display() -> None:
+    env = make("Faraday", render_mode="rgb_array")
+    try:
+        env.reset(seed=0)
+        env_render_passive_checker(env.unwrapped)
+        picture = env.render()
+    finally:
+        env.close()
+    assert picture.shape == (360, 480, 3) and picture.dtype == np.uint8
+    assert picture.std() > 10  # the plate and dice on the table, not a blank frame
+
+
+@pytest.mark.skipif(not DISPLAY, reason="no display: the human render mode opens a window")
+def test_human_mode_opens_the_window() -> None:
+    pytest.importorskip("pyglet", reason="the window needs the view extra")
+    env = make("DiceMikado", render_mode="human")
+    try:
+        env.reset(seed=0)
+        assert env.unwrapped.viewer is not None and env.unwrapped.viewer.world is env.unwrapped.world
+    finally:
+        env.close()
+
+
+def test_reset_with_a_seed_is_reproducible_and_seeds_differ() -> None:
+    env = make("Faraday")
+    try:
+        first, _ = env.reset(seed=3)
+        again, _ = env.reset(seed=3)
+        other, _ = env.reset(seed=4)
+    finally:
+        env.close()
+    np.testing.assert_array_equal(first["dice"], again["dice"])
+    # The start faces are drawn from the seed: the dice lie turned another way.
+    assert not np.allclose(first["dice"][:, 3:], other["dice"][:, 3:])
+    assert (first["slot"] == [(3, 3, 2), (3, 2, 3), (2, 3, 3)]).all()  # the three funnels around the centre
+
+
+def test_a_tilt_costs_its_simulated_seconds_and_the_clock_shows_them() -> None:
+    env = make("Faraday")
+    try:
+        obs, _ = env.reset(seed=1)
+        assert obs["time_left"][0] == 60.0 and obs["scores"][0] == 60.0
+        gentle = TiltEnv.action(direction=0.0, line_x=0.0, line_y=0.0, angle=2.0, preset=0.0, ramp=0.5, shake=0.0)
+        obs, reward, terminated, truncated, info = env.step(gentle)
+    finally:
+        env.close()
+    assert not terminated and not truncated
+    assert info["elapsed"] > 1.0  # lift, turn, hold, turn back, set down and settle
+    assert reward == pytest.approx(-info["elapsed"])
+    assert obs["time_left"][0] == pytest.approx(60.0 - info["elapsed"])
+    assert (obs["slot"] == [(3, 3, 2), (3, 2, 3), (2, 3, 3)]).all()  # two degrees move no die
+    np.testing.assert_allclose(obs["plate"], [0, 0, 0, 0, 0, 0, 1])  # the plate is back on the table
+
+
+def test_a_tilt_too_fast_for_a_hand_is_refused_and_nothing_happens() -> None:
+    env = make("Faraday")
+    try:
+        before, _ = env.reset(seed=1)
+        jolt = TiltEnv.action(direction=0.0, line_x=-0.15, line_y=0.0, angle=30.0, preset=-30.0, ramp=0.05, shake=0.0)
+        after, reward, terminated, _, info = env.step(jolt)
+    finally:
+        env.close()
+    assert info["action"].startswith("refused:") and "a hand moves it at most" in info["action"]
+    assert reward == 0.0 and not terminated
+    np.testing.assert_array_equal(before["dice"], after["dice"])
+
+
+def test_parameters_map_the_box_onto_the_hands_ranges() -> None:
+    params = {"direction": 90.0, "line_x": 0.01, "line_y": -0.02, "angle": 15.0, "preset": 20.0, "ramp": 0.3}
+    action = TiltEnv.action(**params, shake=0.001)
+    assert TiltEnv.parameters(action) == pytest.approx({**params, "shake": 0.001})
+    assert TiltEnv.parameters(np.full(7, 5.0))["angle"] == 30.0  # beyond the Box: clipped to the range
+    with pytest.raises(ValueError, match="every parameter"):
+        TiltEnv.action(direction=0.0)
+
+
+def test_mikado_rewards_are_the_games_count_of_dice_conquered() -> None:
+    env = make("DiceMikado", layers=2)  # the top on three base dice
+    try:
+        obs, info = env.reset(seed=0)
+        assert obs["grippable"].tolist() == info["action_mask"].tolist() == [0, 1, 1, 1]  # the top: not to take
+        top = env.unwrapped.slots[0]
+        obs, reward, terminated, _, info = env.step(0)
+        assert info["action"] == f"refused: no die to grip in {top}" and reward == 0 and not terminated
+        # The base dice taken one by one: friction holds the top on two, and it falls with the third.
+        rewards = []
+        for slot in (1, 2, 3):
+            obs, reward, terminated, _, info = env.step(slot)
+            rewards.append(reward)
+            assert info["action_mask"][slot] == 0 and obs["status"][slot] == 0  # that die is out of play
+    finally:
+        env.close()
+    assert terminated and "the top fell" in info["turn"]
+    assert rewards == [1.0, 1.0, 0.0]  # the die whose lifting made the top fall is not counted (the game's rule)
+    assert sum(rewards) == info["scores"][0] == obs["scores"][0] == 2.0
+    assert tuple(obs["slot"][0]) != top  # the top left its slot
+
+
+def test_flickers_rewards_the_dice_the_player_has_on_the_plate() -> None:
+    env = make("Flickers", rounds=2)
+    total = 0.0
+    try:
+        obs, _ = env.reset(seed=2)
+        assert obs["dice"].shape == (10, 7) and obs["on_plate"].sum() == 0
+        # Near the programmed flicker's aim, 7 mN s, 20 degrees up, a little to the right: it lands.
+        aim = FlickersEnv.action(azimuth=-9.0, impulse=0.007, elevation=20.0, height=0.0)
+        obs, reward, terminated, _, info = env.step(aim)
+        total += reward
+        assert obs["on_plate"][0] == 1 and reward == 1.0  # seat 0's first die landed
+        assert info["scores"][0] == obs["on_plate"][:5].sum()
+        obs, reward, terminated, _, info = env.step(FlickersEnv.action(azimuth=0.0, impulse=0.0, elevation=0, height=0))
+        total += reward
+    finally:
+        env.close()
+    assert terminated and "result" in info  # two rounds played: the game's verdict
+    assert total == info["scores"][0] == obs["scores"][0]
+
+
+def test_the_default_install_names_the_extra_when_gymnasium_is_missing() -> None:
+    code = "import sys; sys.modules['gymnasium'] = None; import pyramid.gymnasium"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert run.returncode == 1
+    assert run.stderr.strip().splitlines()[-1] == (
+        "LookupError: gymnasium is not installed; install the gymnasium extra: pip install -e '.[gymnasium]'"
+    )
