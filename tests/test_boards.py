@@ -14,7 +14,7 @@ import pytest
 
 from pyramid import geometry
 from pyramid.agents.players import GreedyPlayer, Player, RandomPlayer
-from pyramid.games.boards import Jump, Reducto, Reroll, Sandwich, row_jumps
+from pyramid.games.boards import Breach, Jump, Reducto, Reroll, Sandwich, Smuggling, on_edge, row_jumps
 from pyramid.rules import Game, IllegalAction, Move, Pass, Place, Remove, Termination, check_game
 from pyramid.state import Cell, PyramidState
 
@@ -301,3 +301,89 @@ def test_reducto_physical_jump_and_roll_are_read_back() -> None:
     script = [Reroll((0, 0, 8)), Place((0, 0, 8), "green")]
     physical_moves(game, 3, seed=0, players=[Scripted([Jump((4, 2, 2), (6, 2, 0))]), Scripted(script)])
     assert (4, 2, 2) not in game.state and (0, 0, 8) in game.state and game.scores() == (2.0, 0.0)
+
+
+# --- Smuggling ----------------------------------------------------------------------------------
+
+BORDER = [(0, j, 8 - j) for j in range(1, 8)]
+
+
+def smuggling(state: PyramidState, to_move: int = 0) -> Smuggling:
+    """A Smuggling game on ``state`` (the border's green dice added), ``to_move`` to play."""
+    game = Smuggling(rng=np.random.default_rng(0))
+    game.observe(PyramidState({**cells(green=BORDER).cells, **state.cells}))
+    game.to_move = to_move
+    return game
+
+
+def test_smuggling_setup_border_customs_and_a_triangle_of_smugglers() -> None:
+    game = Smuggling(rng=np.random.default_rng(0))
+    colours = {c: sorted(s for s in game.state if game.state[s].colour == c) for c in ("green", "red", "black")}
+    assert colours["green"] == sorted(BORDER) and colours["red"] == [(1, 2, 5), (1, 5, 2)]
+    assert len(colours["black"]) == 10 and not any(on_edge(s) for s in colours["black"])
+    ring = {n for s in colours["black"] for n in geometry.neighbours(s)} - set(colours["black"])
+    assert not ring & set(game.state)  # the triangle is surrounded by empty funnels
+    assert game.to_move == 0 and all(isinstance(a, Move) for a in game.legal_actions())
+
+
+def test_smuggling_smugglers_keep_off_the_edges_and_break_through_at_a_green_die() -> None:
+    game = smuggling(cells(black=[(1, 3, 4), (2, 0, 6)], red=[(5, 2, 1)]))
+    legal = game.legal_actions()
+    assert Breach((0, 3, 5)) in legal and Breach((0, 4, 4)) in legal
+    targets = {a.steps[0][1] for a in legal if isinstance(a, Move)}
+    # (2, 0, 6) lies on an edge: it only steps off it, never along it
+    assert targets == {(1, 4, 3), (1, 2, 5), (2, 2, 4), (2, 3, 3), (1, 1, 6), (2, 1, 5)}
+    game.apply(Breach((0, 3, 5)))
+    assert game.to_move == 0 and game.legal_actions() == [Move((((1, 3, 4), (0, 3, 5)),))]
+    game.apply(Move((((1, 3, 4), (0, 3, 5)),)))
+    assert game.state[(0, 3, 5)].colour == "black" and game.scores() == (1.0, 0.0) and game.to_move == 1
+
+
+def test_smuggling_customs_capture_by_jumping_and_may_jump_on() -> None:
+    game = smuggling(cells(black=[(2, 2, 4), (4, 2, 2), (6, 1, 1)], red=[(1, 2, 5)]), to_move=1)
+    first = Move((((1, 2, 5), (3, 2, 3)),))
+    assert first in game.legal_actions()
+    game.apply(first)
+    assert game.legal_actions() == [Remove((2, 2, 4))]
+    game.apply(Remove((2, 2, 4)))
+    assert game.to_move == 1 and set(game.legal_actions()) == {Move((((3, 2, 3), (5, 2, 1)),)), Pass()}
+    game.apply(Pass())
+    assert game.to_move == 0 and game.scores() == (0.0, 1.0)
+
+
+def test_smuggling_four_through_win_and_seven_captured_lose() -> None:
+    game = smuggling(cells(black=[(1, 3, 4), (4, 2, 2)], red=[(5, 2, 1)]))
+    game.through = 3
+    game.apply(Breach((0, 4, 4)))
+    game.apply(Move((((1, 3, 4), (0, 4, 4)),)))
+    assert game.outcome is not None and game.outcome.winners == (0,)
+    assert game.outcome.termination is Termination.GOAL_REACHED
+    game = smuggling(cells(black=[(2, 2, 4), (5, 2, 1)], red=[(1, 2, 5)]), to_move=1)
+    game.captured = 6
+    game.apply(Move((((1, 2, 5), (3, 2, 3)),)))
+    game.apply(Remove((2, 2, 4)))
+    assert game.outcome is not None and game.outcome.winners == (1,)
+
+
+def test_smuggling_passes_the_checker() -> None:
+    report = check_game(Smuggling, range(4))
+    assert report.ok, report.problems
+
+
+@pytest.mark.parametrize("greedy", [0, 1])
+def test_smuggling_greedy_beats_random_on_either_side(greedy: int) -> None:
+    wins = 0
+    for seed in range(6):
+        kinds = ["greedy", "random"] if greedy == 0 else ["random", "greedy"]
+        game = play(Smuggling(rng=np.random.default_rng([seed, 1])), kinds, seed)
+        assert game.outcome is not None
+        wins += game.outcome.winners == (greedy,)
+    assert wins >= 5
+
+
+def test_smuggling_physical_breach_and_capture_are_read_back() -> None:
+    game = smuggling(cells(black=[(1, 3, 4), (2, 2, 4)], red=[(1, 2, 5)]))
+    smugglers = [Breach((0, 3, 5)), Move((((1, 3, 4), (0, 3, 5)),))]
+    customs = [Move((((1, 2, 5), (3, 2, 3)),)), Remove((2, 2, 4))]
+    physical_moves(game, 4, seed=0, players=[Scripted(smugglers), Scripted(customs)])
+    assert game.scores() == (1.0, 1.0) and game.to_move == 0

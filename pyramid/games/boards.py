@@ -73,6 +73,12 @@ class PlateGame(Game):
         return out
 
 
+def is_jump(move: Move) -> bool:
+    """Whether ``move`` carries its die further than a neighbouring funnel (a jump over a die)."""
+    (source, target), *_ = move.steps
+    return target not in geometry.neighbours(source)
+
+
 def sandwiched(cells: Mapping[Slot, Cell], slot: Slot) -> bool:
     """Whether the die in ``slot`` lies between two dice of one other colour along a row."""
     colour = cells[slot].colour
@@ -359,3 +365,173 @@ class Reducto(Game):
             value = self.VALUES.get(cells.pop(action.slot).colour, 0)
             return value - 0.6 * self.best_jump(cells)
         return None
+
+
+# --- Smuggling --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Breach(Remove):
+    """A smuggler comes through at the green die in ``slot``: the green die is taken off (a smuggler moves in next)."""
+
+    def __str__(self) -> str:
+        return f"break through at {self.slot}: the green die is taken off"
+
+
+class Smuggling(PlateGame):
+    """Smuggling (no. 49), by Harald Markowski.
+
+    Setup: 7 green dice in the funnels of the plate's edge i = 0, its corners empty (the border); 2
+    red customs officers in the next row (i = 1), cutting it into three runs of two empty funnels;
+    10 black smugglers in the triangle of side 4 in the middle of the rest (i from 3 to 6, j and k
+    at least 1), surrounded by empty funnels. Player 0 plays the smugglers and moves first, player 1
+    the customs.
+    Turn: move one of your dice along a right angle into a neighbouring empty funnel. Smugglers never
+    enter a funnel on the plate's edges, except by breaking through: a smuggler next to a green die
+    replaces it (a ``Breach`` takes the green die off, then the smuggler moves in); a smuggler through
+    stays there. Customs capture instead: a jump straight over a neighbouring smuggler into the empty
+    funnel beyond, the smuggler taken off (a ``Remove``, forced); more jumps with the same officer
+    may follow in the turn (or a pass).
+    Legal actions: as above; a pass only when you cannot move.
+    Scoring: smugglers through (player 0) and smugglers captured (player 1).
+    End: the smugglers win when 4 are through; the customs when 7 are captured, when both sides pass
+    in a row, or at the turn limit (400 actions): they held the border.
+    Interpretation: "along a right angle" is the jump of game 55 within one layer, the step to a
+    neighbouring funnel (the L of arms 1 and 1 on the cube lattice); a smuggler breaks through from
+    the row next to the border. The customs' win and the first mover are not in the text.
+    """
+
+    info = GameInfo(49, "Smuggling", "T", (2,), "7 green, 2 red, 10 black dice", (), 500)
+    house_rules = (
+        "A move along a right angle is a step to a neighbouring funnel. Smugglers move first; a smuggler next to a "
+        "green die replaces it (the green die taken off, then the smuggler moves in). Customs win with 7 smugglers "
+        "captured, or when nobody can move, or at the turn limit."
+    )
+    max_moves: ClassVar[int] = 400
+    colours = ("black", "red")
+    SMUGGLERS, CUSTOMS = 0, 1
+
+    def setup(self) -> None:
+        border = [(0, j, 8 - j) for j in range(1, 8)]
+        customs = [(1, 2, 5), (1, 5, 2)]
+        smugglers = [s for s in geometry.BASE_SLOTS if 3 <= s[0] <= 6 and min(s[1], s[2]) >= 1]
+        dice = [("green", border), ("red", customs), ("black", smugglers)]
+        self.state = PyramidState({s: Cell(c, self.draw_orientation()) for c, slots in dice for s in slots})
+        self.through = 0
+        self.captured = 0
+        self.pending: list[Action] = []  # what must follow in this turn (a smuggler moving in, a capture)
+        self.chaser: Slot | None = None  # the officer that captured this turn and may jump on
+        self.passes = 0
+
+    def smuggler_steps(self, source: Slot) -> list[Slot]:
+        """The empty funnels off the edges next to the smuggler in ``source`` (none once it is through)."""
+        return [] if source[0] == 0 else [n for n in self.steps_from(source) if not on_edge(n)]
+
+    def captures_from(self, source: Slot) -> list[Move]:
+        """The officer in ``source``'s straight jumps over a smuggler still on its way."""
+        return [
+            self.move(source, target, "capture with")
+            for over, target in self.jumps_from(source)
+            if self.owner(over) == self.SMUGGLERS and over[0] > 0
+        ]
+
+    def legal(self) -> list[Action]:
+        if self.pending:
+            return list(self.pending)
+        if self.chaser is not None:
+            return [*self.captures_from(self.chaser), Pass()]
+        moves: list[Action] = []
+        if self.to_move == self.SMUGGLERS:
+            for s in self.own(self.SMUGGLERS):
+                moves += [self.move(s, t) for t in self.smuggler_steps(s)]
+            greens = [
+                s for s in geometry.BASE_SLOTS if s[0] == 0 and s in self.state and self.state[s].colour == "green"
+            ]
+            moves += [
+                Breach(g)
+                for g in greens
+                if any(self.owner(n) == self.SMUGGLERS and n[0] == 1 for n in geometry.neighbours(g))
+            ]
+        else:
+            for s in self.own(self.CUSTOMS):
+                moves += [self.move(s, t) for t in self.steps_from(s)]
+                moves += self.captures_from(s)
+        return moves or [Pass()]
+
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
+        self.pending = []
+        if isinstance(action, Breach):
+            self.pending = [
+                self.move(n, action.slot, "smuggle")
+                for n in geometry.neighbours(action.slot)
+                if self.owner(n) == self.SMUGGLERS and n[0] == 1
+            ]
+            return
+        if isinstance(action, Move) and player == self.CUSTOMS and is_jump(action):
+            (source, target), *_ = action.steps
+            over = ((source[0] + target[0]) // 2, (source[1] + target[1]) // 2, (source[2] + target[2]) // 2)
+            self.pending = [Remove(over)]
+            self.chaser = target
+            return
+        if isinstance(action, Remove):
+            self.captured += 1
+            self.events.append(f"the smuggler at {action.slot} is captured ({self.captured} in all)")
+            if self.captures_from(self.chaser or action.slot):
+                return  # the officer may jump on
+        if isinstance(action, Move) and action.steps[0][1][0] == 0 and player == self.SMUGGLERS:
+            self.through += 1
+            self.events.append(f"a smuggler is through ({self.through} in all)")
+        self.passes = self.passes + 1 if isinstance(action, Pass) and self.chaser is None else 0
+        self.chaser = None
+        self.to_move = self.next_player(player)
+
+    def scores(self) -> tuple[float, ...]:
+        return (float(self.through), float(self.captured))
+
+    def winners(self, scores: tuple[float, ...]) -> tuple[Seat, ...]:
+        return (self.SMUGGLERS,) if self.through >= 4 else (self.CUSTOMS,)
+
+    def advantage(self, player: Seat) -> float:
+        lead = self.through / 4 - self.captured / 7
+        return lead if player == self.SMUGGLERS else -lead
+
+    def termination(self) -> Termination | None:
+        if self.pending:
+            return None
+        if self.through >= 4:
+            return Termination.GOAL_REACHED
+        if self.captured >= 7:
+            return Termination.PLAYERS_OUT
+        return Termination.BLOCKED if self.passes >= 2 else None
+
+    def danger(self, cells: Mapping[Slot, Cell]) -> int:
+        """Smugglers on their way that an officer could capture next."""
+        count = 0
+        for s in self.own(self.CUSTOMS, cells):
+            for over, _ in self.jumps_from(s, cells):
+                count += self.owner(over, cells) == self.SMUGGLERS and over[0] > 0
+        return count
+
+    def outlook(self, cells: Mapping[Slot, Cell], through: int, captured: int) -> float:
+        """How well the smugglers stand in ``cells``: through, captured, danger, nearness to the border."""
+        on_way = [s for s in self.own(self.SMUGGLERS, cells) if s[0] > 0]
+        nearness = -sum(s[0] for s in sorted(on_way)[:4])
+        return 10.0 * through - 6.0 * captured - 4.0 * self.danger(cells) + 0.5 * nearness
+
+    def heuristic(self, action: Action) -> float | None:
+        me = self.to_move
+        cells = dict(self.state.cells)
+        through, captured = self.through, self.captured
+        if isinstance(action, Breach):
+            return 100.0
+        if isinstance(action, Move):
+            (source, target), *_ = action.steps
+            cells[target] = cells.pop(source)
+            if is_jump(action):
+                cells.pop(((source[0] + target[0]) // 2, (source[1] + target[1]) // 2, (source[2] + target[2]) // 2))
+                captured += 1
+            through += me == self.SMUGGLERS and target[0] == 0
+        elif not isinstance(action, Pass):
+            return 0.0
+        value = self.outlook(cells, through, captured)
+        return value if me == self.SMUGGLERS else -value
