@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TypeVar, overload
 
-from pyramid.games.boards import Reducto, Sandwich, Smuggling
+from pyramid.games.boards import FallingRocks, Reducto, Sandwich, Smuggling
 from pyramid.games.chunks import QuadrulaRasa, TabulaRasa
 from pyramid.games.construction import FireAndWater, ForbiddenNumber, MostSimpleGame, Mucho, Rasanto, SummitStorm
 from pyramid.games.demolition import Asparagus, Doubles, ElDado, Favourite
@@ -60,6 +60,7 @@ BOARD_GAMES: tuple[type[Game], ...] = (
     Sandwich,
     Reducto,
     Smuggling,
+    FallingRocks,
     FleaChase,
     Finish,
     FireRedDevil,
@@ -97,7 +98,6 @@ NOT_YET: dict[int, str] = {
     51: "Steps to the Throne",
     52: "Race",
     53: "Triangle",
-    54: "Falling Rocks",
 }
 
 

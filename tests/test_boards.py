@@ -14,7 +14,19 @@ import pytest
 
 from pyramid import geometry
 from pyramid.agents.players import GreedyPlayer, Player, RandomPlayer
-from pyramid.games.boards import Breach, Jump, Reducto, Reroll, Sandwich, Smuggling, on_edge, row_jumps
+from pyramid.games.boards import (
+    ATTACK_STEPS,
+    ESCAPE_STEPS,
+    Breach,
+    FallingRocks,
+    Jump,
+    Reducto,
+    Reroll,
+    Sandwich,
+    Smuggling,
+    on_edge,
+    row_jumps,
+)
 from pyramid.rules import Game, IllegalAction, Move, Pass, Place, Remove, Termination, check_game
 from pyramid.state import Cell, PyramidState
 
@@ -387,3 +399,83 @@ def test_smuggling_physical_breach_and_capture_are_read_back() -> None:
     customs = [Move((((1, 2, 5), (3, 2, 3)),)), Remove((2, 2, 4))]
     physical_moves(game, 4, seed=0, players=[Scripted(smugglers), Scripted(customs)])
     assert game.scores() == (1.0, 1.0) and game.to_move == 0
+
+
+# --- Falling Rocks ------------------------------------------------------------------------------
+
+
+def rocks(state: PyramidState, to_move: int = 0) -> FallingRocks:
+    """A Falling Rocks game on ``state``, ``to_move`` to play."""
+    game = FallingRocks(rng=np.random.default_rng(0))
+    game.observe(state)
+    game.to_move = to_move
+    return game
+
+
+def test_falling_rocks_starts_in_the_corners() -> None:
+    game = FallingRocks(rng=np.random.default_rng(0))
+    for p, colour in enumerate(("red", "green", "black")):
+        assert sorted(s for s in game.state if game.state[s].colour == colour) == sorted(game.start[p])
+        assert len(game.start[p]) == 6 and all(s[p] >= 6 for s in game.start[p])
+
+
+def test_falling_rocks_attacks_and_escapes_alternate_around_a_funnel() -> None:
+    game = rocks(cells(red=[(4, 2, 2)], green=[(0, 8, 0)], black=[(0, 0, 8)]))
+    moves = {a.steps[0][1]: a.name.split()[0] for a in game.legal_actions() if isinstance(a, Move)}
+    assert moves == {step_to(d): "attack" for d in ATTACK_STEPS} | {step_to(d): "escape" for d in ESCAPE_STEPS}
+    # going round the six neighbours by angle, attack and escape alternate
+    ring = sorted(geometry.NEIGHBOUR_STEPS, key=lambda d: float(np.arctan2(*(geometry.CUBE_TO_PLATE @ d)[1::-1])))
+    kinds = [d in ATTACK_STEPS for d in ring]
+    assert all(kinds[n] != kinds[n - 1] for n in range(6))
+
+
+def step_to(d: geometry.Slot) -> geometry.Slot:
+    """The neighbour of (4, 2, 2) along ``d``."""
+    return (4 + d[0], 2 + d[1], 2 + d[2])
+
+
+def test_falling_rocks_an_attack_captures_into_a_start_funnel_of_the_attackers_choice() -> None:
+    green_start = [s for s in geometry.BASE_SLOTS if s[1] >= 6]
+    game = rocks(cells(red=[(4, 2, 2)], green=[(5, 1, 2), (3, 3, 2), *green_start[:4]], black=[(0, 0, 8)]))
+    captures = [a for a in game.legal_actions() if isinstance(a, Move) and len(a.steps) == 2]
+    assert {a.steps[1][1] for a in captures} == set(green_start[4:])  # the empty green start funnels
+    assert all(a.steps[0] == ((4, 2, 2), (5, 1, 2)) for a in captures)  # (3, 3, 2) lies in an escape direction
+    game.apply(captures[0])
+    assert game.state[(5, 1, 2)].colour == "red" and game.state[captures[0].steps[1][1]].colour == "green"
+    assert game.to_move == 1
+
+
+def test_falling_rocks_dice_home_are_safe_and_move_only_along_the_line() -> None:
+    game = rocks(cells(red=[(0, 4, 4)], green=[(1, 4, 3)], black=[(0, 0, 8)]), to_move=1)
+    assert not any(a.steps[0][1] == (0, 4, 4) for a in game.legal_actions() if isinstance(a, Move))
+    game = rocks(cells(red=[(0, 4, 4)], green=[(1, 4, 3)], black=[(0, 0, 8)]), to_move=0)
+    assert {a.steps[0][1] for a in game.legal_actions() if isinstance(a, Move)} == {(0, 3, 5), (0, 5, 3)}
+
+
+def test_falling_rocks_first_with_six_home_wins() -> None:
+    home = [(0, j, 8 - j) for j in range(1, 6)]
+    game = rocks(cells(red=[*home, (1, 6, 1)], green=[(8, 0, 0)], black=[(0, 0, 8)]))
+    game.apply(Move((((1, 6, 1), (0, 6, 2)),)))
+    assert game.outcome is not None and game.outcome.winners == (0,)
+    assert game.outcome.termination is Termination.GOAL_REACHED
+
+
+def test_falling_rocks_passes_the_checker() -> None:
+    report = check_game(FallingRocks, range(2))
+    assert report.ok, report.problems
+
+
+def test_falling_rocks_greedy_beats_random() -> None:
+    wins = 0
+    for seed in range(3):
+        game = play(FallingRocks(rng=np.random.default_rng([seed, 1])), ["greedy", "random", "random"], seed)
+        assert game.outcome is not None
+        wins += game.outcome.winners == (0,)
+    assert wins == 3
+
+
+def test_falling_rocks_physical_capture_is_read_back() -> None:
+    game = rocks(cells(red=[(4, 2, 2)], green=[(5, 1, 2)], black=[(0, 0, 8)]))
+    capture = Move((((4, 2, 2), (5, 1, 2)), ((5, 1, 2), (2, 6, 0))))
+    physical_moves(game, 1, seed=0, players=[Scripted([capture]), Scripted([]), Scripted([])])
+    assert game.state[(5, 1, 2)].colour == "red" and game.state[(2, 6, 0)].colour == "green"

@@ -535,3 +535,106 @@ class Smuggling(PlateGame):
             return 0.0
         value = self.outlook(cells, through, captured)
         return value if me == self.SMUGGLERS else -value
+
+
+# --- Falling Rocks ----------------------------------------------------------------------------
+
+# Around a funnel the six neighbours alternate: an attack move over a ridge, an escape move down one.
+ATTACK_STEPS: tuple[Slot, ...] = ((1, -1, 0), (0, 1, -1), (-1, 0, 1))
+ESCAPE_STEPS: tuple[Slot, ...] = ((-1, 1, 0), (0, -1, 1), (1, 0, -1))
+
+
+class FallingRocks(PlateGame):
+    """Falling Rocks (no. 54), by Jochen Baurmeister, Peter Pallat and Reinhold Wittig.
+
+    Setup: each player's 6 dice stand in the 6 funnels of their corner (the corner triangle of side
+    3): player 0 red at corner a, 1 green at b, 2 black at c.
+    Turn: move one die to a neighbouring funnel. The six neighbours alternate around a funnel: three
+    are reached by an attack move (up a ridge and down into the funnel beyond: ``ATTACK_STEPS``),
+    three by an escape move (down a ridge: ``ESCAPE_STEPS``). An escape needs an empty funnel; an
+    attack may end in an empty funnel or on an enemy die, which is captured and set into an empty
+    start funnel of its owner, of the attacker's choice (one ``Move`` of both dice). Dice on their
+    own finish line neither capture nor are captured; they only move sideways along it.
+    Legal actions: those moves; a pass only when you have none.
+    Scoring: your dice on your finish line: the base funnels of the edge opposite your corner.
+    End: the first player with all 6 dice on the finish line wins. The turn limit (900 actions)
+    ends a stuck game: most dice on the finish line win.
+    Interpretation: the figure of the "A" and "F" funnels is lost; the moves alternate around the
+    funnel as above (every player has one attack and one escape straight towards their finish). An
+    attack is not possible where the victim's start funnels are all taken.
+    """
+
+    info = GameInfo(54, "Falling Rocks", "T", (3,), "6 red, 6 green, 6 black dice", (), 540)
+    house_rules = (
+        "The A/F figure is lost: the neighbours (1,-1,0), (0,1,-1), (-1,0,1) are attack moves, their opposites "
+        "escape moves. A die on its own finish line moves only along it. No attack where the victim's start "
+        "funnels are all taken."
+    )
+    max_moves: ClassVar[int] = 900
+    colours = PLAYER_COLOURS
+
+    def setup(self) -> None:
+        self.start = [[s for s in geometry.BASE_SLOTS if s[p] >= 6] for p in range(3)]
+        self.state = PyramidState(
+            {s: Cell(self.colours[p], self.draw_orientation()) for p in range(3) for s in self.start[p]}
+        )
+
+    @staticmethod
+    def home(slot: Slot, player: Seat) -> bool:
+        """Whether ``slot`` is on ``player``'s finish line."""
+        return slot[player] == 0
+
+    def moves_of(self, player: Seat, source: Slot) -> list[Move]:
+        """The moves of ``player``'s die in ``source``."""
+        out = []
+        if self.home(source, player):
+            return [self.move(source, t) for t in self.steps_from(source) if self.home(t, player)]
+        for d in ATTACK_STEPS + ESCAPE_STEPS:
+            target = step(source, d)
+            if not on_plate(target):
+                continue
+            victim = self.owner(target)
+            if victim is None and target not in self.state:
+                out.append(self.move(source, target, "attack" if d in ATTACK_STEPS else "escape to"))
+            elif d in ATTACK_STEPS and victim is not None and victim != player and not self.home(target, victim):
+                out += [
+                    Move(((source, target), (target, back)), name=f"attack {source} to {target}, captured to {back}")
+                    for back in self.start[victim]
+                    if back not in self.state
+                ]
+        return out
+
+    def legal(self) -> list[Action]:
+        me = self.to_move
+        moves: list[Action] = [m for s in self.own(me) for m in self.moves_of(me, s)]
+        return moves or [Pass()]
+
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
+        if isinstance(action, Move) and len(action.steps) == 2:
+            victim = action.steps[1][0]
+            self.events.append(f"the {before[victim].colour} die at {victim} is captured to {action.steps[1][1]}")
+        self.to_move = self.next_player(player)
+
+    def arrived(self, player: Seat, cells: Mapping[Slot, Cell] | None = None) -> int:
+        """How many of ``player``'s dice stand on their finish line."""
+        return sum(self.home(s, player) for s in self.own(player, cells))
+
+    def scores(self) -> tuple[float, ...]:
+        return tuple(float(self.arrived(p)) for p in range(3))
+
+    def termination(self) -> Termination | None:
+        return Termination.GOAL_REACHED if max(self.scores()) == 6 else None
+
+    def progress(self, cells: Mapping[Slot, Cell], player: Seat) -> float:
+        """How far ``player``'s dice in ``cells`` have come: steps made towards the finish, arrivals."""
+        mine = self.own(player, cells)
+        return sum(8 - s[player] for s in mine) + 4.0 * sum(self.home(s, player) for s in mine)
+
+    def heuristic(self, action: Action) -> float | None:
+        if not isinstance(action, Move):
+            return 0.0
+        me = self.to_move
+        cells = dict(self.state.cells)
+        lifted = [(t, cells.pop(s)) for s, t in action.steps]
+        cells.update(lifted)
+        return self.progress(cells, me) - max(self.progress(cells, p) for p in range(3) if p != me) / 2
