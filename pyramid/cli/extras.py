@@ -8,7 +8,16 @@ import os
 from types import ModuleType
 
 # A module of an extra -> the extra that installs it.
-EXTRAS = {"pyglet": "view", "imageio_ffmpeg": "film", "mujoco": "bench", "dask": "dask", "matplotlib": "plots"}
+EXTRAS = {
+    "pyglet": "view",
+    "imageio_ffmpeg": "film",
+    "mujoco": "bench",
+    "dask": "dask",
+    "matplotlib": "plots",
+    "pyspiel": "openspiel",
+    "pettingzoo": "pettingzoo",
+    "gymnasium": "pettingzoo",
+}
 
 
 def load(module: str) -> ModuleType:

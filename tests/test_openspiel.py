@@ -1,0 +1,91 @@
+"""OpenSpiel's own random simulation test over the registered games; chance nodes carry the true distribution."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed: pip install -e '.[openspiel]'")
+
+from pyramid.encoding import action_ids  # noqa: E402
+from pyramid.openspiel import GAMES, ChanceScript, DrawNeeded, short_name  # noqa: E402
+from pyramid.registry import find_game  # noqa: E402
+from pyramid.rules import Game, Place  # noqa: E402
+
+QUICK = ["pyramid_27", "pyramid_decathlon"]  # quick ones; every game under slow
+
+
+@pytest.mark.parametrize("name", QUICK)
+def test_random_simulation(name: str) -> None:
+    pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=1, serialize=False, verbose=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_random_simulation_every_game(name: str) -> None:
+    pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=2, serialize=False, verbose=False)
+
+
+def test_names_and_players() -> None:
+    assert {"pyramid_30", "pyramid_decathlon", "pyramid_knights", "pyramid_sport_is_murder"} <= set(GAMES)
+    assert short_name(find_game("sport is murder")) == "pyramid_sport_is_murder"
+    assert pyspiel.load_game("pyramid_30", {"players": 4}).num_players() == 4
+    with pytest.raises(Exception, match="players"):
+        pyspiel.load_game("pyramid_23", {"players": 3})
+
+
+def test_a_placed_die_lands_in_one_of_24_ways() -> None:
+    # Mucho's first roll is the orientation of the die to place: 24 outcomes, 1/24 each.
+    state = pyspiel.load_game("pyramid_27").new_initial_state()
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) == 24 and sum(p for _, p in outcomes) == pytest.approx(1.0)
+    state.apply_action(outcomes[5][0])
+    assert state.current_player() == 0
+    assert all(a.up is not None for a in state.base.legal_actions())
+
+
+def test_a_table_roll_is_one_chance_node_a_die() -> None:
+    state = pyspiel.load_game("pyramid_decathlon").new_initial_state()
+    while not state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    assert state.chance_outcomes() == [(f, pytest.approx(1 / 6)) for f in range(6)]
+    dice = state.base.chance().dice
+    for _ in range(dice):
+        assert state.is_chance_node()
+        state.apply_action(5)
+    assert state.base.answers[-1] == (6,) * dice
+
+
+def test_chance_script_hands_out_chosen_outcomes_then_asks() -> None:
+    script = ChanceScript([2, 0])
+    assert script.integers(1, 7) == 3 and list(script.permutation(2)) == [0, 1]
+    script = ChanceScript([4])
+    assert script.integers(1, 7) == 5
+    with pytest.raises(DrawNeeded) as need:
+        script.random()
+    assert len(need.value.values) == 16 and sum(need.value.probabilities) == pytest.approx(1.0)
+
+
+def test_place_numbers_are_the_same_in_every_state() -> None:
+    game = find_game(30, Game)(2, rng=np.random.default_rng(0))
+    first = dict(zip(game.legal_actions(), action_ids(game, game.legal_actions()), strict=True))
+    game.apply(game.legal_actions()[0])
+    later = dict(zip(game.legal_actions(), action_ids(game, game.legal_actions()), strict=True))
+    shared = [a for a in later if isinstance(a, Place) and a in first]
+    assert shared and all(first[a] == later[a] for a in shared)
+    assert len(set(later.values())) == len(later)
+
+
+def test_returns_share_the_win() -> None:
+    state = pyspiel.load_game("pyramid_27").new_initial_state()
+    rng = np.random.default_rng(1)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert sum(state.returns()) == pytest.approx(1.0)
+    assert state.information_state_string(0).startswith("player 0")
+    assert len(state.observation_tensor(0)) == pyspiel.load_game("pyramid_27").observation_tensor_size()
