@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TypeVar, overload
 
-from pyramid.games.boards import FallingRocks, Reducto, Sandwich, Smuggling
+from pyramid.games.boards import FallingRocks, Reducto, Sandwich, Smuggling, WitchesDance
 from pyramid.games.chunks import QuadrulaRasa, TabulaRasa
 from pyramid.games.construction import FireAndWater, ForbiddenNumber, MostSimpleGame, Mucho, Rasanto, SummitStorm
 from pyramid.games.demolition import Asparagus, Doubles, ElDado, Favourite
@@ -59,6 +59,7 @@ BOARD_GAMES: tuple[type[Game], ...] = (
     CuiBono,
     Sandwich,
     Reducto,
+    WitchesDance,
     Smuggling,
     FallingRocks,
     FleaChase,
@@ -93,7 +94,6 @@ NOT_YET: dict[int, str] = {
     37: "Mound Mover",
     38: "Diebylon",
     47: "Wolf in a Sheep's Coat",
-    48: "Witches' Dance",
     50: "The Pharaoh's Curse",
     51: "Steps to the Throne",
     52: "Race",

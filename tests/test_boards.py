@@ -24,6 +24,7 @@ from pyramid.games.boards import (
     Reroll,
     Sandwich,
     Smuggling,
+    WitchesDance,
     on_edge,
     row_jumps,
 )
@@ -479,3 +480,71 @@ def test_falling_rocks_physical_capture_is_read_back() -> None:
     capture = Move((((4, 2, 2), (5, 1, 2)), ((5, 1, 2), (2, 6, 0))))
     physical_moves(game, 1, seed=0, players=[Scripted([capture]), Scripted([]), Scripted([])])
     assert game.state[(5, 1, 2)].colour == "red" and game.state[(2, 6, 0)].colour == "green"
+
+
+# --- Witches' Dance -----------------------------------------------------------------------------
+
+
+def dance(red: geometry.Slot, green: geometry.Slot, black: list[geometry.Slot], to_move: int = 0) -> WitchesDance:
+    """A Witches' Dance with the moving dice in ``red`` and ``green`` and black dice in ``black``."""
+    game = WitchesDance(rng=np.random.default_rng(0))
+    game.movers = [red, green]
+    game.observe(cells(red=[red], green=[green], black=black))
+    game.to_move = to_move
+    return game
+
+
+def test_witches_dance_starts_with_a_mirrored_pattern_of_13() -> None:
+    game = WitchesDance(rng=np.random.default_rng(0))
+    black = {s for s in game.state if game.state[s].colour == "black"}
+    assert len(black) == 13 and {(j, i, k) for i, j, k in black} == black
+    assert game.state[(8, 0, 0)].colour == "red" and game.state[(0, 8, 0)].colour == "green"
+
+
+def test_witches_dance_the_mover_steps_or_jumps_and_leaves_a_filler() -> None:
+    game = dance((4, 2, 2), (0, 8, 0), [(4, 3, 1)])
+    targets = {a.steps[0][1] for a in game.legal_actions() if isinstance(a, Move)}
+    assert targets == (set(geometry.neighbours((4, 2, 2))) - {(4, 3, 1)}) | {(4, 4, 0)}
+    game.apply(Move((((4, 2, 2), (4, 4, 0)),)))
+    assert game.to_move == 0 and game.legal_actions() == [Place((4, 2, 2), "red")]
+    game.apply(Place((4, 2, 2), "red"))
+    assert game.state[(4, 2, 2)].colour == "red" and game.movers[0] == (4, 4, 0)
+    assert game.scores() == (1.0, 0.0) and game.to_move == 1
+
+
+def test_witches_dance_a_stuck_player_passes_and_the_other_goes_on_to_the_end() -> None:
+    wall = [(1, 7, 0), (0, 7, 1), (2, 6, 0), (0, 6, 2)]  # around green's corner, two dice deep
+    game = dance((4, 2, 2), (0, 8, 0), wall, to_move=1)
+    assert game.legal_actions() == [Pass()]
+    game.apply(Pass())
+    assert game.outcome is None and game.to_move == 0
+    # red boxed in too: both stuck, the game is over and the fillers decide
+    box = [n for n in geometry.neighbours((8, 0, 0))] + [(6, 2, 0), (6, 0, 2)]
+    game = dance((8, 0, 0), (0, 8, 0), wall + box, to_move=1)
+    game.fillers = [3, 2]
+    game.observe(game.state)
+    game.apply(Pass())
+    assert game.outcome is not None and game.outcome.termination is Termination.BLOCKED
+    assert game.outcome.winners == (0,)
+
+
+def test_witches_dance_passes_the_checker() -> None:
+    report = check_game(WitchesDance, range(4))
+    assert report.ok, report.problems
+
+
+@pytest.mark.parametrize("greedy", [0, 1])
+def test_witches_dance_greedy_beats_random_in_either_seat(greedy: int) -> None:
+    wins = 0
+    for seed in range(6):
+        kinds = ["greedy", "random"] if greedy == 0 else ["random", "greedy"]
+        game = play(WitchesDance(rng=np.random.default_rng([seed, 1])), kinds, seed)
+        assert game.outcome is not None
+        wins += game.outcome.winners == (greedy,)
+    assert wins >= 5
+
+
+def test_witches_dance_physical_move_and_filler_are_read_back() -> None:
+    game = WitchesDance(rng=np.random.default_rng(3))
+    physical_moves(game, 3, seed=3)
+    assert game.fillers == [1, 0] and game.vacated == (0, 8, 0) and game.state[(8, 0, 0)].colour == "red"

@@ -638,3 +638,123 @@ class FallingRocks(PlateGame):
         lifted = [(t, cells.pop(s)) for s, t in action.steps]
         cells.update(lifted)
         return self.progress(cells, me) - max(self.progress(cells, p) for p in range(3) if p != me) / 2
+
+
+# --- Witches' Dance ---------------------------------------------------------------------------
+
+
+PAIRS = ((4, 2, 2), (5, 1, 2), (3, 1, 4), (4, 0, 4), (6, 2, 0))  # Witches' Dance: black dice mirrored i <-> j
+
+
+class WitchesDance(PlateGame):
+    """Witches' Dance (no. 48), by Heike Kaufmann.
+
+    Setup: 13 black dice in the pattern ``PATTERN`` (mirror-symmetric between the two start
+    corners); player 0's red moving die in the corner funnel a (8, 0, 0), player 1's green one in
+    corner b (0, 8, 0). Player 0 starts.
+    Turn: your moving die steps into a neighbouring empty funnel, or jumps straight over one
+    neighbouring die (any colour) into the empty funnel beyond; then a filler die of your colour is
+    set into the funnel it left (a ``Place``, forced). Only the moving dice ever move.
+    Legal actions: those steps and jumps, then the filler; a pass when your moving die is stuck.
+    Scoring: your filler dice on the plate.
+    End: when neither moving die can move; most fillers win.
+    Interpretation: the figure of the 13 black dice is lost: ``PATTERN`` is three dice on the mirror
+    line between the start corners and five mirrored pairs, keeping the edge between the start
+    corners open at its middle. The end is not in the text: a stuck player passes and the other
+    goes on alone, which is what makes walling the other in (the text's tactic) pay; ending at the
+    first stuck player would give the starting player the win or a tie in every game.
+    """
+
+    info = GameInfo(48, "Witches' Dance", "T", (2,), "13 black dice, red and green movers and fillers", (), 495)
+    house_rules = (
+        "The 13 black dice (figure lost): (1,1,6), (2,2,4), (3,3,2) on the mirror line and the pairs (4,2,2), (5,1,2), "
+        "(3,1,4), (4,0,4), (6,2,0) with their mirror images (i and j swapped). A stuck player passes, the other "
+        "goes on; the game ends when neither can move."
+    )
+    colours = ("red", "green")
+    PATTERN: ClassVar[tuple[Slot, ...]] = (
+        (1, 1, 6),
+        (2, 2, 4),
+        (3, 3, 2),
+        *(
+            (i, j, k)
+            for a, b, k in ((4, 2, 2), (5, 1, 2), (3, 1, 4), (4, 0, 4), (6, 2, 0))
+            for i, j in ((a, b), (b, a))
+        ),
+    )
+    STARTS: ClassVar[tuple[Slot, Slot]] = ((8, 0, 0), (0, 8, 0))
+
+    def setup(self) -> None:
+        cells = {s: Cell("black", self.draw_orientation()) for s in self.PATTERN}
+        for p, s in enumerate(self.STARTS):
+            cells[s] = Cell(self.colours[p], self.draw_orientation())
+        self.state = PyramidState(cells)
+        self.movers = list(self.STARTS)
+        self.fillers = [0, 0]
+        self.vacated: Slot | None = None
+
+    def mover_moves(self, player: Seat, cells: Mapping[Slot, Cell] | None = None) -> list[Move]:
+        """The steps and jumps of ``player``'s moving die."""
+        source = self.movers[player]
+        return [self.move(source, t) for t in self.steps_from(source, cells)] + [
+            self.move(source, t, "jump") for _, t in self.jumps_from(source, cells)
+        ]
+
+    def legal(self) -> list[Action]:
+        if self.vacated is not None:
+            return [Place(self.vacated, self.colours[self.to_move])]
+        return list(self.mover_moves(self.to_move)) or [Pass()]
+
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
+        if isinstance(action, Move):
+            self.vacated, self.movers[player] = action.steps[0]
+            return
+        if isinstance(action, Place):
+            self.fillers[player] += 1
+        self.vacated = None
+        self.to_move = self.next_player(player)
+
+    def scores(self) -> tuple[float, ...]:
+        return (float(self.fillers[0]), float(self.fillers[1]))
+
+    def termination(self) -> Termination | None:
+        if self.vacated is None and not any(self.mover_moves(p) for p in (0, 1)):
+            return Termination.BLOCKED
+        return None
+
+    def distances(self, cells: Mapping[Slot, Cell], player: Seat) -> dict[Slot, int]:
+        """Moves ``player``'s moving die needs to each empty funnel it can reach among ``cells``."""
+        found = {self.movers[player]: 0}
+        frontier = [self.movers[player]]
+        while frontier:
+            later = []
+            for here in frontier:
+                for t in [*self.steps_from(here, cells), *(t for _, t in self.jumps_from(here, cells))]:
+                    if t not in found:
+                        found[t] = found[here] + 1
+                        later.append(t)
+            frontier = later
+        return found
+
+    def territory(self, cells: Mapping[Slot, Cell], player: Seat) -> int:
+        """Empty funnels ``player``'s moving die reaches sooner than the other's, minus those it reaches later."""
+        mine, theirs = self.distances(cells, player), self.distances(cells, 1 - player)
+        funnels = (set(mine) | set(theirs)) - set(self.movers)
+        far = len(geometry.BASE_SLOTS)
+        return sum((mine.get(s, far) < theirs.get(s, far)) - (theirs.get(s, far) < mine.get(s, far)) for s in funnels)
+
+    def heuristic(self, action: Action) -> float | None:
+        if not isinstance(action, Move):
+            return 0.0
+        me = self.to_move
+        (source, target), *_ = action.steps
+        cells = dict(self.state.cells)
+        cells[target] = cells[source]  # the mover moves on, a filler takes its funnel
+        saved = self.movers[me]
+        self.movers[me] = target
+        try:
+            territory = self.territory(cells, me)
+            mobility = len(self.mover_moves(me, cells)) - len(self.mover_moves(1 - me, cells))
+        finally:
+            self.movers[me] = saved
+        return territory + 0.5 * mobility
