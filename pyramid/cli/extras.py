@@ -16,7 +16,7 @@ EXTRAS = {
     "matplotlib": "plots",
     "pyspiel": "openspiel",
     "pettingzoo": "pettingzoo",
-    "gymnasium": "pettingzoo",
+    "gymnasium": "gymnasium",
 }
 
 
