@@ -12,7 +12,10 @@ middle of its share of the distribution. Returns: the win, shared among the winn
 
 from __future__ import annotations
 
+import copy
 import math
+from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
@@ -53,19 +56,22 @@ def short_name(game_cls: type[GameBase]) -> str:
 class DrawNeeded(Exception):
     """A draw the chance nodes have not chosen yet: its possible values and their probabilities."""
 
-    values: list[Any]
+    values: Sequence[Any]
     probabilities: list[float]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> DrawNeeded:
+        return self  # never changed: copies of a state share it
 
 
 class ChanceScript:
     """Stands in for a game's ``numpy.random.Generator``: each draw takes the next outcome chosen at a
     chance node (an index into the draw's values); the first draw beyond them raises ``DrawNeeded``."""
 
-    def __init__(self, chosen: list[int] | None = None) -> None:
-        self.chosen = list(chosen or [])
+    def __init__(self, chosen: Sequence[int] = ()) -> None:
+        self.chosen = chosen
         self.used = 0
 
-    def _next(self, values: list[Any], probabilities: list[float] | None = None) -> Any:
+    def _next(self, values: Sequence[Any], probabilities: list[float] | None = None) -> Any:
         if len(values) > MAX_CHANCE_OUTCOMES:
             raise ValueError(f"a draw of {len(values)} outcomes; chance nodes hold {MAX_CHANCE_OUTCOMES}")
         if self.used < len(self.chosen):
@@ -132,16 +138,71 @@ class ChanceScript:
 # -- the game and its states ---------------------------------------------------------------------
 
 
+class Shared:
+    """A table game that copies of a state read in common until one of them moves on (``version``)."""
+
+    def __init__(self, game: GameBase) -> None:
+        self.game = game
+        self.version = 0
+
+
+def snapshot(game: TableGame) -> TableGame:
+    """A table game's record as it stands (its draws and answers), for ``clone`` to replay later."""
+    frozen = copy.copy(game)
+    frozen.draws, frozen.answers = list(game.draws), list(game.answers)
+    return frozen
+
+
 class Held:
-    """The project's game inside an OpenSpiel state: copied by its own ``clone`` (a table game's script
-    cannot be deep-copied), its legal actions by number kept until it changes."""
+    """The project's game inside an OpenSpiel state, and its legal actions by number (kept until it changes).
+
+    A board game is copied by its own ``clone``. A table game's ``clone`` replays every answer so far, so
+    copies share the game and a snapshot of its record instead: the first to move on takes the game
+    (``take``), the others replay the snapshot only when they are read after that.
+    """
 
     def __init__(self, game: GameBase | None) -> None:
-        self.game = game
         self.legal: dict[int, Any] | None = None
+        self._own = game if not isinstance(game, TableGame) else None
+        self._shared = Shared(game) if isinstance(game, TableGame) else None
+        self._version = 0
+        self._snapshot: TableGame | None = None
+
+    @property
+    def game(self) -> GameBase | None:
+        """The game (None before the set-up)."""
+        if self._shared is None:
+            return self._own
+        if self._shared.version != self._version:  # another copy moved on: replay the record
+            assert self._snapshot is not None
+            self._shared, self._version = Shared(self._snapshot.clone()), 0
+        return self._shared.game
+
+    def take(self) -> GameBase:
+        """The game, to change in place: the copies sharing it replay their snapshot when next read."""
+        game = self.game
+        assert game is not None
+        if self._shared is not None:
+            self._shared.version += 1
+            self._version, self._snapshot = self._shared.version, None
+        self.legal = None
+        return game
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Held:
-        return Held(self.game.clone() if self.game is not None else None)
+        game = self.game
+        if not isinstance(game, TableGame):
+            return Held(game.clone() if game is not None else None)
+        assert self._shared is not None
+        if self._snapshot is None:
+            self._snapshot = snapshot(game)
+        other = Held(None)
+        other._shared, other._version, other._snapshot, other.legal = (
+            self._shared,
+            self._version,
+            self._snapshot,
+            self.legal,
+        )
+        return other
 
 
 def player_range(game_cls: type[GameBase]) -> tuple[int, int]:
@@ -224,16 +285,19 @@ class PyramidState(pyspiel.State):  # type: ignore[misc,name-defined]
         self.players = game.players
         self.held = Held(None)  # no game until the set-up's draws are made
         self.step: Any = None  # the action being resolved (None: the set-up) while draws are pending
-        self.chosen: list[int] = []  # the draws made for it so far
+        # The draws made for it so far: an array, as a copy of the state copies it whole (a set-up makes
+        # hundreds of draws, and a list is copied element by element).
+        self.chosen = array("H")
         self.need: DrawNeeded | None = None
         self.dice: list[int] = []  # the faces of a table game's pending roll rolled so far
-        self.log: list[str] = []  # every step, in words: the information state
+        self.log = ""  # every step, in words, "; " between: the information state (a str is copied whole)
+        self.steps = 0
         if like is None:
             self._resolve()
         else:  # a copy of the first state
             self.held, self.chosen, self.need = (
-                Held(like.base.clone() if like.base else None),
-                list(like.chosen),
+                copy.deepcopy(like.held),
+                array("H", like.chosen),
                 like.need,
             )
 
@@ -241,18 +305,31 @@ class PyramidState(pyspiel.State):  # type: ignore[misc,name-defined]
 
     def _resolve(self) -> None:
         try:
-            if self.base is None:
-                game = self.game_cls(self.players, rng=ChanceScript(self.chosen))  # type: ignore[arg-type]
-            else:
-                game = self.base.clone()
-                game.rng = ChanceScript(self.chosen)  # type: ignore[assignment]
-                self._apply_to(game, self.step)
+            game = self._play_step()
         except DrawNeeded as need:
             self.need = need
             return
         game.rng = ChanceScript()  # type: ignore[assignment]
         self.held = Held(game)
-        self.step, self.chosen, self.need = None, [], None
+        self.step, self.chosen, self.need = None, array("H"), None
+
+    def _play_step(self) -> GameBase:
+        """The game after the pending step (or set-up), its draws answered by ``chosen``."""
+        if self.base is None:
+            return self.game_cls(self.players, rng=ChanceScript(self.chosen))  # type: ignore[arg-type]
+        if isinstance(self.base, TableGame) and not self.chosen:
+            # A table game draws only while setting up: the step is played in place, without a replay.
+            before = snapshot(self.base)
+            game = self.held.take()
+            try:
+                self._apply_to(game, self.step)
+                return game
+            except DrawNeeded:
+                self.held = Held(before.clone())  # a draw after all: the step is played again from a copy
+        game = self.base.clone()
+        game.rng = ChanceScript(self.chosen)  # type: ignore[assignment]
+        self._apply_to(game, self.step)
+        return game
 
     @property
     def base(self) -> GameBase | None:
@@ -296,7 +373,7 @@ class PyramidState(pyspiel.State):  # type: ignore[misc,name-defined]
 
     def _apply_action(self, action: int) -> None:
         if self.need is not None:
-            self.log.append(f"chance {self.need.values[action]}")
+            self._record(f"chance {self.need.values[action]}")
             self.chosen.append(action)
             self._resolve()
             return
@@ -309,8 +386,12 @@ class PyramidState(pyspiel.State):  # type: ignore[misc,name-defined]
             self.step, self.dice = Rolled(tuple(self.dice)), []
         else:
             self.step = self._legal()[action]
-        self.log.append(f"p{self.base.to_move if not isinstance(self.step, Rolled) else 'chance'} {self.step}")
+        self._record(f"p{self.base.to_move if not isinstance(self.step, Rolled) else 'chance'} {self.step}")
         self._resolve()
+
+    def _record(self, text: str) -> None:
+        self.log += ("; " if self.log else "") + text
+        self.steps += 1
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -358,13 +439,13 @@ class Observer:
             self.tensor[: len(seen)] = seen
         if self.perfect_recall:
             self.tensor[-MAX_PLAYERS - 1 + player] = 1.0
-            self.tensor[-1] = len(state.log) / MAX_GAME_LENGTH
+            self.tensor[-1] = state.steps / MAX_GAME_LENGTH
 
     def string_from(self, state: PyramidState, player: int) -> str:
         """``state`` as ``player`` sees (or knows) it, in words."""
         seen = str(state)
         if self.perfect_recall:
-            return f"player {player}\n{seen}\nhistory: " + "; ".join(state.log)
+            return f"player {player}\n{seen}\nhistory: " + state.log
         return seen
 
 

@@ -89,3 +89,21 @@ def test_returns_share_the_win() -> None:
     assert sum(state.returns()) == pytest.approx(1.0)
     assert state.information_state_string(0).startswith("player 0")
     assert len(state.observation_tensor(0)) == pyspiel.load_game("pyramid_27").observation_tensor_size()
+
+
+def test_copies_of_a_table_state_stay_apart() -> None:
+    # Copies share one table game until one moves on; the other then replays its own record.
+    state = pyspiel.load_game("pyramid_decathlon").new_initial_state()
+    rng = np.random.default_rng(2)
+    for _ in range(40):
+        outcomes = state.chance_outcomes() if state.is_chance_node() else [(a, 1) for a in state.legal_actions()]
+        state.apply_action(int(outcomes[rng.integers(len(outcomes))][0]))
+    while state.is_chance_node():
+        state.apply_action(0)
+    copy, before = state.clone(), str(state)
+    first, last = state.legal_actions()[0], state.legal_actions()[-1]
+    state.apply_action(first)
+    assert str(copy) == before and copy.history() == state.history()[:-1]
+    copy.apply_action(last)
+    assert copy.base.answers[-1] == last and state.base.answers[-1] == first
+    assert copy.information_state_string(0) != state.information_state_string(0)
