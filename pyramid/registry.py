@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TypeVar, overload
 
-from pyramid.games.boards import FallingRocks, Reducto, Sandwich, Smuggling, WitchesDance
+from pyramid.games.boards import FallingRocks, Reducto, Sandwich, Smuggling, StepsToTheThrone, WitchesDance
 from pyramid.games.chunks import QuadrulaRasa, TabulaRasa
 from pyramid.games.construction import FireAndWater, ForbiddenNumber, MostSimpleGame, Mucho, Rasanto, SummitStorm
 from pyramid.games.demolition import Asparagus, Doubles, ElDado, Favourite
@@ -61,6 +61,7 @@ BOARD_GAMES: tuple[type[Game], ...] = (
     Reducto,
     WitchesDance,
     Smuggling,
+    StepsToTheThrone,
     FallingRocks,
     FleaChase,
     Finish,
@@ -95,7 +96,6 @@ NOT_YET: dict[int, str] = {
     38: "Diebylon",
     47: "Wolf in a Sheep's Coat",
     50: "The Pharaoh's Curse",
-    51: "Steps to the Throne",
     52: "Race",
     53: "Triangle",
 }

@@ -18,12 +18,14 @@ from pyramid.games.boards import (
     ATTACK_STEPS,
     ESCAPE_STEPS,
     Breach,
+    Capture,
     FallingRocks,
     Jump,
     Reducto,
     Reroll,
     Sandwich,
     Smuggling,
+    StepsToTheThrone,
     WitchesDance,
     on_edge,
     row_jumps,
@@ -548,3 +550,82 @@ def test_witches_dance_physical_move_and_filler_are_read_back() -> None:
     game = WitchesDance(rng=np.random.default_rng(3))
     physical_moves(game, 3, seed=3)
     assert game.fillers == [1, 0] and game.vacated == (0, 8, 0) and game.state[(8, 0, 0)].colour == "red"
+
+
+# --- Steps to the Throne --------------------------------------------------------------------------
+
+RED = [(8, 0, 0), (7, 1, 0), (7, 0, 1)]
+
+
+def throne(runner: geometry.Slot, black: list[geometry.Slot], blue: geometry.UpFaces) -> StepsToTheThrone:
+    """The runner to move from ``runner`` with the blue die showing ``blue``."""
+    game = StepsToTheThrone(rng=np.random.default_rng(0))
+    game.runner, game.blue = runner, blue
+    game.observe(cells(red=RED, green=[runner], black=black))
+    return game
+
+
+def test_throne_setup() -> None:
+    game = StepsToTheThrone(rng=np.random.default_rng(0))
+    assert sorted(s for s in game.state if game.state[s].colour == "red") == sorted(RED)
+    assert game.state[(0, 4, 4)].colour == "green" and game.blacks == 41 and game.blue in geometry.ALL_UP_FACES
+
+
+def test_throne_the_green_die_moves_by_the_blue_faces_pointing_along_the_rows() -> None:
+    # blue 1, 2, 3: one funnel along rows of constant i, two along constant j, three along constant k
+    game = throne((2, 3, 3), [(3, 3, 2), (5, 0, 3)], (1, 2, 3))
+    legal = game.legal_actions()
+    moves = {a.steps[0][1] for a in legal if isinstance(a, Move)}
+    assert moves == {(2, 4, 2), (2, 2, 4), (0, 3, 5)}  # (4, 3, 1) lies beyond the black die at (3, 3, 2)
+    assert Capture((5, 0, 3)) in legal
+    game.apply(Capture((5, 0, 3)))
+    assert game.legal_actions() == [Move((((2, 3, 3), (5, 0, 3)),))]
+    game.apply(Move((((2, 3, 3), (5, 0, 3)),)))
+    assert game.to_move == 1 and (5, 0, 3) in game.state and game.state[(5, 0, 3)].colour == "green"
+    assert set(game.legal_actions()) == {Place(s, "black") for s in geometry.neighbours((5, 0, 3))}
+
+
+@pytest.mark.parametrize(("runner", "parity"), [((6, 1, 1), 1), ((6, 2, 0), 0), ((6, 0, 2), 0)])
+def test_throne_entering_the_goal_needs_the_right_parity(runner: geometry.Slot, parity: int) -> None:
+    for up in geometry.ALL_UP_FACES:
+        game = throne(runner, [], up)
+        enter = Move(((runner, (7, 0, 0)),))
+        assert (enter in game.legal_actions()) == (up[0] % 2 == parity)
+    up = next(u for u in geometry.ALL_UP_FACES if u[0] % 2 == parity)
+    game = throne(runner, [], up)
+    game.apply(Move(((runner, (7, 0, 0)),)))
+    assert game.outcome is not None and game.outcome.winners == (0,)
+
+
+def test_throne_a_stuck_green_die_gives_the_blocker_a_die_back() -> None:
+    ring = geometry.neighbours((4, 2, 2))
+    no_one = next(u for u in geometry.ALL_UP_FACES if 1 not in u)  # every move is 2 or more: over the ring
+    game = throne((4, 2, 2), ring, no_one)
+    assert game.legal_actions() == [Pass()]
+    game.apply(Pass())
+    assert game.legal_actions() == [Pass()]
+    game.apply(Pass())
+    assert game.blacks == 42 and game.to_move == 0
+
+
+def test_throne_passes_the_checker() -> None:
+    report = check_game(StepsToTheThrone, range(4))
+    assert report.ok, report.problems
+
+
+@pytest.mark.parametrize("greedy", [0, 1])
+def test_throne_greedy_beats_random_on_either_side(greedy: int) -> None:
+    wins = 0
+    for seed in range(6):
+        kinds = ["greedy", "random"] if greedy == 0 else ["random", "greedy"]
+        game = play(StepsToTheThrone(rng=np.random.default_rng([seed, 1])), kinds, seed)
+        assert game.outcome is not None
+        wins += game.outcome.winners == (greedy,)
+    assert wins >= 4
+
+
+def test_throne_physical_climb_into_the_goal_is_read_back() -> None:
+    up = next(u for u in geometry.ALL_UP_FACES if u[0] % 2 == 1)
+    game = throne((6, 1, 1), [], up)
+    physical_moves(game, 1, seed=0, players=[Scripted([Move((((6, 1, 1), (7, 0, 0)),))]), Scripted([])])
+    assert game.state[(7, 0, 0)].colour == "green" and game.outcome is not None

@@ -758,3 +758,144 @@ class WitchesDance(PlateGame):
         finally:
             self.movers[me] = saved
         return territory + 0.5 * mobility
+
+
+# --- Steps to the Throne ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Capture(Remove):
+    """The black die in ``slot`` is captured: taken off, the green die moves in next."""
+
+    def __str__(self) -> str:
+        return f"capture the black die at {self.slot}"
+
+
+class StepsToTheThrone(PlateGame):
+    """Steps to the Throne (no. 51), by Carsten Volle.
+
+    Setup: 3 red dice in the corner triangle of corner a ((8, 0, 0), (7, 1, 0), (7, 0, 1)): the goal
+    is the funnel on top of them, (7, 0, 0). The green die (player 0, the runner) stands in the
+    middle funnel of the opposite edge, (0, 4, 4); player 1 (the blocker) holds 41 black dice.
+    Turn: the runner's turn starts with a roll of the blue die (drawn by the game): it shows three
+    numbers, each pointing along one row family (``geometry.pointing_face``), both ways. The green die
+    moves exactly that many funnels along such a row, staying on the plate and not over a black or
+    red die; landing on a black die captures it (a ``Capture`` takes it off, then the green die moves
+    in). From the row next to the goal (i = 6) the green die enters the goal when the number pointing
+    along that row is even in an outer funnel, odd in the central one. Then the blocker sets a black
+    die into a funnel next to the green die. If the green die cannot move, it passes and the blocker
+    takes one black die back instead of placing one; a blocker with no black dice passes.
+    Legal actions: as above.
+    Scoring: 1 to the winner.
+    End: the runner wins on entering the goal; the blocker when the runner has not entered within the
+    turn limit (300 actions) or neither can act.
+    Interpretation: the goal funnel is the one on top of the three red dice (the row next to it has
+    one central and two outer funnels, as the text says); "roll an even number" is read as the
+    number pointing along the row the green die stands in. The blue die is rolled by the game, not
+    in the world.
+    """
+
+    info = GameInfo(51, "Steps to the Throne", "T", (2,), "3 red, 1 green, 1 blue, 41 black dice", ("throne",), 514)
+    house_rules = (
+        "The goal is the funnel on top of the 3 red dice; from the row next to it the green die enters when the "
+        "blue die's number pointing along that row is even (outer funnels) or odd (central funnel). Without black "
+        "dice the blocker passes. The blocker wins at the turn limit."
+    )
+    max_moves: ClassVar[int] = 300
+    colours = ("green", "black")
+    GOAL: ClassVar[Slot] = (7, 0, 0)
+    RUNNER, BLOCKER = 0, 1
+
+    def setup(self) -> None:
+        self.red = [(8, 0, 0), (7, 1, 0), (7, 0, 1)]
+        cells = {s: Cell("red", self.draw_orientation()) for s in self.red}
+        cells[(0, 4, 4)] = Cell("green", self.draw_orientation())
+        self.state = PyramidState(cells)
+        self.runner: Slot = (0, 4, 4)
+        self.blacks = 41
+        self.entered = False
+        self.stuck = False
+        self.pending: list[Action] = []
+        self.blue = self.roll_blue()
+
+    def roll_blue(self) -> geometry.UpFaces:
+        """The blue die rolled onto the plate: its three numbers, along +i, +j, +k."""
+        up = self.draw_orientation()
+        self.events.append(f"the blue die shows {up[0]}, {up[1]}, {up[2]}")
+        return up
+
+    def runs(self) -> list[Action]:
+        """The green die's moves with the blue die as rolled: along a row, or into the goal."""
+        out: list[Action] = []
+        source = self.runner
+        for d in geometry.NEIGHBOUR_STEPS:
+            n = geometry.pointing_face(self.blue, d)
+            path = [step(source, d, m) for m in range(1, n + 1)]
+            target = path[-1]
+            if not on_plate(target) or any(s in self.state for s in path[:-1]):
+                continue
+            if target not in self.state:
+                out.append(self.move(source, target))
+            elif self.state[target].colour == "black":
+                out.append(Capture(target))
+        if source[0] == 6:
+            n = geometry.pointing_face(self.blue, geometry.ROW_DIRECTIONS[0])
+            if n % 2 == (1 if source == (6, 1, 1) else 0):
+                out.append(self.move(source, self.GOAL, "enter the goal from"))
+        return out
+
+    def legal(self) -> list[Action]:
+        if self.pending:
+            return list(self.pending)
+        if self.to_move == self.RUNNER:
+            return self.runs() or [Pass()]
+        if self.stuck or not self.blacks:
+            return [Pass()]
+        return [Place(s, "black") for s in self.steps_from(self.runner)] or [Pass()]
+
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
+        if isinstance(action, Capture):
+            self.pending = [self.move(self.runner, action.slot)]
+            return
+        self.pending = []
+        if player == self.RUNNER:
+            if isinstance(action, Move):
+                self.runner = action.steps[0][1]
+                self.entered = self.runner == self.GOAL
+            self.stuck = isinstance(action, Pass)
+        else:
+            if isinstance(action, Place):
+                self.blacks -= 1
+            elif self.stuck:
+                self.blacks += 1  # a die back for the one the blocker could not place
+            self.blue = self.roll_blue()
+        self.to_move = self.next_player(player)
+
+    def scores(self) -> tuple[float, ...]:
+        return (1.0, 0.0) if self.entered else (0.0, 0.0)
+
+    def winners(self, scores: tuple[float, ...]) -> tuple[Seat, ...]:
+        return (self.RUNNER,) if self.entered else (self.BLOCKER,)
+
+    def advantage(self, player: Seat) -> float:
+        lead = 2.0 if self.entered else self.runner[0] / 6 - 0.5
+        return lead if player == self.RUNNER else -lead
+
+    def termination(self) -> Termination | None:
+        if self.entered:
+            return Termination.GOAL_REACHED
+        if len(self.history) >= 2 and all(isinstance(a, Pass) for _, a in self.history[-2:]) and not self.blacks:
+            return Termination.BLOCKED
+        return None
+
+    def heuristic(self, action: Action) -> float | None:
+        if self.to_move == self.RUNNER:
+            if isinstance(action, Capture):
+                return action.slot[0] + 0.5
+            if isinstance(action, Move):
+                target = action.steps[0][1]
+                return 100.0 if target == self.GOAL else target[0] + 0.1 * len(self.steps_from(target))
+            return 0.0
+        if isinstance(action, Place):
+            return float(action.slot[0]) + (0.5 if action.slot[0] > self.runner[0] else 0.0)
+        return 0.0
