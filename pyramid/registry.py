@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import TypeVar, overload
 
-from pyramid.games.boards import FallingRocks, Reducto, Sandwich, Smuggling, StepsToTheThrone, WitchesDance
+from pyramid.games.boards import Reducto, Sandwich, WitchesDance
 from pyramid.games.chunks import QuadrulaRasa, TabulaRasa
 from pyramid.games.construction import FireAndWater, ForbiddenNumber, MostSimpleGame, Mucho, Rasanto, SummitStorm
+from pyramid.games.crossings import FallingRocks, Smuggling, StepsToTheThrone
 from pyramid.games.demolition import Asparagus, Doubles, ElDado, Favourite
 from pyramid.games.economy import Acquire, GreenAmoeba, Ruins, UpAndDown
 from pyramid.games.edges import Masquerade

@@ -14,21 +14,15 @@ import pytest
 
 from pyramid import geometry
 from pyramid.agents.players import GreedyPlayer, Player, RandomPlayer
-from pyramid.games.boards import (
+from pyramid.games.boards import Jump, Reducto, Reroll, Sandwich, WitchesDance, on_edge, row_jumps
+from pyramid.games.crossings import (
     ATTACK_STEPS,
     ESCAPE_STEPS,
     Breach,
     Capture,
     FallingRocks,
-    Jump,
-    Reducto,
-    Reroll,
-    Sandwich,
     Smuggling,
     StepsToTheThrone,
-    WitchesDance,
-    on_edge,
-    row_jumps,
 )
 from pyramid.rules import Game, IllegalAction, Move, Pass, Place, Remove, Termination, check_game
 from pyramid.state import Cell, PyramidState
