@@ -14,6 +14,7 @@ import pytest
 
 from pyramid import geometry
 from pyramid.agents.players import GreedyPlayer, Player, RandomPlayer
+from pyramid.encoding import action_ids
 from pyramid.games.boards import Jump, Reducto, Reroll, Sandwich, WitchesDance, on_edge, row_jumps
 from pyramid.games.crossings import (
     ATTACK_STEPS,
@@ -249,7 +250,9 @@ def test_reducto_who_cannot_jump_rolls_a_die_back_into_its_funnel() -> None:
     assert Reroll((0, 0, 8)) in legal and Remove((0, 0, 8)) in legal  # 15 dice or fewer: may take one
     assert not any(isinstance(a, Jump) for a in legal)
     game.apply(Reroll((0, 0, 8)))
-    assert game.to_move == 0 and game.legal_actions() == [Place((0, 0, 8), "green")]
+    assert game.to_move == 0 and game.legal_actions() == [Remove((0, 0, 8))]
+    game.apply(Remove((0, 0, 8)))
+    assert game.to_move == 0 and game.legal_actions() == [Place((0, 0, 8), "green")] and game.scores() == (0, 0)
     game.apply(Place((0, 0, 8), "green"))
     assert game.state[(0, 0, 8)].colour == "green" and game.to_move == 1 and game.scores() == (0.0, 0.0)
     game.apply(Remove((8, 0, 0)))  # player 1 takes a die and keeps it
@@ -307,8 +310,8 @@ def test_reducto_greedy_beats_random() -> None:
 def test_reducto_physical_jump_and_roll_are_read_back() -> None:
     state = cells(black=[(8, 0, 0), (0, 8, 0)], green=[(0, 0, 8), (5, 2, 1)])
     game = reducto(state.with_cell((4, 2, 2), Cell("red", (1, 2, 3))))
-    script = [Reroll((0, 0, 8)), Place((0, 0, 8), "green")]
-    physical_moves(game, 3, seed=0, players=[Scripted([Jump((4, 2, 2), (6, 2, 0))]), Scripted(script)])
+    script = [Reroll((0, 0, 8)), Remove((0, 0, 8)), Place((0, 0, 8), "green")]
+    physical_moves(game, 4, seed=0, players=[Scripted([Jump((4, 2, 2), (6, 2, 0))]), Scripted(script)])
     assert (4, 2, 2) not in game.state and (0, 0, 8) in game.state and game.scores() == (2.0, 0.0)
 
 
@@ -623,3 +626,14 @@ def test_throne_physical_climb_into_the_goal_is_read_back() -> None:
     game = throne((6, 1, 1), [], up)
     physical_moves(game, 1, seed=0, players=[Scripted([Move((((6, 1, 1), (7, 0, 0)),))]), Scripted([])])
     assert game.state[(7, 0, 0)].colour == "green" and game.outcome is not None
+
+
+@pytest.mark.parametrize("game_cls", [Sandwich, Reducto, WitchesDance, Smuggling, StepsToTheThrone, FallingRocks])
+def test_board_games_on_the_plate_number_their_actions_distinctly(game_cls: type[Game]) -> None:
+    for seed in range(2):
+        game = game_cls(rng=np.random.default_rng(seed))
+        rng = np.random.default_rng(seed)
+        while not game.is_over and len(game.history) < 150:
+            legal = game.legal_actions()
+            assert len(set(action_ids(game, legal))) == len(legal)
+            game.apply(legal[int(rng.integers(len(legal)))])

@@ -9,13 +9,13 @@ base of the games across the plate too (``pyramid.games.crossings``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from pyramid import geometry
 from pyramid.dice import Colour
 from pyramid.geometry import Slot
-from pyramid.rules import PLAYER_COLOURS, Action, Game, GameInfo, Move, Pass, Place, Remove, Seat, Termination
+from pyramid.rules import PLAYER_COLOURS, Action, Declare, Game, GameInfo, Move, Pass, Place, Remove, Seat, Termination
 from pyramid.state import Cell, PyramidState
 
 BASE = frozenset(geometry.BASE_SLOTS)
@@ -235,15 +235,17 @@ class Sandwich(PlateGame):
 class Jump(Remove):
     """The die in ``slot`` jumps to ``target`` (along a row, by the face pointing that way) and is kept."""
 
-    target: Slot = (0, 0, 0)
+    target: Slot = field(default=(0, 0, 0), compare=False)  # one of its landings: the die is kept either way
 
     def __str__(self) -> str:
         return f"jump {self.slot} to {self.target} and keep it"
 
 
 @dataclass(frozen=True)
-class Reroll(Remove):
-    """Lift the die in ``slot`` and roll it; it goes back into the same funnel as it lands (a ``Place``)."""
+class Reroll(Declare):
+    """Roll the die in ``slot``: it is lifted (a ``Remove``) and set back into its funnel as it lands (a ``Place``)."""
+
+    slot: Slot
 
     def __str__(self) -> str:
         return f"roll {self.slot} and set it back"
@@ -274,7 +276,7 @@ class Reducto(Game):
     along +a points along the rows of constant a, ``geometry.pointing_face``): a 2 lands in the
     second funnel, a 3 in the third; a 1 cannot jump. The jump crosses at least one die, ends in an
     empty funnel of the plate, and the die is then taken off and kept. If you cannot jump, lift a die
-    of your choice, roll it and set it back in its funnel as it lands (a ``Reroll`` and then a
+    of your choice, roll it and set it back in its funnel as it lands (a ``Reroll``, its ``Remove`` and a
     ``Place``, forced); with 15 dice or fewer on the plate you may instead take any one die and keep it.
     With 5 dice or fewer on the plate at the start of your turn, the turn is up to three actions:
     jumps, or a roll first and then jumps; after the first you may stop (pass).
@@ -304,16 +306,20 @@ class Reducto(Game):
         self.events.append(f"the {cells.pop(gone).colour} die at {gone} is taken off at random")
         self.state = PyramidState(cells)
         self.kept = [0] * self.players
+        self.rolling: Slot | None = None  # a die to lift and roll
         self.returning: tuple[Slot, Colour] | None = None  # a rolled die to set back: its funnel and colour
         self.done = 0  # actions made this turn
         self.endgame = False  # this turn is up to three actions
 
     def jumps(self) -> list[Action]:
-        """Every jump on the plate now."""
+        """Every die that can jump now, with its first target (where it lands does not matter: it is kept)."""
         cells = self.state.cells
-        return [Jump(s, t) for s in geometry.BASE_SLOTS if s in cells for t in row_jumps(cells, s)]
+        found = ((s, row_jumps(cells, s)) for s in geometry.BASE_SLOTS if s in cells)
+        return [Jump(s, targets[0]) for s, targets in found if targets]
 
     def legal(self) -> list[Action]:
+        if self.rolling is not None:
+            return [Remove(self.rolling)]
         if self.returning is not None:
             return [Place(*self.returning)]
         jumps = self.jumps()
@@ -327,7 +333,10 @@ class Reducto(Game):
 
     def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         if isinstance(action, Reroll):
-            self.returning = (action.slot, before[action.slot].colour)
+            self.rolling = action.slot
+            return
+        if self.rolling is not None and isinstance(action, Remove):
+            self.returning, self.rolling = (action.slot, before[action.slot].colour), None
             return
         if isinstance(action, Place):
             self.returning = None
@@ -347,7 +356,8 @@ class Reducto(Game):
         return tuple(float(k) for k in self.kept)
 
     def termination(self) -> Termination | None:
-        return Termination.PYRAMID_CLEARED if len(self.state) <= 1 and self.returning is None else None
+        busy = self.rolling is not None or self.returning is not None
+        return Termination.PYRAMID_CLEARED if len(self.state) <= 1 and not busy else None
 
     def best_jump(self, cells: Mapping[Slot, Cell]) -> int:
         """The most a player could keep with one jump among ``cells``."""
