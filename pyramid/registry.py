@@ -19,6 +19,7 @@ from pyramid.games.edges import Masquerade
 from pyramid.games.jumps import Finish, FireRedDevil, FleaChase
 from pyramid.games.observation import CleverMole, StoringScores
 from pyramid.games.races import GreedyGrabber, Lookout, SpottedCow
+from pyramid.games.slides import Slide, Slipped
 from pyramid.games.tactics import CuiBono, DoRa, GoldenCentre, Squeezing, Triops
 from pyramid.rules import Game, GameBase, name_key
 from pyramid.skillgames.base import SkillGame
@@ -52,6 +53,8 @@ BOARD_GAMES: tuple[type[Game], ...] = (
     Triops,
     Lookout,
     Masquerade,
+    Slide,
+    Slipped,
     ElDado,
     Asparagus,
     Doubles,
@@ -91,8 +94,6 @@ GAMES: tuple[type[GameBase], ...] = (*BOARD_GAMES, *SKILL_GAMES, *TABLE_GAMES)
 
 # The rule book's games that are not played here yet: number -> title (the book lists 57).
 NOT_YET: dict[int, str] = {
-    35: "Slide",
-    36: "Slipped",
     37: "Mound Mover",
     38: "Diebylon",
     47: "Wolf in a Sheep's Coat",

@@ -1,0 +1,231 @@
+"""Games of green spars that slide down the full pyramid: Slide and Slipped.
+
+Rules layer only (no physics). A spar slide is ``pyramid.moves.edge_slide`` of the spar from the die
+taken out up to the top, carried out as one ``Move``; the die set on top may then be turned (a
+``Remove`` of the top and a ``Place`` showing the faces the player chooses).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import ClassVar
+
+from pyramid import geometry
+from pyramid.geometry import Slot
+from pyramid.moves import AXES, carry, edge_slide, shift
+from pyramid.rules import Action, Game, GameInfo, Move, Pass, Place, Remove, Seat, Termination
+from pyramid.state import Cell, PyramidState
+
+APEX: Slot = (0, 0, 0)
+AXIS_NAMES = "ijk"
+
+
+def spar(axis: int) -> list[Slot]:
+    """The 9 slots of the pyramid's edge along cube axis ``axis``, bottom first, the apex last."""
+    return [shift(APEX, AXES[axis], n) for n in range(geometry.BASE_LAYER, -1, -1)]
+
+
+def line(cells: Mapping[Slot, Cell], axis: int, side: int) -> list[int]:
+    """The 9 faces the spar along ``axis`` shows on side ``side`` (the plane where that coordinate is 0), bottom up."""
+    return [up[side] for s in spar(axis) if s in cells and (up := cells[s].up) is not None]
+
+
+def side_faces(cells: Mapping[Slot, Cell], side: int) -> list[int]:
+    """The 17 faces the two green spars of side ``side`` show on it (the apex once)."""
+    slots = {s for axis in range(3) if axis != side for s in spar(axis)}
+    return [up[side] for s in slots if s in cells and (up := cells[s].up) is not None]
+
+
+def one_number(faces: list[int]) -> int:
+    """How many of ``faces`` show the number shown most often."""
+    return Counter(faces).most_common(1)[0][1] if faces else 0
+
+
+class Slide(Game):
+    """Slide (no. 35), by Hajo Bücken.
+
+    Setup: the full pyramid of 165 dice, black outside (red inside), its three edges to the top (the
+    "spars", 8 dice each plus the top die) green; every die shows faces drawn at random. Player p
+    looks only at side p, the outer plane of coordinate p 0 (player 0 the plane i = 0, 1 j = 0, 2
+    k = 0): a black surface under a green roof of two spars meeting at the top.
+    Turn: take one green die below the top out of one of your two spars; the dice above it slide down
+    one slot and the die goes on top (one ``Move``). Then either leave it as it lies (``Pass``) or
+    turn it: lift it (``Remove`` of the top) and set it down showing the faces you choose (``Place``).
+    Legal actions: the slides of your two spars (8 dice each); after a slide Pass or Remove of the
+    top; after that the 24 ways to set the green die on top.
+    Scoring: the most of your 17 spar faces (the faces the two spars show on your side, the top once)
+    that show one number.
+    End: the first player whose 17 spar faces all show one number wins (players reaching it by the
+    same turn share the win). The turn limit (450 actions) ends the game: most faces of one number win.
+    Interpretation: the object is cut off in the seed ("Who is the first to have"); it is read as
+    making the green roof on your side show one number. A slide moves the dice along the edge
+    without turning them, so each die shows the same faces wherever it slides; only the die set on
+    top can be turned, as the player puts it down by hand.
+    """
+
+    info = GameInfo(35, "Slide", "T", (2, 3), "165 dice: 84 black, 25 green, 56 red inside", (), 377)
+    house_rules = (
+        "The object (cut off in the seed): first to make the 17 faces the green spars show on your side show one "
+        "number. The die taken out may be set on top turned as you like (a slide never turns a die). The turn "
+        "limit (450 actions) ends the game: most faces of one number win."
+    )
+    max_moves: ClassVar[int] = 450
+
+    def setup(self) -> None:
+        green = {s for axis in range(3) for s in spar(axis)}
+        # the 109 dice on the outer planes are black but for the green spars; the 56 inside are red
+        colour = {s: "green" if s in green else "black" if min(s) == 0 else "red" for s in geometry.SLOTS}
+        self.state = PyramidState({s: Cell(colour[s], self.draw_orientation()) for s in geometry.SLOTS})
+        self.stage = "slide"  # then "turn" (leave or lift the top die), then "set" (set it down turned)
+
+    def spars_of(self, player: Seat) -> list[int]:
+        """The axes of the spars ``player`` may slide: the two on their side."""
+        return [axis for axis in range(3) if axis != player]
+
+    def slides(self, player: Seat) -> list[Move]:
+        """Every slide of ``player``'s spars: one per green die below the top."""
+        out = []
+        for axis in self.spars_of(player):
+            column = spar(axis)
+            if all(s in self.state for s in column):
+                for n in range(len(column) - 1):
+                    name = f"slide spar {AXIS_NAMES[axis]}: its die {n + 1} from the bottom goes on top"
+                    out.append(Move(edge_slide(column[n:]), name=name))
+        return out
+
+    def legal(self) -> list[Action]:
+        if self.stage == "turn":
+            return [Pass(), Remove(APEX)]
+        if self.stage == "set":
+            return [Place(APEX, "green", up) for up in geometry.ALL_UP_FACES]
+        return list(self.slides(self.to_move))
+
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
+        if isinstance(action, Move):
+            self.stage = "turn"
+        elif isinstance(action, Remove):
+            self.stage = "set"
+        else:
+            self.stage = "slide"
+            self.to_move = self.next_player()
+
+    def progress(self, cells: Mapping[Slot, Cell], player: Seat) -> float:
+        """How near ``player`` is to the goal in ``cells``: faces of one number on their side, of 17."""
+        return float(one_number(side_faces(cells, player)))
+
+    def scores(self) -> tuple[float, ...]:
+        return tuple(self.progress(self.state, p) for p in range(self.players))
+
+    def done(self, player: Seat) -> bool:
+        """Whether ``player`` has reached the goal."""
+        return self.progress(self.state, player) == 17
+
+    def termination(self) -> Termination | None:
+        if self.stage == "slide" and any(self.done(p) for p in range(self.players)):
+            return Termination.GOAL_REACHED
+        return None
+
+    def winners(self, scores: tuple[float, ...]) -> tuple[Seat, ...]:
+        done = tuple(p for p in range(self.players) if self.done(p))
+        return done or super().winners(scores)
+
+    def value(self, cells: Mapping[Slot, Cell], player: Seat) -> float:
+        """``player``'s outlook in ``cells``: their progress less half the best other player's."""
+        others = [self.progress(cells, p) for p in range(self.players) if p != player]
+        return self.progress(cells, player) - 0.5 * max(others, default=0.0)
+
+    def top_choices(self, cells: Mapping[Slot, Cell]) -> list[dict[Slot, Cell]]:
+        """``cells`` with the top die turned every way it can be set down."""
+        return [{**cells, APEX: Cell("green", up)} for up in geometry.ALL_UP_FACES]
+
+    def heuristic(self, action: Action) -> float | None:
+        me, cells = self.to_move, self.state.cells
+        if isinstance(action, Move):
+            # the top die will be turned at best: count the spar faces below the top, and one for the top
+            after = carry(cells, action.steps)
+            return max(self.value(c, me) for c in self.top_choices(after))
+        if isinstance(action, Remove):
+            return max(self.value(c, me) for c in self.top_choices(cells))
+        if isinstance(action, Place):
+            return self.value({**cells, APEX: Cell("green", action.up)}, me)
+        return self.value(cells, me)
+
+
+@dataclass(frozen=True)
+class Objective:
+    """A secret objective of Slipped: every die of one spar shows ``faces`` of its two faces from ``numbers``."""
+
+    text: str
+    numbers: frozenset[int]
+    faces: int  # 2: both faces the die shows along the edge; 1: one of them
+
+    def progress(self, cells: Mapping[Slot, Cell]) -> int:
+        """The most dice of one spar (of 9, the top's included) that count for this objective."""
+        best = 0
+        for axis in range(3):
+            one, other = (line(cells, axis, side) for side in range(3) if side != axis)
+            pairs = zip(one, other, strict=True)
+            best = max(best, sum(sum(f in self.numbers for f in pair) >= self.faces for pair in pairs))
+        return best
+
+
+# The deck of objectives (the seed gives no list): an edge of three numbers on both sides, or of one number on a side.
+OBJECTIVES: tuple[Objective, ...] = (
+    Objective("an edge all odd", frozenset({1, 3, 5}), 2),
+    Objective("an edge all even", frozenset({2, 4, 6}), 2),
+    Objective("an edge all high (4, 5, 6)", frozenset({4, 5, 6}), 2),
+    Objective("an edge all low (1, 2, 3)", frozenset({1, 2, 3}), 2),
+    Objective("an edge all prime (2, 3, 5)", frozenset({2, 3, 5}), 2),
+    Objective("an edge of 1, 4 and 6 only", frozenset({1, 4, 6}), 2),
+    *(Objective(f"an edge with a {n} on every die", frozenset({n}), 1) for n in range(1, 7)),
+)
+
+
+class Slipped(Slide):
+    """Slipped (no. 36), by Jürgen Wagner.
+
+    Setup: as for Slide (the full pyramid, black outside, the three spars green); each player draws a
+    secret objective from a deck of 12 (below); nobody owns a side.
+    Turn: as for Slide, but the die may be taken out of any of the three spars: one ``Move``, then
+    ``Pass`` or turn the top die (``Remove`` of the top, ``Place`` showing the faces you choose).
+    Legal actions: the slides of the three spars (8 dice each); then as for Slide.
+    Scoring: your objective's progress: the dice of the best spar that count for it, of 9.
+    End: when a turn ends with objectives attained, their holders win ("Slipped!"; several share the
+    win). The turn limit (600 actions) ends the game: the most progress wins.
+    Objectives: an edge is a spar of 9 dice (the top's included), each showing two faces, one on
+    each side of the edge. "An edge all odd", "all even", "all high (4, 5, 6)", "all low (1, 2,
+    3)", "all prime (2, 3, 5)", "of 1, 4 and 6 only" (both faces of every die), and "an edge with a
+    1 on every die" to "a 6" (on one of its two faces).
+    Interpretation: the list of objectives is not in the seed. The game knows every objective; the
+    greedy player reads only its own.
+    """
+
+    info = GameInfo(
+        36, "Slipped", "T", (2, 3, 4, 5, 6), "165 dice: 84 black, 25 green, 56 red inside; 12 objectives", (), 384
+    )
+    house_rules = (
+        "The objectives (no list in the seed): a deck of 12 (an edge, one spar of 9 dice, all odd, all even, all "
+        "high, all low, all prime, of 1, 4 and 6 only on both its faces; or with a 1, ..., a 6 on every die), one "
+        "drawn by each player. Turning the top die as for Slide. Players attaining their objectives by the same turn "
+        "share the win; the turn limit (600 actions) ends the game: the most progress wins."
+    )
+    max_moves: ClassVar[int] = 600
+
+    def setup(self) -> None:
+        super().setup()
+        self.objectives = [OBJECTIVES[int(n)] for n in self.rng.choice(len(OBJECTIVES), self.players, replace=False)]
+
+    def spars_of(self, player: Seat) -> list[int]:
+        return [0, 1, 2]
+
+    def progress(self, cells: Mapping[Slot, Cell], player: Seat) -> float:
+        return self.objectives[player].progress(cells) / len(spar(0))
+
+    def done(self, player: Seat) -> bool:
+        return self.progress(self.state, player) >= 1
+
+    def value(self, cells: Mapping[Slot, Cell], player: Seat) -> float:
+        # the others' objectives are secret: only the own progress counts
+        return self.progress(cells, player)

@@ -1,0 +1,172 @@
+"""The tactics games of slides and jumps by whole pyramids: Slide, Slipped, Mound Mover, Diebylon.
+
+Hand-made positions with known legal moves and outcomes, the conformance checker, greedy against
+random, and a few moves of physical play read back from the world.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pyramid import geometry
+from pyramid.agents.players import GreedyPlayer, RandomPlayer
+from pyramid.games.slides import APEX, OBJECTIVES, Slide, Slipped, spar
+from pyramid.geometry import UpFaces
+from pyramid.rules import Game, IllegalAction, Move, Pass, Place, Remove, Termination, check_game
+from pyramid.state import Cell, PyramidState
+
+
+def play(game: Game, kinds: list[str], seed: int) -> Game:
+    """``game`` played to its end in fast mode by greedy and random players."""
+    seats = [
+        (GreedyPlayer if kind == "greedy" else RandomPlayer)(np.random.default_rng([seed, n]))
+        for n, kind in enumerate(kinds)
+    ]
+    while not game.is_over:
+        game.apply(seats[game.to_move].choose(game, game.legal_actions()))
+    return game
+
+
+def physical_moves(game: Game, moves: int, seed: int) -> None:
+    """``moves`` actions of ``game`` carried out by a hand in the world; each time the read-back is the game's state."""
+    from pyramid.physics.world import World
+    from pyramid.play import Match
+
+    world = World()
+    try:
+        match = Match(game, [RandomPlayer(np.random.default_rng([seed, n])) for n in range(game.players)], world=world)
+        for _ in range(moves):
+            match.step()
+            assert game.state == world.readout(require_rest=False).pyramid
+    finally:
+        world.close()
+
+
+def showing(axis: int, value: int, other: int | None = None) -> UpFaces:
+    """A way to sit that shows ``value`` along cube axis ``axis`` (and ``other`` along the next axis, if given)."""
+    return next(
+        up for up in geometry.ALL_UP_FACES if up[axis] == value and (other is None or up[(axis + 1) % 3] == other)
+    )
+
+
+def slide_slots(move: Move) -> tuple[geometry.Slot, geometry.Slot]:
+    """The die a slide takes out and where it goes."""
+    return move.steps[0]
+
+
+# --- Slide ------------------------------------------------------------------------------------
+
+
+def test_slide_starts_with_a_green_roof_on_a_black_pyramid() -> None:
+    game = Slide(3, rng=np.random.default_rng(0))
+    greens = {s for s, c in game.state.items() if c.colour == "green"}
+    assert len(game.state) == 165 and len(greens) == 25
+    assert greens == {s for s in geometry.SLOTS if sorted(s)[:2] == [0, 0]}
+    slides = [a for a in game.legal_actions() if isinstance(a, Move)]
+    # player 0 looks at the plane i = 0: its spars run along j and k, 8 dice below the top each
+    assert len(slides) == 16 and {slide_slots(m)[1] for m in slides} == {APEX}
+    assert {slide_slots(m)[0] for m in slides} == {s for s in greens if s[0] == 0 and s != APEX}
+
+
+def test_slide_takes_a_die_out_slides_the_spar_down_and_may_turn_the_top() -> None:
+    game = Slide(3, rng=np.random.default_rng(1))
+    before = dict(game.state.cells)
+    slide = next(a for a in game.legal_actions() if isinstance(a, Move) and slide_slots(a)[0] == (0, 5, 0))
+    game.apply(slide)
+    # the die from (0, 5, 0) is on top with its faces; the dice above it moved one slot down unturned
+    assert game.state[APEX] == before[(0, 5, 0)]
+    assert [game.state[(0, n, 0)] for n in range(1, 6)] == [before[(0, n, 0)] for n in range(0, 5)]
+    assert all(game.state[(0, n, 0)] == before[(0, n, 0)] for n in range(6, 9))
+    assert game.to_move == 0 and game.legal_actions() == [Pass(), Remove(APEX)]
+    game.apply(Remove(APEX))
+    places = game.legal_actions()
+    assert len(places) == 24 and all(isinstance(p, Place) and p.slot == APEX for p in places)
+    game.apply(Place(APEX, "green", showing(0, 6, 5)))
+    assert game.state[APEX] == Cell("green", showing(0, 6, 5)) and game.to_move == 1
+    with pytest.raises(IllegalAction):
+        game.apply(Move(((((0, 8, 0), APEX)),)))  # not a whole slide
+
+
+def test_slide_is_won_when_the_roof_on_your_side_shows_one_number() -> None:
+    game = Slide(3, rng=np.random.default_rng(2))
+    cells = dict(game.state.cells)
+    roof = {s for axis in (1, 2) for s in spar(axis)}
+    for s in roof:
+        cells[s] = Cell("green", showing(0, 6))
+    cells[(0, 0, 8)] = Cell("green", showing(0, 2))  # one die of spar k shows 2 on player 0's side
+    game.observe(PyramidState(cells))
+    assert game.scores()[0] == 16
+    best = max(game.legal_actions(), key=lambda a: game.heuristic(a) or 0.0)
+    assert isinstance(best, Move) and slide_slots(best)[0] == (0, 0, 8)
+    game.apply(best)
+    assert game.outcome is None and game.scores()[0] == 16  # the 2 is on top now, still to be turned
+    game.apply(Remove(APEX))
+    turn = max(game.legal_actions(), key=lambda a: game.heuristic(a) or 0.0)
+    assert isinstance(turn, Place) and turn.up is not None and turn.up[0] == 6
+    game.apply(turn)
+    assert game.outcome is not None and game.outcome.termination is Termination.GOAL_REACHED
+    assert game.outcome.winners == (0,) and game.outcome.scores[0] == 17
+
+
+# --- Slipped ----------------------------------------------------------------------------------
+
+
+def test_slipped_objectives_count_the_dice_of_the_best_edge() -> None:
+    odd = next(o for o in OBJECTIVES if o.text == "an edge all odd")
+    sixes = next(o for o in OBJECTIVES if o.text == "an edge with a 6 on every die")
+    game = Slipped(3, rng=np.random.default_rng(0))
+    cells = dict(game.state.cells)
+    # spar i shows faces along j and k: 1 and 3 on every die but the bottom one, which shows 2 along j
+    for s in spar(0):
+        cells[s] = Cell("green", showing(1, 1, 3))
+    cells[(8, 0, 0)] = Cell("green", showing(1, 2, 3))
+    assert odd.progress(cells) == 8 and sixes.progress(cells) <= 9
+    cells[(8, 0, 0)] = Cell("green", showing(1, 5, 3))
+    assert odd.progress(cells) == 9
+    for s in spar(2):  # spar k shows faces along i and j: a 6 along i on every die
+        cells[s] = Cell("green", showing(0, 6))
+    cells[APEX] = Cell("green", showing(0, 6, 3))  # the top shows 6 to spar k's side i and 3 to spar i's side j
+    assert sixes.progress(cells) == 9
+
+
+def test_slipped_slides_any_spar_and_its_objective_wins() -> None:
+    game = Slipped(3, rng=np.random.default_rng(3))
+    assert len([a for a in game.legal_actions() if isinstance(a, Move)]) == 24
+    game.objectives[1] = next(o for o in OBJECTIVES if o.text == "an edge with a 6 on every die")
+    cells = dict(game.state.cells)
+    for s in spar(2):
+        cells[s] = Cell("green", showing(0, 6))
+    cells[(0, 0, 4)] = Cell("green", showing(0, 1, 3))  # shows no 6 along i or j
+    game.observe(PyramidState(cells))
+    game.to_move = 1
+    assert game.scores()[1] == pytest.approx(8 / 9)
+    take = next(a for a in game.legal_actions() if isinstance(a, Move) and slide_slots(a)[0] == (0, 0, 4))
+    game.apply(take)
+    game.apply(Remove(APEX))
+    game.apply(Place(APEX, "green", showing(0, 6)))
+    assert game.outcome is not None and game.outcome.winners == (1,)
+
+
+# --- every game of this file ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game_cls", "players"), [(Slide, 3), (Slide, 2), (Slipped, 4)])
+def test_sliding_games_pass_the_checker(game_cls: type[Game], players: int) -> None:
+    report = check_game(game_cls, range(2), players)
+    assert report.ok, report.problems
+
+
+@pytest.mark.parametrize(("game_cls", "players", "seeds"), [(Slide, 2, 3), (Slipped, 3, 6)])
+def test_sliding_games_greedy_beats_random(game_cls: type[Game], players: int, seeds: int) -> None:
+    wins = 0
+    for seed in range(seeds):
+        kinds = ["greedy"] + ["random"] * (players - 1)
+        game = play(game_cls(players, rng=np.random.default_rng([seed, 1])), kinds, seed)
+        assert game.outcome is not None
+        wins += game.outcome.winners == (0,)
+    assert wins >= seeds - 1
+
+
+def test_slide_physical_slide_and_turn_are_read_back() -> None:
+    physical_moves(Slide(3, rng=np.random.default_rng(5)), 3, seed=5)
