@@ -12,9 +12,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.spatial.transform import Rotation
 
 from pyramid.dice import DieId
+from pyramid.geometry import quat_to_matrix
 from pyramid.tolerances import TOL
 
 HOLD_WINDOW = 0.1  # s: how often resting dice are held again (the settle test scaled to this window)
@@ -47,6 +47,7 @@ class Region:
     busy: set[DieId] = field(default_factory=set)  # dice a hand acts on in this window: never held
     bearing: dict[DieId, np.ndarray] = field(default_factory=dict)  # die -> pose (7,) when what rests on it was held
     corners: np.ndarray = field(default_factory=lambda: np.zeros((8, 3)))  # a die's corners in its own frame (8, 3)
+    _centres: tuple[list[DieId], np.ndarray] | None = field(default=None, repr=False)  # held dice, sorted; centres
 
     @classmethod
     def for_die(cls, edge: float, proportions: Sequence[float]) -> Region:
@@ -61,6 +62,7 @@ class Region:
 
     def activated(self, dice: Iterable[DieId], poses: np.ndarray) -> None:
         """Record ``dice`` (just released, thrown or placed) as active, still at ``poses`` (n, 7)."""
+        self._centres = None
         for die, pose in zip(dice, poses, strict=True):
             self.held.pop(die, None)
             self.anchors[die] = pose.copy()
@@ -68,6 +70,7 @@ class Region:
 
     def forget(self, die: DieId) -> None:
         """``die`` left the world."""
+        self._centres = None
         self.held.pop(die, None)
         self.anchors.pop(die, None)
         self.window.pop(die, None)
@@ -100,6 +103,7 @@ class Region:
 
     def held_at(self, die: DieId, position: np.ndarray) -> None:
         """Record ``die`` as held still with its centre at ``position`` (3,)."""
+        self._centres = None
         self.held[die] = np.asarray(position, dtype=float).copy()
         self.anchors.pop(die, None)
         self.window.pop(die, None)
@@ -109,10 +113,10 @@ class Region:
         if not held or not dice:
             return
         above = np.array([self.held[d] for d in held])
-        for die, pose in zip(dice, poses, strict=True):
-            gaps = np.linalg.norm(above - pose[:3], axis=1)
-            if ((gaps <= self.reach) & (above[:, 2] >= pose[2] + RESTS_RISE * self.edge)).any():
-                self.bearing[die] = pose.copy()
+        gaps = np.linalg.norm(poses[:, None, :3] - above[None, :, :], axis=2)
+        carries = ((gaps <= self.reach) & (above[None, :, 2] >= poses[:, 2:3] + RESTS_RISE * self.edge)).any(axis=1)
+        for n in np.flatnonzero(carries).tolist():
+            self.bearing[dice[n]] = poses[n].copy()
 
     def sunk(self, dice: Sequence[DieId], poses: np.ndarray) -> np.ndarray:
         """Which active ``dice`` (bool (n,)) moved a corner SINK edges or more since what rests on them was held.
@@ -131,13 +135,17 @@ class Region:
 
     def corner_travel(self, before: np.ndarray, after: np.ndarray) -> np.ndarray:
         """How far (metres, (n, 8)) each corner of each die moved between poses ``before`` and ``after`` (n, 7)."""
-        # One rotation per corner: each die's rotation repeated for its 8 corners.
-        local = np.tile(self.corners, (len(before), 1))
         spots = [
-            Rotation.from_quat(np.repeat(p[:, 3:], 8, axis=0)).apply(local) + np.repeat(p[:, :3], 8, axis=0)
-            for p in (before, after)
+            p[:, None, :3] + np.einsum("nij,kj->nki", quat_to_matrix(p[:, 3:]), self.corners) for p in (before, after)
         ]
-        return np.linalg.norm(spots[1] - spots[0], axis=1).reshape(-1, 8)
+        return np.linalg.norm(spots[1] - spots[0], axis=2)
+
+    def held_centres(self) -> tuple[list[DieId], np.ndarray]:
+        """The held dice in order and their centres (n, 3): kept until a die is held, released or leaves."""
+        if self._centres is None:
+            held = sorted(self.held)
+            self._centres = held, np.array([self.held[d] for d in held]).reshape(-1, 3)
+        return self._centres
 
     def resting_on(self, points: np.ndarray) -> list[DieId]:
         """The held dice that may rest on dice centred at ``points`` (n, 3): within reach, RESTS_RISE edges higher.
@@ -147,8 +155,7 @@ class Region:
         if len(points) == 0 or not self.held:
             return []
         rise = RESTS_RISE * self.edge
-        held = sorted(self.held)
-        above = np.array([self.held[d] for d in held])
+        held, above = self.held_centres()
         gaps = np.linalg.norm(above[:, None, :] - points[None, :, :], axis=2)
         on = ((gaps <= self.reach) & (above[:, None, 2] >= points[None, :, 2] + rise)).any(axis=1)
         return [d for d, o in zip(held, on, strict=True) if o]
@@ -160,8 +167,7 @@ class Region:
         """
         if len(points) == 0 or not self.held:
             return []
-        held = sorted(self.held)
-        held_points = np.array([self.held[d] for d in held])
+        held, held_points = self.held_centres()
         # Distance from every held die's centre to every moving die's centre.
         gaps = np.linalg.norm(held_points[:, None, :] - points[None, :, :], axis=2)
         near = (gaps <= (self.reach if reach is None else np.asarray(reach))).any(axis=1)
@@ -206,5 +212,10 @@ class Region:
 def shift_and_turn(before: np.ndarray, after: np.ndarray, edge: float) -> tuple[np.ndarray, np.ndarray]:
     """How far (edges) and how much (degrees) each die moved and turned between two poses (n, 7)."""
     shift = np.linalg.norm(after[:, :3] - before[:, :3], axis=1) / edge
-    turn = np.degrees((Rotation.from_quat(after[:, 3:]) * Rotation.from_quat(before[:, 3:]).inv()).magnitude())
+    # The turn between the orientations: the angle of after * conj(before), 2 atan2(|vector|, |scalar|)
+    # (exact for small angles, where 2 acos of the dot product loses its digits).
+    p, q = after[:, 3:], before[:, 3:] * np.array([-1.0, -1.0, -1.0, 1.0])
+    vector = p[:, 3:4] * q[:, :3] + q[:, 3:4] * p[:, :3] + np.cross(p[:, :3], q[:, :3])
+    scalar = p[:, 3] * q[:, 3] - np.einsum("ij,ij->i", p[:, :3], q[:, :3])
+    turn = np.degrees(2 * np.arctan2(np.linalg.norm(vector, axis=1), np.abs(scalar)))
     return shift, turn
