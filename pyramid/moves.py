@@ -49,6 +49,9 @@ def _right_angles(arms: tuple[tuple[int, int], ...]) -> tuple[Slot, ...]:
 JUMPS: tuple[Slot, ...] = _right_angles(((1, 1), (2, 1)))
 # The long jump: arms of 3 and 1, two layers up or down at once; rare, since it needs a tall structure.
 LONG_JUMPS: tuple[Slot, ...] = _right_angles(((3, 1),))
+# The steep jump: arms of 4 and 1, three layers up or down; the only jump off the top of a 20-die
+# corner pyramid, which stands three layers above the plate (Mound Mover).
+STEEP_JUMPS: tuple[Slot, ...] = _right_angles(((4, 1),))
 
 
 def shift(slot: Slot, step: Slot, times: int = 1) -> Slot:
@@ -71,18 +74,18 @@ def is_free(occupied: set[Slot], slot: Slot) -> bool:
     return slot in occupied and not any(s in occupied for s in geometry.resting_on(slot))
 
 
-def jump_targets(occupied: Iterable[Slot], source: Slot, long: bool = False) -> list[Slot]:
+def jump_targets(occupied: Iterable[Slot], source: Slot, long: bool = False, steep: bool = False) -> list[Slot]:
     """The open slots the free die in ``source`` can jump to (none if it is not free), in slot order.
 
     A jump is an L in a plane parallel to a face (``JUMPS``); it never lands on a slot that rests on
     ``source``, so the target's support does not depend on the die that leaves. With ``long`` also
-    the long jump (``LONG_JUMPS``).
+    the long jump (``LONG_JUMPS``), with ``steep`` also the steep jump (``STEEP_JUMPS``).
     """
     occ = set(occupied)
     if not is_free(occ, source):
         return []
     rest = occ - {source}
-    steps = JUMPS + LONG_JUMPS if long else JUMPS
+    steps = JUMPS + (LONG_JUMPS if long else ()) + (STEEP_JUMPS if steep else ())
     found = {t for d in steps if is_open_for(rest, t := shift(source, d))}
     return sorted(found, key=geometry.SLOT_INDEX.__getitem__)
 

@@ -17,6 +17,7 @@ from pyramid.games.demolition import Asparagus, Doubles, ElDado, Favourite
 from pyramid.games.economy import Acquire, GreenAmoeba, Ruins, UpAndDown
 from pyramid.games.edges import Masquerade
 from pyramid.games.jumps import Finish, FireRedDevil, FleaChase
+from pyramid.games.mounds import Diebylon, MoundMover
 from pyramid.games.observation import CleverMole, StoringScores
 from pyramid.games.races import GreedyGrabber, Lookout, SpottedCow
 from pyramid.games.slides import Slide, Slipped
@@ -55,6 +56,8 @@ BOARD_GAMES: tuple[type[Game], ...] = (
     Masquerade,
     Slide,
     Slipped,
+    MoundMover,
+    Diebylon,
     ElDado,
     Asparagus,
     Doubles,
@@ -94,8 +97,6 @@ GAMES: tuple[type[GameBase], ...] = (*BOARD_GAMES, *SKILL_GAMES, *TABLE_GAMES)
 
 # The rule book's games that are not played here yet: number -> title (the book lists 57).
 NOT_YET: dict[int, str] = {
-    37: "Mound Mover",
-    38: "Diebylon",
     47: "Wolf in a Sheep's Coat",
     50: "The Pharaoh's Curse",
     52: "Race",

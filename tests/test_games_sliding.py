@@ -11,8 +11,10 @@ import pytest
 
 from pyramid import geometry
 from pyramid.agents.players import GreedyPlayer, RandomPlayer
+from pyramid.games.mounds import Diebylon, MoundMover, corner_pyramid
 from pyramid.games.slides import APEX, OBJECTIVES, Slide, Slipped, spar
-from pyramid.geometry import UpFaces
+from pyramid.geometry import Slot, UpFaces
+from pyramid.moves import jump_targets, move_length
 from pyramid.rules import Game, IllegalAction, Move, Pass, Place, Remove, Termination, check_game
 from pyramid.state import Cell, PyramidState
 
@@ -50,7 +52,7 @@ def showing(axis: int, value: int, other: int | None = None) -> UpFaces:
     )
 
 
-def slide_slots(move: Move) -> tuple[geometry.Slot, geometry.Slot]:
+def slide_slots(move: Move) -> tuple[Slot, Slot]:
     """The die a slide takes out and where it goes."""
     return move.steps[0]
 
@@ -148,16 +150,126 @@ def test_slipped_slides_any_spar_and_its_objective_wins() -> None:
     assert game.outcome is not None and game.outcome.winners == (1,)
 
 
+# --- Mound Mover -------------------------------------------------------------------------------
+
+
+def mound_with(cells: dict[Slot, str]) -> MoundMover:
+    """A Mound Mover whose dice stand in ``cells`` (slot -> colour)."""
+    game = MoundMover(3, rng=np.random.default_rng(0))
+    game.observe(PyramidState({s: Cell(c, (1, 2, 3)) for s, c in cells.items()}))  # type: ignore[arg-type]
+    return game
+
+
+def test_mound_mover_starts_with_only_the_steep_jump_of_the_top() -> None:
+    game = MoundMover(3, rng=np.random.default_rng(0))
+    assert len(game.state) == 60 and geometry.is_stable(game.state)
+    assert game.targets[0] == corner_pyramid(20, 2) and game.targets[2] == corner_pyramid(20, 1)
+    # every die is under the top, and the top stands three layers above the plate: Flea Chase's jumps fail
+    assert jump_targets(set(game.state), (5, 0, 0), long=True) == []
+    moves = {a.steps[0] for a in game.legal_actions() if isinstance(a, Move)}
+    assert moves == {((5, 0, 0), (4, 4, 0)), ((5, 0, 0), (4, 0, 4))}
+
+
+def test_mound_mover_a_jump_into_a_funnel_blocks_the_dice_below() -> None:
+    cells = {(4, 4, 0): "green", (3, 5, 0): "green", (3, 4, 1): "black", (5, 3, 0): "red"}
+    game = mound_with(cells)
+    game.to_move, game._legal_cache = 1, None
+    assert {a.steps[0][0] for a in game.legal_actions() if isinstance(a, Move)} == {(4, 4, 0), (3, 5, 0)}
+    game.to_move, game._legal_cache = 0, None
+    block = Move((((5, 3, 0), (3, 4, 0)),))  # the L of 2 and 1 up a layer, onto both green dice
+    assert block in game.legal_actions()
+    game.apply(block)
+    assert game.to_move == 1 and game.legal_actions() == [Pass()]  # green is blocked for as long as red stays
+
+
+def test_mound_mover_is_won_at_the_end_of_the_round_and_shared_by_two_in_it() -> None:
+    red_below = corner_pyramid(20, 2)[:-1]  # player 0's target, corner c, without its top
+    green_below = corner_pyramid(20, 0)[:-1]  # player 1's target, corner a
+    cells = {s: "red" for s in red_below} | {s: "green" for s in green_below}
+    cells |= {(4, 4, 0): "red", (0, 4, 4): "green", (3, 3, 2): "black"}
+    game = mound_with(cells)
+    crown = Move((((4, 4, 0), (0, 0, 5)),))
+    assert crown in game.legal_actions()
+    game.apply(crown)
+    assert game.outcome is None and game.scores()[0] == 20  # the round goes on
+    game.apply(Move((((0, 4, 4), (5, 0, 0)),)))  # green crowns too, in the same round
+    game.apply(game.legal_actions()[0])
+    assert game.outcome is not None and game.outcome.termination is Termination.GOAL_REACHED
+    assert game.outcome.winners == (0, 1)
+
+
+# --- Diebylon ---------------------------------------------------------------------------------
+
+
+def diebylon_with(cells: dict[Slot, str], rolled: int, **options: bool) -> Diebylon:
+    """A Diebylon whose dice stand in ``cells`` (slot -> colour), player 0 to move with ``rolled``."""
+    game = Diebylon(3, rng=np.random.default_rng(0), **options)
+    game.observe(PyramidState({s: Cell(c, (1, 2, 3)) for s, c in cells.items()}))  # type: ignore[arg-type]
+    game.rolled = rolled
+    return game
+
+
+@pytest.mark.parametrize("rolled", [1, 2, 3, 4, 5, 6])
+def test_diebylon_starts_only_with_a_4_or_a_6(rolled: int) -> None:
+    game = Diebylon(3, rng=np.random.default_rng(0))
+    game.rolled, game._legal_cache = rolled, None
+    moves = [a.steps[0] for a in game.legal_actions() if isinstance(a, Move)]
+    if rolled in (4, 6):
+        assert moves and all(s == (6, 0, 0) and move_length(s, t) == rolled for s, t in moves)
+        assert all(geometry.layer(t) == 8 for _, t in moves)
+    else:
+        assert game.legal_actions() == [Pass()]
+
+
+def test_diebylon_moves_in_a_layer_only_with_even_numbers() -> None:
+    for rolled in range(2, 7):
+        game = diebylon_with({(4, 2, 2): "red", (2, 2, 4): "green"}, rolled)
+        targets = [a.steps[0][1] for a in game.legal_actions() if isinstance(a, Move)]
+        assert bool(targets) == (rolled % 2 == 0)
+        assert all(geometry.layer(t) == 8 and move_length((4, 2, 2), t) == rolled for t in targets)
+
+
+def test_diebylon_a_1_swaps_a_blocked_die_with_its_blocker() -> None:
+    cells = {(4, 4, 0): "red", (3, 5, 0): "black", (3, 4, 1): "black", (3, 4, 0): "green", (6, 1, 1): "red"}
+    game = diebylon_with(cells, 1)
+    swap = Move((((3, 4, 0), (4, 4, 0)), ((4, 4, 0), (3, 4, 0))))
+    assert game.legal_actions() == [swap]
+    game.apply(swap)
+    assert game.state[(3, 4, 0)].colour == "red" and game.state[(4, 4, 0)].colour == "green"
+    assert game.to_move == 1
+    game.rolled, game._legal_cache = 1, None
+    assert game.legal_actions() == [Move((((3, 4, 0), (4, 4, 0)), ((4, 4, 0), (3, 4, 0))))]  # green's turn to swap
+    assert diebylon_with({(4, 2, 2): "red", (2, 2, 4): "green"}, 1).legal_actions() == [Pass()]  # nothing blocked
+
+
+@pytest.mark.parametrize("faster", [False, True])
+def test_diebylon_is_won_by_the_pyramid_in_the_next_corner(faster: bool) -> None:
+    target = corner_pyramid(10, 2)  # player 0's: corner c, its top (0, 0, 6) last
+    assert target[-1] == (0, 0, 6)
+    below = {s: "red" for s in target[:-1]}
+    game = diebylon_with(below | {(2, 1, 5): "red"}, 4, faster=faster)
+    game.apply(Move((((2, 1, 5), (0, 0, 6)),)))
+    assert game.outcome is not None and game.outcome.winners == (0,) and game.outcome.scores[0] == 10
+    # the faster variant: the top is enough, on any dice
+    game = diebylon_with({s: "black" for s in target[:-1]} | {(2, 1, 5): "red"}, 4, faster=faster)
+    game.apply(Move((((2, 1, 5), (0, 0, 6)),)))
+    assert (game.outcome is not None) == faster
+
+
 # --- every game of this file ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("game_cls", "players"), [(Slide, 3), (Slide, 2), (Slipped, 4)])
+@pytest.mark.parametrize(
+    ("game_cls", "players"), [(Slide, 3), (Slide, 2), (Slipped, 4), (MoundMover, 3), (Diebylon, 3)]
+)
 def test_sliding_games_pass_the_checker(game_cls: type[Game], players: int) -> None:
     report = check_game(game_cls, range(2), players)
     assert report.ok, report.problems
 
 
-@pytest.mark.parametrize(("game_cls", "players", "seeds"), [(Slide, 2, 3), (Slipped, 3, 6)])
+@pytest.mark.parametrize(
+    ("game_cls", "players", "seeds"), [(Slide, 2, 3), (Slipped, 3, 6), (MoundMover, 3, 4), (Diebylon, 3, 4)]
+)
 def test_sliding_games_greedy_beats_random(game_cls: type[Game], players: int, seeds: int) -> None:
     wins = 0
     for seed in range(seeds):
@@ -170,3 +282,8 @@ def test_sliding_games_greedy_beats_random(game_cls: type[Game], players: int, s
 
 def test_slide_physical_slide_and_turn_are_read_back() -> None:
     physical_moves(Slide(3, rng=np.random.default_rng(5)), 3, seed=5)
+
+
+@pytest.mark.parametrize("game_cls", [MoundMover, Diebylon])
+def test_corner_games_physical_moves_are_read_back(game_cls: type[Game]) -> None:
+    physical_moves(game_cls(3, rng=np.random.default_rng(4)), 4, seed=4)

@@ -30,6 +30,7 @@ class JumpGame(Game):
 
     colours: tuple[Colour, ...] = ()
     long: bool = True
+    steep: bool = False
 
     def jump(self, source: Slot, target: Slot) -> Move:
         """The jump of the die in ``source`` to ``target`` as a move."""
@@ -47,7 +48,7 @@ class JumpGame(Game):
         return [
             self.jump(s, t)
             for s in (self.own(player) if sources is None else sources)
-            for t in jump_targets(occupied, s, self.long)
+            for t in jump_targets(occupied, s, self.long, self.steep)
         ]
 
     def blockers(self, player: Seat, victims: Iterable[Slot]) -> list[Slot]:

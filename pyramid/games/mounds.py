@@ -1,0 +1,235 @@
+"""Pyramids carried die by die to the next corner: Mound Mover (by jumps) and Diebylon (by rolled lengths).
+
+Rules layer only (no physics). The jumps are ``pyramid.moves.jump_targets`` and the move length
+``pyramid.moves.move_length`` (``reach``); each move is one ``Move``, carried out by a hand in the world.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from pyramid import geometry
+from pyramid.games.jumps import LONG_HELP, JumpGame
+from pyramid.geometry import Slot
+from pyramid.moves import is_free, reach
+from pyramid.rules import PLAYER_COLOURS, Action, GameInfo, Move, Pass, Seat, Termination
+from pyramid.state import Cell, PyramidState
+
+CORNERS = "abc"
+
+
+def clockwise(corner: int) -> int:
+    """The next corner clockwise seen from above: a (0) to c (2) to b (1) to a."""
+    return (corner + 2) % 3
+
+
+def corner_pyramid(dice: int, corner: int) -> list[Slot]:
+    """The slots of the ``dice``-die pyramid standing in corner ``corner`` (0 a, 1 b, 2 c), base first."""
+    apex = geometry.small_pyramid_apexes(dice)[CORNERS[corner]]
+    return sorted(geometry.small_pyramid(dice, apex), key=lambda s: -geometry.layer(s))
+
+
+class CornerGame(JumpGame):
+    """What the two games share: a pyramid of each player's colour per corner, and its target corner."""
+
+    size: ClassVar[int] = 20
+    colours = PLAYER_COLOURS
+
+    def build(self) -> None:
+        """Each player's pyramid in their corner; their target the corner next clockwise."""
+        self.targets = [corner_pyramid(self.size, clockwise(p)) for p in range(3)]
+        self.state = PyramidState(
+            {s: Cell(self.colours[p], self.draw_orientation()) for p in range(3) for s in corner_pyramid(self.size, p)}
+        )
+
+    def arrived(self, player: Seat, cells: Mapping[Slot, Cell] | None = None) -> int:
+        """How many slots of ``player``'s target pyramid hold their dice."""
+        state = self.state if cells is None else cells
+        colour = self.colours[player]
+        return sum(1 for s in self.targets[player] if s in state and state[s].colour == colour)
+
+    def distance(self, player: Seat, slot: Slot) -> int:
+        """How many layers of the corner's coordinate ``slot`` lies short of ``player``'s target pyramid."""
+        corner = clockwise(player)
+        return max(0, self.targets[player][-1][corner] - slot[corner])
+
+    def progress(self, cells: Mapping[Slot, Cell], player: Seat) -> float:
+        """How far ``player``'s dice in ``cells`` have come: dice in the target, the lower the better, and nearness;
+        less for each die of theirs that holds down another player's die in their target (it must leave first)."""
+        mine = self.own(player, cells)
+        target = set(self.targets[player])
+        colour = self.colours[player]
+        inside = [s for s in mine if s in target]
+        holding = sum(
+            1 for s in mine for t in geometry.supports(s) if t in target and t in cells and cells[t].colour != colour
+        )
+        near = sum(self.distance(player, s) for s in mine)
+        return 10.0 * len(inside) + 0.1 * sum(geometry.layer(s) for s in inside) - near - 12.0 * holding
+
+    def heuristic(self, action: Action) -> float | None:
+        me, cells = self.to_move, self.after_state(action)
+        return self.progress(cells, me) - max(self.progress(cells, p) for p in range(3) if p != me) / 2
+
+
+class MoundMover(CornerGame):
+    """Mound Mover (no. 37), by Reto Walt and Gilberto Zappatini.
+
+    Setup: each player's 20 dice stand as a pyramid in their corner (player 0 red at corner a, 1
+    green at b, 2 black at c); each moves it into the corner next clockwise (a to c, c to b, b to a),
+    where the next player's pyramid stands at the start.
+    Turn: jump one of your dice along a right angle in a plane parallel to a face of the pyramid, as
+    in Flea Chase (``pyramid.moves``: arms of 1 and 1 in the layer, 2 and 1 one layer up or down,
+    the long jump 3 and 1), or the steep jump, arms of 4 and 1, three layers up or down. A die
+    under another die, of any colour, cannot jump: each jump into a funnel blocks the dice below
+    it, and the blockade stays as long as its die does.
+    Legal actions: the jumps of your dice; when your dice fill the 19 slots of the target below its
+    top, the crowning move: your last die, if free, is carried onto the top. Pass when you can do
+    neither.
+    Scoring: your dice in your target pyramid (20: moved).
+    End: at the end of the round (after player 2's turn) in which a pyramid was moved: whoever moved
+    theirs wins, two or three share it (the seed's draw). All three passing in a row end the game
+    as blocked; the turn limit (1500 actions) ends it too: most dice in the target win.
+    Interpretation: "the figures of game no. 49" are Flea Chase's (no. 55), lost; the jumps are
+    read as there. The top of a 20-die corner pyramid stands three layers above the plate and every
+    die below it is blocked, so with Flea Chase's jumps nobody could move: the steep jump, the long
+    jump made one step longer, takes it down to the plate. The top of the target rests on the three
+    dice that rest on all the others, so no die of the target can jump into it; the crowning move
+    replaces that last jump. The variants are lost.
+    """
+
+    info = GameInfo(37, "Mound Mover", "T", (3,), "20 red, 20 green, 20 black dice", (), 390)
+    options_help: ClassVar[dict[str, str]] = {"long": LONG_HELP}
+    house_rules = (
+        "Jumps (figures lost) as in Flea Chase, with its long jump, and the steep jump (arms of 4 and 1): the "
+        "only jump off the top of a 20-die corner pyramid. The target is the corner next clockwise. When "
+        "your dice fill the target below its top, your last die, if free, may be carried onto the top (no jump "
+        "can reach it). The game ends at the end of a round in which a pyramid was moved; all three passing in a "
+        "row or the turn limit (1500 actions) end it too."
+    )
+    max_moves: ClassVar[int] = 1500
+
+    steep = True
+
+    def setup(self) -> None:
+        self.long = self.option("long", True)
+        self.build()
+        self.passes = 0  # passes in a row
+        self.moved = False  # a pyramid stood in its target at the end of a turn this round
+
+    def crowning(self, player: Seat) -> list[Move]:
+        """The move of ``player``'s last die onto the top of their target, once the 19 slots below it are theirs."""
+        top, *below = reversed(self.targets[player])
+        if top in self.state or self.arrived(player) != len(below):
+            return []
+        occupied = set(self.state)
+        return [
+            Move(((s, top),), name=f"crown the pyramid: {s} to {top}")
+            for s in self.own(player)
+            if s not in below and is_free(occupied, s)
+        ]
+
+    def legal(self) -> list[Action]:
+        me = self.to_move
+        moves = self.jumps(me)
+        moves += [m for m in self.crowning(me) if m not in moves]
+        return list(moves) or [Pass()]
+
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
+        self.passes = self.passes + 1 if isinstance(action, Pass) else 0
+        self.moved = self.moved or self.arrived(player) == self.size
+        self.to_move = self.next_player()
+
+    def scores(self) -> tuple[float, ...]:
+        return tuple(float(self.arrived(p)) for p in range(3))
+
+    def termination(self) -> Termination | None:
+        if self.moved and self.to_move == 0:
+            return Termination.GOAL_REACHED
+        return Termination.BLOCKED if self.passes >= 3 else None
+
+
+class Diebylon(CornerGame):
+    """Diebylon (no. 38), by Jürgen Wagner.
+
+    Setup: each player's 10 dice stand as a pyramid in their corner (player 0 red at corner a, 1
+    green at b, 2 black at c); each re-erects it in the corner next clockwise (a to c, c to b, b to
+    a). Player 0 rolls first.
+    Turn: the rolled number is used fully: one of your free dice moves to an open slot whose move
+    length |di| + |dj| + |dk| is the number (``pyramid.moves.reach``). So a die moves within its
+    layer only with an even number, one layer up or down with 3 or 5, two layers with 4 or 6, and a
+    start is possible only with a 4 or 6. A 1 moves nothing, but a blocked die of yours (exactly one
+    die rests on it, another player's, itself free) swaps places with its blocker (one ``Move``).
+    Then the next player rolls.
+    Legal actions: the moves of the rolled length, or with a 1 the swaps; Pass when there is none.
+    Scoring: your dice in your target pyramid (10: re-erected).
+    End: the first player whose 10 dice fill their target pyramid wins (option ``faster``: whose die
+    is on top of their target pyramid, all 10 slots filled with dice of any colour). The turn limit
+    (900 actions) ends the game: most dice in the target win.
+    Interpretation: "another corner" is the corner next clockwise, which the next player's pyramid
+    leaves; a move is a single die lifted and set down at the length rolled, not a path.
+    """
+
+    info = GameInfo(38, "Diebylon", "C/Ch", (3,), "10 red, 10 green, 10 black dice; a die to roll", (), 396)
+    options_help: ClassVar[dict[str, str]] = {
+        "faster": "yes: your die on top of your target, all its slots filled with any dice, wins (default no)"
+    }
+    house_rules = (
+        "The target is the corner next clockwise. A move is one die carried to an open slot at exactly the rolled "
+        "length |di| + |dj| + |dk|; a 1 swaps a blocked die of yours (under one other player's free die only) with "
+        "its blocker; no move: pass. The turn limit (900 actions) ends the game: most dice in the target win."
+    )
+    size: ClassVar[int] = 10
+    max_moves: ClassVar[int] = 900
+
+    def setup(self) -> None:
+        self.faster = self.option("faster", False)
+        self.build()
+        self.rolled = self.roll()
+
+    def swaps(self, player: Seat) -> list[Move]:
+        """``player``'s blocked dice swapping with their blockers: one other player's free die resting on them."""
+        occupied, colour = set(self.state), self.colours[player]
+        out = []
+        for s in self.own(player):
+            above = [t for t in geometry.resting_on(s) if t in occupied]
+            if len(above) == 1 and self.state[above[0]].colour != colour and is_free(occupied, above[0]):
+                out.append(Move(((above[0], s), (s, above[0])), name=f"swap {s} with its blocker {above[0]}"))
+        return out
+
+    def legal(self) -> list[Action]:
+        me = self.to_move
+        if self.rolled == 1:
+            return list(self.swaps(me)) or [Pass()]
+        occupied = set(self.state)
+        moves = [
+            Move(((s, t),), name=f"move {s} to {t} ({self.rolled} steps)")
+            for s in self.own(me)
+            for t in reach(occupied, s, self.rolled)
+        ]
+        return list(moves) or [Pass()]
+
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
+        self.to_move = self.next_player()
+        self.rolled = self.roll()
+
+    def erected(self, player: Seat) -> bool:
+        """Whether ``player`` has re-erected their pyramid in the target corner."""
+        if not self.faster:
+            return self.arrived(player) == self.size
+        top = self.targets[player][-1]
+        filled = all(s in self.state for s in self.targets[player])
+        return filled and self.state[top].colour == self.colours[player]
+
+    def scores(self) -> tuple[float, ...]:
+        return tuple(float(self.size if self.erected(p) else self.arrived(p)) for p in range(3))
+
+    def termination(self) -> Termination | None:
+        return Termination.GOAL_REACHED if any(self.erected(p) for p in range(3)) else None
+
+    def heuristic(self, action: Action) -> float | None:
+        value = super().heuristic(action)
+        if isinstance(action, Move) and len(action.steps) == 2:
+            # a swap also frees the die, and puts the blocker under it
+            return None if value is None else value + 1.0
+        return value
