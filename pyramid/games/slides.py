@@ -199,7 +199,8 @@ class Slipped(Slide):
     3)", "all prime (2, 3, 5)", "of 1, 4 and 6 only" (both faces of every die), and "an edge with a
     1 on every die" to "a 6" (on one of its two faces).
     Interpretation: the list of objectives is not in the seed. The game knows every objective; the
-    greedy player reads only its own.
+    greedy player reads only its own (the search player plays on copies that know them all), and
+    at one terminal the game reads every slip out at the start.
     """
 
     info = GameInfo(
@@ -216,6 +217,8 @@ class Slipped(Slide):
     def setup(self) -> None:
         super().setup()
         self.objectives = [OBJECTIVES[int(n)] for n in self.rng.choice(len(OBJECTIVES), self.players, replace=False)]
+        # one terminal cannot hide a seat's slip from the others: the slips are read out, for the people playing
+        self.events += [f"player {p}'s objective: {o.text}" for p, o in enumerate(self.objectives)]
 
     def spars_of(self, player: Seat) -> list[int]:
         return [0, 1, 2]
