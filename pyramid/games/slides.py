@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Literal, TypeAlias
 
 from pyramid import geometry
 from pyramid.geometry import Slot
@@ -20,6 +20,7 @@ from pyramid.state import Cell, PyramidState
 
 APEX: Slot = (0, 0, 0)
 AXIS_NAMES = "ijk"
+Stage: TypeAlias = Literal["slide", "turn", "set"]  # a turn: slide, then leave or lift the top die, then set it down
 
 
 def spar(axis: int) -> list[Slot]:
@@ -78,7 +79,7 @@ class Slide(Game):
         # the 109 dice on the outer planes are black but for the green spars; the 56 inside are red
         colour = {s: "green" if s in green else "black" if min(s) == 0 else "red" for s in geometry.SLOTS}
         self.state = PyramidState({s: Cell(colour[s], self.draw_orientation()) for s in geometry.SLOTS})
-        self.stage = "slide"  # then "turn" (leave or lift the top die), then "set" (set it down turned)
+        self.stage: Stage = "slide"
 
     def spars_of(self, player: Seat) -> list[int]:
         """The axes of the spars ``player`` may slide: the two on their side."""
