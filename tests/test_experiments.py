@@ -116,10 +116,11 @@ def test_a_torn_last_line_is_dropped_and_the_rest_kept_byte_for_byte_on_resume(t
 
 
 def test_an_experiment_interrupted_with_ctrl_c_resumes_to_the_rows_of_an_uninterrupted_run(tmp_path: Path) -> None:
-    plan = _plan(30, heights=(0.02,))
+    runs = 120  # enough that the interrupt lands before the last run, however fast a run is
+    plan = _plan(runs, heights=(0.02,))
     out = tmp_path / "stopped"
     command = [sys.executable, "-m", "pyramid.cli.app", "experiment", str(DIE_THROW), "--vary", "throw.height=0.02"]
-    command += ["--seeds", "30", "--workers", "2", "--out", str(out), "--no-plots"]
+    command += ["--seeds", str(runs), "--workers", "2", "--out", str(out), "--no-plots"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     rows_file = out / "rows.jsonl"
     deadline = time.monotonic() + 60
@@ -130,14 +131,14 @@ def test_an_experiment_interrupted_with_ctrl_c_resumes_to_the_rows_of_an_uninter
     assert process.returncode == 130, err
     written = rows_file.read_text()
     stopped_at = len(written.splitlines())
-    assert 5 <= stopped_at < 30 and "run the same command again to resume" in err
+    assert 5 <= stopped_at < runs and "run the same command again to resume" in err
     assert not (out / "summary.json").exists()
     # The same command again: only the missing runs, then the summary.
     assert cli.main(command[3:] + ["--quiet"]) == 0
     assert rows_file.read_text().startswith(written)
     run_experiment(plan, tmp_path / "whole", workers=2, plots=False)
     assert _rows(out) == _rows(tmp_path / "whole")
-    assert len({r["key"] for r in _rows(out)}) == 30
+    assert len({r["key"] for r in _rows(out)}) == runs
 
 
 def test_another_experiment_in_the_same_folder_is_refused(tmp_path: Path) -> None:

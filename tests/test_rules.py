@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -131,7 +133,9 @@ def test_every_game_of_the_rule_book_is_played_or_named_as_not_yet() -> None:
 
     played = {g.info.number for g in BOARD_GAMES} | {g.info.number for g in SKILL_GAMES}
     assert not played & set(NOT_YET) and played | set(NOT_YET) == set(range(1, 58))
-    with pytest.raises(LookupError, match="game 35, Slide, is in the rule book but not played here yet"):
-        find_game(35)
+    for number in sorted(NOT_YET)[:1]:  # a game of the book not played yet, while there is one
+        name = re.escape(NOT_YET[number])
+        with pytest.raises(LookupError, match=f"game {number}, {name}, is in the rule book but not played here yet"):
+            find_game(number)
     with pytest.raises(LookupError, match="no game 'slied'.*1 Captain Flint's Skeleton Trick.*decathlon"):
         find_game("slied")

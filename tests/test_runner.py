@@ -249,7 +249,10 @@ def test_run_with_set_changes_a_setting_without_editing_the_file(tmp_path: Path)
 
 def test_run_pictures_write_a_png_after_the_start_every_entry_and_the_end(tmp_path: Path) -> None:
     out = tmp_path / "runs"
-    assert cli.main(["run", str(SCENES / "die_throw.toml"), "--pictures", "--out", str(out), "--quiet"]) == 0
+    # Software pictures: an OpenGL one drawn in this process would load pyglet headless (no display
+    # here), and the window tests that follow in the same process need pyglet on their screen.
+    command = ["run", str(SCENES / "die_throw.toml"), "--pictures", "--renderer", "software", "--out", str(out)]
+    assert cli.main([*command, "--quiet"]) == 0
     report = json.loads((out / "die_throw_seed0.json").read_text())
     assert [Path(p).name for p in report["pictures"]] == ["000_start.png", "001_throw01.png", "002_end.png"]
     for picture in report["pictures"]:
