@@ -4,6 +4,7 @@ resumed to exactly the rows of an uninterrupted one, a summary with confidence i
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import math
 import os
@@ -116,12 +117,16 @@ def test_a_torn_last_line_is_dropped_and_the_rest_kept_byte_for_byte_on_resume(t
 
 
 def test_an_experiment_interrupted_with_ctrl_c_resumes_to_the_rows_of_an_uninterrupted_run(tmp_path: Path) -> None:
-    runs = 120  # enough that the interrupt lands before the last run, however fast a run is
+    runs = 30
     plan = _plan(runs, heights=(0.02,))
     out = tmp_path / "stopped"
     command = [sys.executable, "-m", "pyramid.cli.app", "experiment", str(DIE_THROW), "--vary", "throw.height=0.02"]
     command += ["--seeds", str(runs), "--workers", "2", "--out", str(out), "--no-plots"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    # Ctrl-C as a terminal sends it, also when this test runs in the background (which ignores SIGINT).
+    default_sigint = functools.partial(signal.signal, signal.SIGINT, signal.SIG_DFL)
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, preexec_fn=default_sigint
+    )
     rows_file = out / "rows.jsonl"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not rows_file.exists() or len(rows_file.read_text().splitlines()) < 5):
