@@ -11,9 +11,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from gameplay import play
 
 from pyramid import geometry
-from pyramid.agents.players import GreedyPlayer, Player, RandomPlayer
+from pyramid.agents.players import Player, RandomPlayer
 from pyramid.encoding import action_ids
 from pyramid.games.boards import Jump, Reducto, Reroll, Sandwich, WitchesDance, on_edge, row_jumps
 from pyramid.games.crossings import (
@@ -27,17 +28,6 @@ from pyramid.games.crossings import (
 )
 from pyramid.rules import Game, IllegalAction, Move, Pass, Place, Remove, Termination, check_game
 from pyramid.state import Cell, PyramidState
-
-
-def play(game: Game, kinds: list[str], seed: int) -> Game:
-    """``game`` played to its end in fast mode by greedy and random players."""
-    seats = [
-        (GreedyPlayer if kind == "greedy" else RandomPlayer)(np.random.default_rng([seed, n]))
-        for n, kind in enumerate(kinds)
-    ]
-    while not game.is_over:
-        game.apply(seats[game.to_move].choose(game, game.legal_actions()))
-    return game
 
 
 class Scripted(Player[Any]):

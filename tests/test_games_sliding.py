@@ -8,26 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gameplay import play
 
 from pyramid import geometry
-from pyramid.agents.players import GreedyPlayer, RandomPlayer
+from pyramid.agents.players import RandomPlayer
 from pyramid.games.mounds import Diebylon, MoundMover, corner_pyramid
 from pyramid.games.slides import APEX, OBJECTIVES, Slide, Slipped, spar
 from pyramid.geometry import Slot, UpFaces
 from pyramid.moves import jump_targets, move_length
 from pyramid.rules import Game, IllegalAction, Move, Pass, Place, Remove, Termination, check_game
 from pyramid.state import Cell, PyramidState
-
-
-def play(game: Game, kinds: list[str], seed: int) -> Game:
-    """``game`` played to its end in fast mode by greedy and random players."""
-    seats = [
-        (GreedyPlayer if kind == "greedy" else RandomPlayer)(np.random.default_rng([seed, n]))
-        for n, kind in enumerate(kinds)
-    ]
-    while not game.is_over:
-        game.apply(seats[game.to_move].choose(game, game.legal_actions()))
-    return game
 
 
 def physical_moves(game: Game, moves: int, seed: int) -> None:
