@@ -16,6 +16,7 @@ from pyramid.games.crossings import FallingRocks, Smuggling, StepsToTheThrone
 from pyramid.games.demolition import Asparagus, Doubles, ElDado, Favourite
 from pyramid.games.economy import Acquire, GreenAmoeba, Ruins, UpAndDown
 from pyramid.games.edges import Masquerade
+from pyramid.games.hunts import PharaohsCurse, WolfInASheepsCoat
 from pyramid.games.jumps import Finish, FireRedDevil, FleaChase
 from pyramid.games.mounds import Diebylon, MoundMover
 from pyramid.games.observation import CleverMole, StoringScores
@@ -66,8 +67,10 @@ BOARD_GAMES: tuple[type[Game], ...] = (
     CuiBono,
     Sandwich,
     Reducto,
+    WolfInASheepsCoat,
     WitchesDance,
     Smuggling,
+    PharaohsCurse,
     StepsToTheThrone,
     FallingRocks,
     FleaChase,
@@ -97,8 +100,6 @@ GAMES: tuple[type[GameBase], ...] = (*BOARD_GAMES, *SKILL_GAMES, *TABLE_GAMES)
 
 # The rule book's games that are not played here yet: number -> title (the book lists 57).
 NOT_YET: dict[int, str] = {
-    47: "Wolf in a Sheep's Coat",
-    50: "The Pharaoh's Curse",
     52: "Race",
     53: "Triangle",
 }
