@@ -93,13 +93,20 @@ def _point(slot: tuple[int, int, int]) -> np.ndarray:
 
 
 def _climb(action: object, start: tuple[int, int, int]) -> str:
-    """One try at putting a die from ``start`` onto TRIO: 'top', 'trio moved', 'off the plate', 'stayed' or 'moved'."""
+    """One try at putting a die from ``start`` onto TRIO: 'top', 'trio moved', 'off the plate', 'stayed' or 'moved'.
+
+    'refused' when no hand can make the stroke (the world names the limit: speed, acceleration).
+    """
     world = World()
     world.place(0, start)
     for die, slot in enumerate(TRIO, start=1):
         world.place(die, slot)
     world.settle()
-    actions.perform(world, action, np.random.default_rng(0))  # type: ignore[arg-type]
+    try:
+        actions.perform(world, action, np.random.default_rng(0))  # type: ignore[arg-type]
+    except ValueError:
+        world.close()
+        return "refused"
     world.settle(raise_on_timeout=False)
     readout = world.readout(require_rest=False)
     world.close()

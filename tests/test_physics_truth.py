@@ -18,6 +18,8 @@ from pyramid.physics import hands
 from pyramid.physics.errors import ImpossibleStateError
 from pyramid.physics.settings import Physics
 from pyramid.physics.world import World
+from pyramid.skillgames.standing import pyramid_slots
+from pyramid.state import Cell, PyramidState
 
 HEIGHT = 0.12  # metres the die's lowest point falls
 TURNS = {
@@ -221,4 +223,58 @@ def test_a_die_is_never_set_down_in_or_under_the_plate() -> None:
     with pytest.raises(ValueError, match=r"cell \(12, 12, 12\) lies in or under the plate"):
         A.perform(world, A.Attach(0, (12, 12, 12)), np.random.default_rng(0))
     assert world.dice == []
+    world.close()
+
+
+@pytest.mark.parametrize("press", [0.5, 5.0])
+def test_a_pressed_die_stays_in_its_funnel_on_a_steep_plate(press: float) -> None:
+    # Unpressed, a die rolls out of its funnel on a plate tilted 60 degrees; a finger on it holds it there.
+    seated = {}
+    for force in (0.0, press):
+        world = World()
+        world.place(0, (8, 0, 0))
+        world.settle()
+        A.perform(world, A.Tilt(180.0, 60.0, ramp=0.6, hold=1.0, press=force), np.random.default_rng(0))
+        world.settle()
+        seated[force] = world.readout().dice[0].slot == (8, 0, 0)
+        world.close()
+    assert seated == {0.0: False, press: True}
+
+
+def _fastest_die_in_a_pressed_tilt(press: float, seed: int) -> float:
+    """The fastest any die of a settled 5-layer pyramid moves (m/s) while it is pressed, tilted 50 deg and shaken."""
+    world = World()
+    world.build(PyramidState({s: Cell("red") for s in pyramid_slots(5)}))
+    world.settle()
+    fastest = [0.0]
+    step = world.substep
+
+    def watched(parts: int) -> None:
+        step(parts)
+        fastest[0] = max(fastest[0], float(np.linalg.norm(world.velocities()[:, :3], axis=1).max()))
+
+    world.substep = watched  # type: ignore[method-assign]
+    rng = np.random.default_rng(seed)
+    tilt = A.Tilt(float(rng.uniform(0, 360)), 50.0, ramp=0.6, hold=1.5, shake=0.003, frequency=8.0, press=press)
+    A.perform(world, tilt, rng)
+    world.close()
+    return fastest[0]
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_a_finger_pressing_the_apex_flings_no_die(seed: int) -> None:
+    # A press was a force on the die: each step the pyramid did not hold the apex up it gained
+    # force / mass x dt (5 m/s at 5 N), and flew off at 4 to 19 m/s. The fingertip is a body now.
+    unpressed = _fastest_die_in_a_pressed_tilt(0.0, seed)
+    assert _fastest_die_in_a_pressed_tilt(hands.PRESS_LIMIT, seed) < unpressed + 0.5
+
+
+def test_a_press_firmer_than_the_solver_resolves_is_refused_before_anything_moves() -> None:
+    world = World()
+    world.place(0, (8, 0, 0))
+    world.settle()
+    before = world.poses()[1]
+    with pytest.raises(ValueError, match="press is at most 10 N"):
+        A.perform(world, A.Tilt(0.0, 30.0, press=20.0), np.random.default_rng(0))
+    assert np.array_equal(world.poses()[1], before)
     world.close()

@@ -237,6 +237,11 @@ def _move_plate(world: World, a: Tilt | Shake, rng: np.random.Generator) -> None
     if isinstance(a, Tilt):
         if not 0 <= a.angle <= 80 or a.ramp < 0 or a.hold < 0 or a.shake < 0 or a.press < 0:
             raise ValueError(f"a tilt needs 0 <= angle <= 80 deg and non-negative times, shake and press: {a!r}")
+        if a.press > hands.PRESS_LIMIT:
+            raise ValueError(
+                f"a tilt's press is at most {hands.PRESS_LIMIT:g} N (a firmer finger sinks the die into the plate "
+                f"in this solver: 20 N, 5.8 mm), got {a.press:g} N"
+            )
         if not 0 <= a.accelerate < 1 or a.fall < 0 or a.lift_time <= 0:
             raise ValueError(f"a tilt needs 0 <= accelerate < 1, fall >= 0 s and lift_time > 0 s: {a!r}")
         if a.pivot is not None and (len(a.pivot) != 3 or not all(math.isfinite(c) for c in a.pivot)):
@@ -249,12 +254,13 @@ def _move_plate(world: World, a: Tilt | Shake, rng: np.random.Generator) -> None
     total = plate_motion.duration(a, edge)
     plate_motion.check_hand(a, edge, dt)
     top: DieId | None = None
-    finger = np.zeros(3)  # where the finger first touched the top die's centre, in the plate's frame
+    touch = start = np.zeros(3)  # where the finger touches the top die, and the die's centre then (plate frame)
     if isinstance(a, Tilt) and a.press > 0:
         dice, poses = world.poses()
         if dice:
             n = int(np.argmax(poses[:, 2]))
-            top, finger = dice[n], geometry.in_plate_frame(poses[n, :3], world.plate_pose)
+            top, touch = dice[n], _touch(world, dice[n])
+            start = geometry.in_plate_frame(poses[n, :3], world.plate_pose)
     for n in range(_steps(world, total)):
         # A fast plate is moved in sub-steps: no point of it jumps further than a die can follow.
         parts = plate_motion.parts_needed(a, n * dt, dt, edge)
@@ -265,27 +271,65 @@ def _move_plate(world: World, a: Tilt | Shake, rng: np.random.Generator) -> None
             linear, angular = hands.pose_velocity(now, then, h)
             world.move_plate(now, linear, angular, parts)
             if top is not None and isinstance(a, Tilt):
-                _press(world, top, a.press, finger, linear, angular)
+                _press(world, top, a.press, touch, start, linear, angular)
             world.substep(parts)
+    world.press(None)
     world.move_plate(HOME)
 
 
-def _press(world: World, die: DieId, press: float, finger: np.ndarray, linear: np.ndarray, angular: np.ndarray) -> None:
-    """A finger fixed on the plate presses ``die`` along the plate's normal while it stays under the finger."""
+def _touch(world: World, die: DieId) -> np.ndarray:
+    """Where a finger pressing ``die`` along the plate's normal touches it: its highest point, plate frame (3,)."""
     dice, poses = world.poses()
-    if die not in dice:
-        return
-    k = dice.index(die)
+    pose = poses[dice.index(die)]
+    half = 0.5 * world.physics.edge * np.asarray(world.physics.proportions, dtype=float)
+    box = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]) * half
+    corners = pose[:3] + box @ geometry.quat_to_matrix(pose[3:])[0].T
+    local = geometry.in_plate_frame(corners, world.plate_pose)
+    # The corners highest along the normal (one for a die corner-down, four for one lying on a face).
+    top = local[local[:, 2] > local[:, 2].max() - 1e-4 * world.physics.edge]
+    return np.asarray(top.mean(axis=0))
+
+
+def _press(
+    world: World,
+    die: DieId,
+    press: float,
+    touch: np.ndarray,
+    start: np.ndarray,
+    linear: np.ndarray,
+    angular: np.ndarray,
+) -> None:
+    """A finger presses ``die`` with ``press`` N along the plate's normal where it touched it (``touch``, plate frame).
+
+    The fingertip is a pad the hand holds on the normal through ``touch`` and pushes along it
+    (``World.press``). The hand pushes less as the pad nears ``FINGER_SPEED`` away from it, and
+    lifts the finger once the pad has followed the die ``FINGER_REACH`` edges down, or the die's
+    centre has slipped half an edge sideways from ``start``.
+    """
+    dice, poses = world.poses()
+    edge = world.physics.edge
     plate = world.plate_pose
+    if die not in dice:
+        world.press(None)
+        return
+    offset = geometry.in_plate_frame(poses[dice.index(die), :3], plate) - start
     rotation = geometry.quat_to_matrix(plate[3:])[0]
-    centre = poses[k, :3]
-    # The die's speed away from the finger: along minus the normal, relative to the plate under it.
-    carried = linear + np.cross(angular, centre - plate[:3])
-    sinking = -float(rotation[:, 2] @ (world.velocities()[k, :3] - carried))
-    offset = geometry.in_plate_frame(centre, plate) - finger
-    force = hands.finger_press(press, offset, sinking, world.physics.edge)
-    if force > 0:
-        world.apply_force(die, -force * rotation[:, 2])
+    pad = hands.FINGER_PAD[2]
+    line = np.array([touch[0], touch[1], touch[2] + pad])
+    force = press
+    finger = world.finger
+    if finger is not None:
+        position, velocity = finger
+        # The pad's speed down the normal, relative to the plate under it.
+        carried = linear + np.cross(angular, position - plate[:3])
+        sinking = -float(rotation[:, 2] @ (velocity - carried))
+        force = press * min(1.0, max(0.0, 1.0 - sinking / hands.FINGER_SPEED))
+        if line[2] - float(geometry.in_plate_frame(position, plate)[2]) > hands.FINGER_REACH * edge:
+            force = 0.0
+    if math.hypot(float(offset[0]), float(offset[1])) > edge / 2 or force <= 0:
+        world.press(None)
+        return
+    world.press(plate[:3] + rotation @ line, force, plate[3:])
 
 
 def _flick(world: World, a: Flick) -> None:

@@ -76,24 +76,14 @@ def jet_forces(
     return force[:, None] * flow
 
 
-FINGER_SPEED = 0.2  # m/s: fastest a pressing finger follows a die that gives way
 FINGER_REACH = 0.5  # edges: farthest a pressing finger pushes beyond where it first touched the die
-
-
-def finger_press(press: float, offset: np.ndarray, sinking: float, edge: float) -> float:
-    """Force (N) a finger pressing ``press`` N still puts on a die; 0 once the die has got away from it.
-
-    The finger touched the die's top where its centre was; ``offset`` (3,) is where the centre is now
-    relative to that, in the plate's frame (z along the plate's normal), and ``sinking`` (m/s) how fast
-    the die moves away from the finger along the normal. A finger is not a force that follows a die
-    wherever it goes: it slips off once the centre has moved half an edge sideways, pushes no
-    further than ``FINGER_REACH`` edges, and cannot follow faster than ``FINGER_SPEED``; as the die
-    gives way it presses less, down to nothing at that speed.
-    """
-    sideways = math.hypot(float(offset[0]), float(offset[1]))
-    if press <= 0 or sideways > edge / 2 or -float(offset[2]) > FINGER_REACH * edge:
-        return 0.0
-    return press * min(1.0, max(0.0, 1.0 - sinking / FINGER_SPEED))
+FINGER_DEPTH = 0.001  # m: how far beyond where it is a pressing fingertip is aimed (it pushes up to its force)
+FINGER_PAD = (0.006, 0.006, 0.002)  # m: a fingertip, as a pad of skin (half-extents; flat side on the die)
+FINGER_MASS = 0.05  # kg: what of the hand moves with the fingertip when a die gives way under it
+FINGER_HOLD = 50.0  # N: what the hand holding a pressing finger resists sideways (it presses with far less)
+PRESS_LIMIT = 10.0  # N: the firmest press the solver resolves (20 N sinks a die 5.8 mm into the plate)
+PRESS_ITERATIONS = 100  # solver iterations while a finger presses (24 let a 5 N press sink a die 3.5 mm)
+FINGER_SPEED = 0.2  # m/s: fastest a pressing finger follows a die that gives way (it pushes less as it nears it)
 
 
 def smooth_step(t: float) -> float:

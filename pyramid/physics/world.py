@@ -24,6 +24,7 @@ from pyramid.physics import stage
 from pyramid.physics.bullet import connect, pb
 from pyramid.physics.errors import ImpossibleStateError as ImpossibleStateError
 from pyramid.physics.errors import NotAtRestError as NotAtRestError
+from pyramid.physics.hands import FINGER_HOLD, FINGER_MASS, FINGER_PAD, PRESS_ITERATIONS, PRESS_LIMIT
 from pyramid.physics.region import HOLD_WINDOW, Region
 from pyramid.physics.settings import Physics
 from pyramid.state import PyramidState
@@ -65,6 +66,7 @@ class World:
         self._plate_bodies: list[int] = []
         self._plate_pose = np.array([0, 0, 0, 0, 0, 0, 1.0])
         self._ride = 0.0
+        self._finger: tuple[int, int] | None = None  # the pressing fingertip's body and joint (see ``press``)
         self._plate_velocity: tuple[Vector, Vector] = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
         self._plate_moving = False  # the hand moves the plate: it has a mass (see ``_plate_mass``)
         self._plate_moved = False  # the plate moved since the last hold test: hold nothing
@@ -423,6 +425,67 @@ class World:
         self.client.applyExternalForce(body, -1, list(force), list(point), pb.WORLD_FRAME)
         self._asleep = False
         self._at_rest = False
+
+    def press(self, line: Vector | None, force: float = 0.0, turn: Vector = (0.0, 0.0, 0.0, 1.0)) -> None:
+        """A fingertip pressed with ``force`` N along the line through ``line`` (world, m) on ``turn``'s z axis.
+
+        ``turn`` is a quaternion; ``None`` takes the finger away. The fingertip is a pad of skin
+        (``FINGER_PAD`` half-extents, friction 1, flat side along the line) that the hand holds on
+        the line and pushes along it, carrying its own weight: a body with the mass of what moves with a
+        finger (``FINGER_MASS``), met by the solver together with the contacts. A die the pyramid holds
+        up is pressed with the whole force; a die that gives way is followed, the finger's mass moving
+        with it, and never pulled. (A force on the die itself gives it force / mass each step it is
+        not held up: 5 N is 1000 m/s^2 on a die, which flung dice off at metres a second.) Call it each
+        step the finger presses: the push, like ``apply_force``, lasts one step.
+        """
+        c = self.client
+        if line is None or force <= 0:
+            if self._finger is not None:
+                c.removeConstraint(self._finger[1])
+                c.removeBody(self._finger[0])
+                self._finger = None
+                c.setPhysicsEngineParameter(numSolverIterations=self.physics.solver_iterations)
+            return
+        if not 0 < force <= PRESS_LIMIT:
+            raise ValueError(
+                f"a finger presses with at most {PRESS_LIMIT:g} N (the firmest press the solver holds a die out of "
+                f"the plate against), got {force:g} N"
+            )
+        point, quat = [float(v) for v in line], [float(v) for v in turn]
+        if self._finger is None:
+            shape = c.createCollisionShape(pb.GEOM_BOX, halfExtents=list(FINGER_PAD))
+            # A multibody: Bullet joins one to the world (a rigid-body die it joins only to another body).
+            tip = c.createMultiBody(
+                FINGER_MASS, shape, -1, basePosition=point, baseOrientation=quat, useMaximalCoordinates=False
+            )
+            c.changeDynamics(tip, -1, lateralFriction=1.0, restitution=0.0, linearDamping=0.0, angularDamping=0.0)
+            # The hand: the pad slides freely along its z axis and is held firmly every other way.
+            joint = c.createConstraint(
+                tip, -1, -1, -1, pb.JOINT_PRISMATIC, [0, 0, 1], [0, 0, 0], point, [0, 0, 0, 1], quat
+            )
+            self._finger = (tip, joint)
+            # A press loads a die a hundred times its weight: at the usual iterations the solver lets it
+            # sink 3.5 mm into the plate under 5 N (0.6 mm at these).
+            c.setPhysicsEngineParameter(numSolverIterations=max(self.physics.solver_iterations, PRESS_ITERATIONS))
+        tip, joint = self._finger
+        c.changeConstraint(joint, point, jointChildFrameOrientation=quat, maxForce=FINGER_HOLD)
+        axis = geometry.quat_to_matrix(np.asarray(quat))[0][:, 2]
+        # The push along the line, and the hand carrying the pad's own weight along it.
+        push = -force * axis + FINGER_MASS * self.physics.gravity * float(axis[2]) * axis
+        position = c.getBasePositionAndOrientation(tip)[0]
+        c.applyExternalForce(tip, -1, push.tolist(), list(position), pb.WORLD_FRAME)
+        self._wake_near(np.array(position), radius=2.0 * self.physics.edge)
+        self._asleep = False
+        self._at_rest = False
+
+    @property
+    def finger(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The pressing fingertip's centre (3,) and velocity (3,), or ``None`` when no finger presses."""
+        if self._finger is None:
+            return None
+        tip = self._finger[0]
+        position = self.client.getBasePositionAndOrientation(tip)[0]
+        return np.array(position), np.array(self.client.getBaseVelocity(tip)[0])
 
     def kick(self, die: DieId, impulse: Vector, point: Vector | None = None) -> None:
         """Give ``die`` an instant ``impulse`` (N s, world frame) at ``point`` (default: its centre), as a finger."""
