@@ -211,7 +211,8 @@ def test_dice_left_is_one_count_per_player_that_only_falls(game_cls: type[Game])
         return
     assert after is not None and len(before) == len(after) == game.players
     assert all(a >= 0 for a in after) and sum(after) <= sum(before)
-    if game_cls.info.number != 21:  # Acquire: dice are paid from hand to hand
+    # Acquire: dice are paid from hand to hand; Golden Centre: a triple takes dice back into the hand.
+    if game_cls.info.number not in (21, 22):
         assert all(a <= b for a, b in zip(after, before, strict=True))
 
 
@@ -349,3 +350,14 @@ def test_piped_table_game_and_end_of_input() -> None:
     assert "input ended: the match stops" in run.stderr
     assert "castles: human1 1, strong2 1; tournaments: human1 0, strong2 0" in run.stdout
     assert "human1: rolling in the tournament (beat 4-4-4+5): [3, 3, 3, 5, 5]" in run.stdout  # 3355 kept, one rolled
+
+
+@pytest.mark.parametrize(("number", "full"), [(24, (90, 90, 90)), (23, (90, 90)), (22, (20, 20, 20))])
+def test_dice_left_counts_the_hand_of_each_player(number: int, full: tuple[int, ...]) -> None:
+    game = find_game(number, Game)(None, rng=np.random.default_rng(3))
+    assert game.dice_left() == full
+    mover = game.to_move
+    action = next(a for a in game.legal_actions() if isinstance(a, Place))
+    game.apply(action)
+    left = game.dice_left()
+    assert left is not None and left[mover] == full[mover] - 1

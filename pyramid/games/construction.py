@@ -261,6 +261,10 @@ class SummitStorm(Game):
     def scores(self) -> tuple[float, ...]:
         return colour_scores(self.state, self.colours)
 
+    def dice_left(self) -> tuple[int, ...] | None:
+        """Each player's dice of their colour not yet in the pyramid (bonus dice come from them too)."""
+        return tuple(COUNTS[c] - sum(1 for cell in self.state.values() if cell.colour == c) for c in self.colours)
+
     def termination(self) -> Termination | None:
         return Termination.PYRAMID_COMPLETE if len(self.state) == len(geometry.SLOTS) else None
 

@@ -104,5 +104,9 @@ class GoldenCentre(Game):
     def scores(self) -> tuple[float, ...]:
         return tuple(float(len(self.built(p))) for p in range(self.players))
 
+    def dice_left(self) -> tuple[int, ...] | None:
+        """Each player's dice still to add to their pyramid of 20 (a triple gives removed dice back)."""
+        return tuple(20 - len(self.built(p)) for p in range(self.players))
+
     def termination(self) -> Termination | None:
         return Termination.ALL_PLACED if max(self.scores()) >= 20 else None
