@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from pyramid import geometry
+from pyramid.drawing import slot_label
 from pyramid.geometry import Slot
 from pyramid.moves import is_open_for, jump_targets
 from pyramid.rules import Action, Declare, Game, GameInfo, Move, Pass, Place, Remove, Seat, Termination
@@ -26,12 +27,15 @@ _UNIT: tuple[Slot, Slot, Slot] = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
 
 @dataclass(frozen=True)
 class Accuse(Declare):
-    """The shepherd asks whether the die in ``slot`` is the wolf (it costs a dog, set beside the board)."""
+    """The shepherd asks whether the die in ``slot`` is the wolf (it costs a dog, set beside the board).
+
+    Typed at the terminal by the die's label: ``ask i33``.
+    """
 
     slot: Slot
 
     def __str__(self) -> str:
-        return f"ask whether {self.slot} is the wolf"
+        return f"ask whether {slot_label(self.slot)} {self.slot} is the wolf"
 
 
 def dog_rays(dog: Slot) -> list[list[Slot]]:
