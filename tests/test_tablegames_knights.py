@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -149,17 +148,17 @@ def test_optimal_keeps_beat_one_number_keeps() -> None:
     assert kd.hand_chance((1, 2, 3, 3, 5, 5), (3, 3, 2), 2) > 0.77
 
 
-def test_odds_are_quick() -> None:
-    # A fresh target (its tables built) and a cached one, as the strong player asks for them in play.
+def test_odds_of_a_target_are_computed_once_and_then_looked_up() -> None:
+    # The strong player asks for the same odds again and again in play: the tables are built once per
+    # target (speed is measured in ``pyramid bench``, not asserted here).
     kd.hand_values.cache_clear()
     kd.keep_values.cache_clear()
-    start = time.perf_counter()
-    kd.fresh_chance((4, 4, 3), 4, (2, 3))
-    fresh = time.perf_counter() - start
-    start = time.perf_counter()
+    first = kd.fresh_chance((4, 4, 3), 4, (2, 3))
+    built = kd.hand_values.cache_info().misses + kd.keep_values.cache_info().misses
+    assert built > 0
     for _ in range(100):
-        kd.fresh_chance((4, 4, 3), 4, (2, 3))
-    assert fresh < 0.2 and time.perf_counter() - start < 0.05
+        assert kd.fresh_chance((4, 4, 3), 4, (2, 3)) == first
+    assert kd.hand_values.cache_info().misses + kd.keep_values.cache_info().misses == built
 
 
 def test_example_castle_from_a_stack() -> None:
