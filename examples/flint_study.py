@@ -331,6 +331,7 @@ def _plot(curves: dict[tuple[str, str], list[tuple[Any, float, float]]], path: P
         print("the picture needs matplotlib: pip install -e '.[plots]'", file=sys.stderr)
         return
     names = [n for n in SWEEP if n != "model"]
+    path.parent.mkdir(parents=True, exist_ok=True)
     fig, axes = plt.subplots(3, 3, figsize=(12, 10))
     for ax, name in zip(axes.flat, names, strict=False):
         for model, colour in (("pad", "tab:blue"), ("finger", "tab:red")):
