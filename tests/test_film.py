@@ -156,3 +156,14 @@ def test_a_film_shows_a_pyramid_built_die_by_die(tmp_path: Path, monkeypatch: py
     held = {n: counts.count(n) for n in (46, 47, 48)}
     assert all(frames >= 5 for frames in held.values()), f"frames of the film per number of dice in play: {held}"
     assert counts == sorted(counts), "the pyramid only grows"
+
+
+def test_a_caption_names_the_moment_along_the_bottom_and_leaves_the_picture_above() -> None:
+    grey = np.full((120, 300, 3), 200, dtype=np.uint8)
+    early, late = film_module.captioned(grey, "tilt: t = 0.25 s"), film_module.captioned(grey, "tilt: t = 1.75 s")
+    assert np.array_equal(early[:90], grey[:90])  # the picture above the strip is untouched
+    strip = early[104:]
+    assert strip.mean() < 120 and strip.max() > 220  # a dark strip with light letters on it
+    assert not np.array_equal(early[104:], late[104:])  # another moment, other words
+    long = film_module.captioned(grey, "x" * 500)  # cut to fit, not written past the edge
+    assert long.shape == grey.shape and long[104:, -5:].max() < 120

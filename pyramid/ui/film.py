@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageDraw, ImageFont
 
 from pyramid.lab import runner
 from pyramid.lab.scene import Scene
@@ -184,18 +184,39 @@ def _write_mp4(frames: Sequence[np.ndarray], path: Path, fps: float) -> None:
     writer.close()
 
 
+def captioned(image: np.ndarray, text: str) -> np.ndarray:
+    """``image`` (height, width, 3) with ``text`` on a dark strip along its bottom edge; cut to fit its width."""
+    height, width = image.shape[:2]
+    size = max(10, min(16, height // 30))
+    font = ImageFont.load_default(size=size)
+    picture = Image.fromarray(np.asarray(image, dtype=np.uint8))
+    draw = ImageDraw.Draw(picture, "RGBA")
+    while len(text) > 4 and draw.textlength(text, font=font) > width - 2 * size:
+        text = text[: len(text) - 4] + "..."
+    strip = size + size // 2 + 4
+    draw.rectangle((0, height - strip, width, height), fill=(20, 20, 24, 190))
+    draw.text((size, height - strip + 2), text, font=font, fill=(240, 240, 240, 255))
+    return np.asarray(picture)
+
+
 class Film:
     """Frames of a world taken every 1/``fps`` simulated seconds while it steps (``filming``).
 
     With ``follow`` the renderer's camera follows the action: it stays still while every die is well in
-    the picture and moves (and backs off) when one would leave it (``OrbitCamera.follow``).
+    the picture and moves (and backs off) when one would leave it (``OrbitCamera.follow``). With
+    ``captions`` each frame carries ``caption`` (what is happening: the scene and its step) and the
+    simulated time along its bottom edge.
     """
 
-    def __init__(self, renderer: Renderer, fps: float = 25.0, limit: int = 1500, follow: bool = True) -> None:
+    def __init__(
+        self, renderer: Renderer, fps: float = 25.0, limit: int = 1500, follow: bool = True, captions: bool = True
+    ) -> None:
         self.renderer = renderer
         self.fps = fps
         self.limit = limit  # frames kept at most: a runaway scene does not fill the memory
         self.follow = follow
+        self.captions = captions
+        self.caption = ""
         self.frames: list[np.ndarray] = []
 
     def take(self, world: World, repeat: int = 1) -> np.ndarray:
@@ -203,6 +224,9 @@ class Film:
         if self.follow and self.frames:  # the renderer frames the first picture itself
             self.renderer.camera.follow(view_points(world), self.renderer.width / self.renderer.height)
         frame = self.renderer(world)
+        if self.captions:
+            head = f"{self.caption}   " if self.caption else ""
+            frame = captioned(frame, f"{head}t = {world.time:.2f} s")
         for _ in range(repeat):
             if len(self.frames) < self.limit:
                 self.frames.append(frame)
@@ -296,12 +320,14 @@ def film_scene(
     """
     renderer = renderer or make_renderer()
     film = Film(renderer, fps)
+    film.caption = scene.name
     worlds: list[World] = []
     shots: list[Path] = []
     labels: list[str] = []
     folder = Path(pictures) if pictures is not None else None
 
     done = {"place": 0, "remove": 0, "throw": 0}  # dice placed, removed and thrown since the start
+    past = {"place": "placed", "remove": "took out", "throw": "threw"}  # what a film's caption says happened
     entry = {"number": 0, "shots": 0}  # the timeline entry logged last; pictures taken since
     started: list[bool] = []  # the start is set out and settled: from now on each die placed is an event
 
@@ -319,6 +345,7 @@ def film_scene(
             original(*args, **kwargs)
             if labels or started:
                 done[verb] += 1
+                film.caption = f"{scene.name}: {past[verb]} die {done[verb]}"
                 picture(world, f"{verb}{done[verb]:02d}")
                 if video is not None:
                     film.hold(world)  # a pyramid built die by die grows die by die in the film
@@ -340,6 +367,7 @@ def film_scene(
     def on_log(line: str) -> None:
         if log is not None:
             log(line)
+        film.caption = f"{scene.name}: {line.strip()}"
         head = line.split(".")[0].strip()
         if not worlds:
             return
