@@ -13,7 +13,15 @@ from pyramid import geometry
 from pyramid.agents.players import GreedyPlayer, MctsPlayer
 from pyramid.agents.terminal import read_move
 from pyramid.encoding import action_ids
-from pyramid.games.hunts import Accuse, PharaohsCurse, WolfInASheepsCoat, dog_rays, maze_distances, sight
+from pyramid.games.hunts import (
+    Accuse,
+    PharaohsCurse,
+    WolfInASheepsCoat,
+    dog_rays,
+    maze_distances,
+    search_cost,
+    sight,
+)
 from pyramid.moves import jump_targets
 from pyramid.rules import Game, IllegalAction, Move, Pass, Place, Remove, Termination, check_game
 from pyramid.state import Cell, PyramidState
@@ -119,6 +127,17 @@ def test_wolf_greedy_halves_the_candidates_with_a_dog_then_asks() -> None:
     assert 12 <= len(sight(game.state.cells, first.slot)) <= 33
     game.candidates = {(4, 2, 2), (6, 1, 1)}
     assert greedy.choose(game, game.legal_actions()) in (Accuse((4, 2, 2)), Accuse((6, 1, 1)))
+
+
+def test_wolf_the_lead_counts_the_dogs_still_to_come() -> None:
+    game = wolf()
+    assert game.advantage(0) == 0.0  # both rounds still ahead, alike
+    game.apply(Place(DOG, "red"))
+    game.candidates = {(4, 2, 2), (6, 1, 1)}
+    assert game.projected(0) == 1 + search_cost(2) and game.projected(1) == search_cost(45)
+    game.candidates = {(4, 2, 2)}
+    game.apply(Accuse((4, 2, 2)))  # found with 2 dogs: the round is over, player 1's to come
+    assert game.projected(0) == 2.0 and game.advantage(0) == search_cost(45) - 2.0
 
 
 def test_wolf_bushes_replace_black_dice_and_cannot_be_asked_about() -> None:

@@ -177,9 +177,18 @@ class WolfInASheepsCoat(Game):
         best = min(scores)
         return tuple(p for p, s in enumerate(scores) if s == best)
 
+    def projected(self, player: Seat) -> float:
+        """``player``'s dogs so far and about those still to come: the rest of the round, or a whole round."""
+        if player < self.rounds:
+            return float(self.dogs[player])
+        if player == self.rounds and not self.clearing:
+            return self.dogs[player] + search_cost(len(self.candidates))
+        black = sum(1 for s in geometry.BASE_SLOTS if s in self.state and self.state[s].colour == "black")
+        return self.dogs[player] + search_cost(black)
+
     def advantage(self, player: Seat) -> float:
-        s = self.scores()
-        return min((v for p, v in enumerate(s) if p != player), default=0.0) - s[player]
+        projected = [self.projected(p) for p in range(self.players)]
+        return min((v for p, v in enumerate(projected) if p != player), default=0.0) - projected[player]
 
     def termination(self) -> Termination | None:
         return Termination.ROUNDS_PLAYED if self.rounds >= self.players else None
