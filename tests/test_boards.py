@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from gameplay import play
+from gameplay import physical_moves, play
 
 from pyramid import geometry
-from pyramid.agents.players import Player, RandomPlayer
+from pyramid.agents.players import Player
 from pyramid.encoding import action_ids
 from pyramid.games.boards import Jump, Reducto, Reroll, Sandwich, WitchesDance, on_edge, row_jumps
 from pyramid.games.crossings import (
@@ -41,22 +41,6 @@ class Scripted(Player[Any]):
     def choose(self, game: Any, legal: Sequence[Any]) -> Any:
         """The next scripted action."""
         return self.actions.pop(0)
-
-
-def physical_moves(game: Game, moves: int, seed: int, players: Sequence[Player[Any]] | None = None) -> None:
-    """``moves`` actions of ``game`` carried out by a hand in the world; each time the read-back is the game's state."""
-    from pyramid.physics.world import World
-    from pyramid.play import Match
-
-    world = World()
-    seats = players or [RandomPlayer(np.random.default_rng([seed, n])) for n in range(game.players)]
-    try:
-        match = Match(game, list(seats), world=world)
-        for _ in range(moves):
-            match.step()
-            assert game.state == world.readout(require_rest=False).pyramid
-    finally:
-        world.close()
 
 
 def cells(**dice: list[geometry.Slot]) -> PyramidState:

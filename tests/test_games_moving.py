@@ -8,34 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from gameplay import play
+from gameplay import physical_moves, play
 
 from pyramid import geometry
-from pyramid.agents.players import RandomPlayer
 from pyramid.games.edges import Masquerade, corner_edges
 from pyramid.games.jumps import Finish, FireRedDevil, FleaChase
 from pyramid.moves import jump_targets
 from pyramid.rules import Game, IllegalAction, Move, Pass, Place, Termination, check_game
 from pyramid.state import Cell, PyramidState
-
-
-def physical_moves(game: Game, moves: int, seed: int) -> None:
-    """``moves`` moves of ``game`` carried out by a hand in the world; each time the read-back is the game's state."""
-    from pyramid.physics.world import World
-    from pyramid.play import Match
-
-    world = World()
-    try:
-        match = Match(game, [RandomPlayer(np.random.default_rng([seed, n])) for n in range(game.players)], world=world)
-        for _ in range(moves):
-            action = match.step()
-            assert game.state == world.readout(require_rest=False).pyramid
-            if isinstance(action, Move):
-                sources, targets = {s for s, _ in action.steps}, {t for _, t in action.steps}
-                assert targets <= set(game.state) and not (sources - targets) & set(game.state)
-    finally:
-        world.close()
-
 
 # --- Masquerade -------------------------------------------------------------------------------
 

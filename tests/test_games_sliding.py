@@ -8,31 +8,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from gameplay import play
+from gameplay import physical_moves, play
 
 from pyramid import geometry
-from pyramid.agents.players import RandomPlayer
 from pyramid.games.mounds import Diebylon, MoundMover, corner_pyramid
 from pyramid.games.slides import APEX, OBJECTIVES, Slide, Slipped, spar
 from pyramid.geometry import Slot, UpFaces
 from pyramid.moves import jump_targets, move_length
 from pyramid.rules import Game, IllegalAction, Move, Pass, Place, Remove, Termination, check_game
 from pyramid.state import Cell, PyramidState
-
-
-def physical_moves(game: Game, moves: int, seed: int) -> None:
-    """``moves`` actions of ``game`` carried out by a hand in the world; each time the read-back is the game's state."""
-    from pyramid.physics.world import World
-    from pyramid.play import Match
-
-    world = World()
-    try:
-        match = Match(game, [RandomPlayer(np.random.default_rng([seed, n])) for n in range(game.players)], world=world)
-        for _ in range(moves):
-            match.step()
-            assert game.state == world.readout(require_rest=False).pyramid
-    finally:
-        world.close()
 
 
 def showing(axis: int, value: int, other: int | None = None) -> UpFaces:
