@@ -11,6 +11,7 @@ import pytest
 from gameplay import physical_moves, play
 
 from pyramid import geometry
+from pyramid.agents.search import UctSearch
 from pyramid.games.mounds import Diebylon, MoundMover, corner_pyramid
 from pyramid.games.slides import APEX, OBJECTIVES, Slide, Slipped, spar
 from pyramid.geometry import Slot, UpFaces
@@ -261,3 +262,19 @@ def test_slide_physical_slide_and_turn_are_read_back() -> None:
 @pytest.mark.parametrize("game_cls", [MoundMover, Diebylon])
 def test_corner_games_physical_moves_are_read_back(game_cls: type[Game]) -> None:
     physical_moves(game_cls(3, rng=np.random.default_rng(4)), 4, seed=4)
+
+
+def test_slipped_a_player_planning_ahead_sees_its_own_slip_and_never_the_others() -> None:
+    game = Slipped(3, rng=np.random.default_rng(5))
+    search = UctSearch(iterations=1, rng=np.random.default_rng(0))
+    own, hidden = game.objectives[game.to_move], [o for p, o in enumerate(game.objectives) if p != game.to_move]
+    believed = []
+    for _ in range(60):
+        copy = search.fork(game)
+        assert isinstance(copy, Slipped) and copy.objectives[game.to_move] == own
+        others = [o for p, o in enumerate(copy.objectives) if p != game.to_move]
+        assert own not in others and len(set(map(id, others))) == len(others)
+        believed.append(tuple(o.text for o in others))
+    assert len(set(believed)) > 20  # drawn afresh: the copies guess, they do not know
+    assert sum(b == tuple(o.text for o in hidden) for b in believed) < 10
+    assert game.objectives[game.to_move] == own and [o for o in game.objectives if o != own] == hidden  # untouched

@@ -122,8 +122,10 @@ class UctSearch:
         return root.order[-best[2]]
 
     def fork(self, game: GameBase) -> GameBase:
-        """A clone of ``game`` whose future draws come from the search's generator, not the game's."""
+        """A clone of ``game`` as its player to move may believe it: what the rules hide from that player
+        redrawn (``redeal``), and future draws from the search's generator, not the game's."""
         sim = game.clone()
+        sim.redeal(game.to_move, self.rng)
         sim.rng = np.random.default_rng(int(self.rng.integers(2**63)))
         return sim
 

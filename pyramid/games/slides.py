@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Literal, TypeAlias
 
+import numpy as np
+
 from pyramid import geometry
 from pyramid.geometry import Slot
 from pyramid.moves import AXES, carry, edge_slide, shift
@@ -223,6 +225,13 @@ class Slipped(Slide):
 
     def spars_of(self, player: Seat) -> list[int]:
         return [0, 1, 2]
+
+    def redeal(self, player: Seat, rng: np.random.Generator) -> None:
+        """The others' slips drawn again from the deck less ``player``'s own: all ``player`` knows of them."""
+        own = self.objectives[player]
+        deck = [o for o in OBJECTIVES if o != own]
+        drawn = iter(deck[int(n)] for n in rng.choice(len(deck), self.players - 1, replace=False))
+        self.objectives = [own if p == player else next(drawn) for p in range(self.players)]
 
     def progress(self, cells: Mapping[Slot, Cell], player: Seat) -> float:
         return self.objectives[player].progress(cells) / len(spar(0))

@@ -135,6 +135,15 @@ class GameBase(abc.ABC):
         """The player after ``player`` (default ``to_move``) in turn order."""
         return ((self.to_move if player is None else player) + 1) % self.players
 
+    def redeal(self, player: Seat, rng: np.random.Generator) -> None:
+        """Redraw, in place, what ``player`` cannot know (the others' secret cards) from what it could be.
+
+        Called on a copy (``clone``) by a player that plans ahead, so that its plans never see what
+        the rules hide from it. Nothing by default: most games hide nothing, or draw the hidden part
+        only when it is revealed (Wolf in a Sheep's Coat).
+        """
+        return None
+
     def clone(self) -> Self:
         """An independent copy: lists, dicts and sets copied one level deep, the generator deep-copied."""
         other = copy.copy(self)
