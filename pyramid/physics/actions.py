@@ -270,8 +270,12 @@ def _move_plate(world: World, a: Tilt | Shake, rng: np.random.Generator) -> None
             now, then = plate_pose_at(a, t, edge), plate_pose_at(a, t + h, edge)
             linear, angular = hands.pose_velocity(now, then, h)
             world.move_plate(now, linear, angular, parts)
-            if top is not None and isinstance(a, Tilt):
-                _press(world, top, a.press, touch, start, linear, angular)
+            if (
+                top is not None
+                and isinstance(a, Tilt)
+                and not _press(world, top, a.press, touch, start, linear, angular)
+            ):
+                top = None  # the hand has let go: it does not press again in this tilt
             world.substep(parts)
     world.press(None)
     world.move_plate(HOME)
@@ -298,20 +302,20 @@ def _press(
     start: np.ndarray,
     linear: np.ndarray,
     angular: np.ndarray,
-) -> None:
+) -> bool:
     """A finger presses ``die`` with ``press`` N along the plate's normal where it touched it (``touch``, plate frame).
 
     The fingertip is a pad the hand holds on the normal through ``touch`` and pushes along it
     (``World.press``). The hand pushes less as the pad nears ``FINGER_SPEED`` away from it, and
     lifts the finger once the pad has followed the die ``FINGER_REACH`` edges down, or the die's
-    centre has slipped half an edge sideways from ``start``.
+    centre has slipped half an edge sideways from ``start``: then it returns False.
     """
     dice, poses = world.poses()
     edge = world.physics.edge
     plate = world.plate_pose
     if die not in dice:
         world.press(None)
-        return
+        return False
     offset = geometry.in_plate_frame(poses[dice.index(die), :3], plate) - start
     rotation = geometry.quat_to_matrix(plate[3:])[0]
     pad = hands.FINGER_PAD[2]
@@ -325,11 +329,14 @@ def _press(
         sinking = -float(rotation[:, 2] @ (velocity - carried))
         force = press * min(1.0, max(0.0, 1.0 - sinking / hands.FINGER_SPEED))
         if line[2] - float(geometry.in_plate_frame(position, plate)[2]) > hands.FINGER_REACH * edge:
-            force = 0.0
-    if math.hypot(float(offset[0]), float(offset[1])) > edge / 2 or force <= 0:
+            world.press(None)
+            return False
+    if math.hypot(float(offset[0]), float(offset[1])) > edge / 2:
         world.press(None)
-        return
-    world.press(plate[:3] + rotation @ line, force, plate[3:])
+        return False
+    # Nearing the finger's top speed the hand pushes less, down to nothing; the pad stays on the die.
+    world.press(plate[:3] + rotation @ line, max(force, 1e-6), plate[3:])
+    return True
 
 
 def _flick(world: World, a: Flick) -> None:
