@@ -111,16 +111,17 @@ def observation_size(game_cls: type[GameBase]) -> int:
     return SEAT_FEATURES + (TABLE_FEATURES if issubclass(game_cls, TableGame) else BOARD_FEATURES)
 
 
-def observation_tensor(game: GameBase) -> np.ndarray:
-    """What every player sees, as numbers: ``(observation_size,) float32``.
+def observation_tensor(game: GameBase, player: int | None = None) -> np.ndarray:
+    """What ``player`` sees (None: what every player sees), as numbers: ``(observation_size,) float32``.
 
-    The seat to move (one-hot) and the scores; a board game's pyramid, slot by slot (colour one-hot,
-    then the three upward faces one-hot); a table game's last roll and the number of options pending.
+    The seat to move (one-hot) and the scores (0 where the rules hide one: ``scores_seen_by``); a
+    board game's pyramid, slot by slot (colour one-hot, then the three upward faces one-hot); a table
+    game's last roll and the number of options pending.
     """
     out = np.zeros(observation_size(type(game)), np.float32)
     if game.outcome is None and game.to_move < MAX_PLAYERS:
         out[game.to_move] = 1.0
-    scores = game.scores()[:MAX_PLAYERS]
+    scores = [0.0 if s is None else s for s in game.scores_seen_by(player)[:MAX_PLAYERS]]
     out[MAX_PLAYERS : MAX_PLAYERS + len(scores)] = np.asarray(scores, np.float32) / 100.0
     rest = out[SEAT_FEATURES:]
     if isinstance(game, Game):
@@ -138,10 +139,10 @@ def observation_tensor(game: GameBase) -> np.ndarray:
     return out
 
 
-def observation_text(game: GameBase) -> str:
-    """What every player sees, as text: who is to move, the scores, the pyramid (or the score sheet and the
-    pending decision)."""
-    scores = " ".join(f"{s:g}" for s in game.scores())
+def observation_text(game: GameBase, player: int | None = None) -> str:
+    """What ``player`` sees (None: what every player sees), as text: who is to move, the scores ("?" where
+    the rules hide one), the pyramid (or the score sheet and the pending decision)."""
+    scores = " ".join("?" if s is None else f"{s:g}" for s in game.scores_seen_by(player))
     head = "over: " + game.outcome.result() if game.outcome is not None else f"player {game.to_move} to move"
     if isinstance(game, Game):
         return f"{head}; scores {scores}; pyramid {game.state.to_notation()}"

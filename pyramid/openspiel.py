@@ -435,7 +435,7 @@ class Observer:
         """Fill ``tensor`` from ``state`` for ``player``."""
         self.tensor.fill(0.0)
         if state.base is not None:
-            seen = observation_tensor(state.base)
+            seen = observation_tensor(state.base, player)
             self.tensor[: len(seen)] = seen
         if self.perfect_recall:
             self.tensor[-MAX_PLAYERS - 1 + player] = 1.0
@@ -443,7 +443,7 @@ class Observer:
 
     def string_from(self, state: PyramidState, player: int) -> str:
         """``state`` as ``player`` sees (or knows) it, in words."""
-        seen = str(state)
+        seen = "set-up" if state.base is None else observation_text(state.base, player)
         if self.perfect_recall:
             return f"player {player}\n{seen}\nhistory: " + state.log
         return seen

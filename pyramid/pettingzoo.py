@@ -111,7 +111,8 @@ class RawEnv(pettingzoo.AECEnv):  # type: ignore[misc,name-defined]
         mask = np.zeros(action_count(self.game_cls), np.int8)
         if self.game.outcome is None and agent == self.possible_agents[self.game.to_move]:
             mask[list(self._legal())] = 1
-        return {"observation": observation_tensor(self.game), "action_mask": mask}
+        seat = self.possible_agents.index(agent)
+        return {"observation": observation_tensor(self.game, seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """The selected agent's action (by number); None once the agent is done."""

@@ -12,6 +12,7 @@ from gameplay import physical_moves, play
 
 from pyramid import geometry
 from pyramid.agents.search import UctSearch
+from pyramid.encoding import observation_tensor, observation_text
 from pyramid.games.mounds import Diebylon, MoundMover, corner_pyramid
 from pyramid.games.slides import APEX, OBJECTIVES, Slide, Slipped, spar
 from pyramid.geometry import Slot, UpFaces
@@ -278,3 +279,16 @@ def test_slipped_a_player_planning_ahead_sees_its_own_slip_and_never_the_others(
     assert len(set(believed)) > 20  # drawn afresh: the copies guess, they do not know
     assert sum(b == tuple(o.text for o in hidden) for b in believed) < 10
     assert game.objectives[game.to_move] == own and [o for o in game.objectives if o != own] == hidden  # untouched
+
+
+def test_slipped_a_player_sees_only_its_own_progress_until_the_end() -> None:
+    game = Slipped(2, rng=np.random.default_rng(2))
+    own_view = observation_tensor(game, 0), observation_text(game, 0)
+    assert game.scores_seen_by(0)[1] is None and "?" in own_view[1]
+    # Another slip for player 1, one that changes its progress: player 0 sees no difference.
+    other = next(o for o in OBJECTIVES if o not in game.objectives and o.progress(game.state) != game.scores()[1] * 9)
+    before = game.scores()
+    game.objectives[1] = other
+    assert game.scores() != before
+    assert np.array_equal(observation_tensor(game, 0), own_view[0]) and observation_text(game, 0) == own_view[1]
+    assert game.scores_seen_by(1)[1] == game.scores()[1]

@@ -242,3 +242,10 @@ class Slipped(Slide):
     def value(self, cells: Mapping[Slot, Cell], player: Seat) -> float:
         # the others' objectives are secret: only the own progress counts
         return self.progress(cells, player)
+
+    def scores_seen_by(self, player: Seat | None) -> tuple[float | None, ...]:
+        """Each player sees only their own progress until the game ends (it follows their secret slip)."""
+        scores = self.scores()
+        if self.outcome is not None:
+            return scores
+        return tuple(s if p == player else None for p, s in enumerate(scores))

@@ -111,6 +111,14 @@ class GameBase(abc.ABC):
     def scores(self) -> tuple[float, ...]:
         """Each player's score now."""
 
+    def scores_seen_by(self, player: Seat | None) -> tuple[float | None, ...]:
+        """The scores as ``player`` sees them: None where the rules hide one from that player.
+
+        ``None`` for ``player`` is a looker-on, who sees what every player sees. Every score is public
+        unless a game says otherwise (Slipped: each progress follows a secret slip).
+        """
+        return tuple(self.scores())
+
     def winners(self, scores: tuple[float, ...]) -> tuple[Seat, ...]:
         """The winners given the final scores: by default the highest."""
         best = max(scores)
