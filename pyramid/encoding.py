@@ -143,6 +143,8 @@ def observation_text(game: GameBase, player: int | None = None) -> str:
     """What ``player`` sees (None: what every player sees), as text: who is to move, the scores ("?" where
     the rules hide one), the pyramid (or the score sheet and the pending decision)."""
     scores = " ".join("?" if s is None else f"{s:g}" for s in game.scores_seen_by(player))
+    if player is not None and game.secret(player):
+        scores += f"; {game.secret(player)}"
     head = "over: " + game.outcome.result() if game.outcome is not None else f"player {game.to_move} to move"
     if isinstance(game, Game):
         return f"{head}; scores {scores}; pyramid {game.state.to_notation()}"

@@ -373,7 +373,9 @@ class PyramidState(pyspiel.State):  # type: ignore[misc,name-defined]
 
     def _apply_action(self, action: int) -> None:
         if self.need is not None:
-            self._record(f"chance {self.need.values[action]}")
+            # The set-up's draws are not told: what they laid out is seen in the pyramid, and what they
+            # dealt in secret (Slipped's slips) each player learns only of their own (``secret``).
+            self._record(f"chance {self.need.values[action]}" if self.base is not None else "")
             self.chosen.append(action)
             self._resolve()
             return
@@ -390,7 +392,8 @@ class PyramidState(pyspiel.State):  # type: ignore[misc,name-defined]
         self._resolve()
 
     def _record(self, text: str) -> None:
-        self.log += ("; " if self.log else "") + text
+        if text:
+            self.log += ("; " if self.log else "") + text
         self.steps += 1
 
     def _action_to_string(self, player: int, action: int) -> str:

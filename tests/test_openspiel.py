@@ -107,3 +107,21 @@ def test_copies_of_a_table_state_stay_apart() -> None:
     copy.apply_action(last)
     assert copy.base.answers[-1] == last and state.base.answers[-1] == first
     assert copy.information_state_string(0) != state.information_state_string(0)
+
+
+def test_slipped_information_states_tell_each_player_only_its_own_slip() -> None:
+    from pyramid.games.slides import OBJECTIVES
+
+    state = pyspiel.load_game("pyramid_36").new_initial_state()
+    rng = np.random.default_rng(3)
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+    game = state.base
+    assert game is not None
+    for player in (0, 1):
+        known = state.information_state_string(player)
+        assert f"your slip: {game.objectives[player].text}" in known
+        others = [o.text for o in OBJECTIVES if o != game.objectives[player]]
+        assert not any(text in known for text in others)  # neither the other slip, nor the deal's draws
+        assert "chance" not in known

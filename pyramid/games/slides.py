@@ -243,6 +243,9 @@ class Slipped(Slide):
         # the others' objectives are secret: only the own progress counts
         return self.progress(cells, player)
 
+    def secret(self, player: Seat) -> str:
+        return f"your slip: {self.objectives[player].text}"
+
     def scores_seen_by(self, player: Seat | None) -> tuple[float | None, ...]:
         """Each player sees only their own progress until the game ends (it follows their secret slip)."""
         scores = self.scores()

@@ -111,6 +111,10 @@ class GameBase(abc.ABC):
     def scores(self) -> tuple[float, ...]:
         """Each player's score now."""
 
+    def secret(self, player: Seat) -> str:
+        """What only ``player`` knows, in words ("" when the game deals nothing in secret)."""
+        return ""
+
     def scores_seen_by(self, player: Seat | None) -> tuple[float | None, ...]:
         """The scores as ``player`` sees them: None where the rules hide one from that player.
 
