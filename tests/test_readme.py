@@ -23,3 +23,13 @@ def test_the_readme_has_a_script_example() -> None:
 def test_a_readme_script_runs_as_written(block: str, capsys: pytest.CaptureFixture[str]) -> None:
     exec(compile(block, str(README), "exec"), {"__name__": "readme_example"})
     assert capsys.readouterr().out.strip()  # it prints its read-out
+
+
+def test_the_readme_counts_the_games_the_registry_plays() -> None:
+    from pyramid.registry import NOT_YET, numbered
+
+    text = " ".join(README.read_text().split())
+    played = re.search(r"(\d+) of the rule book's 57 games played", text)
+    missing = re.search(r"the other (\d+) (?:is|are) named in `pyramid.registry.NOT_YET`", text)
+    assert played and missing, "the README's opening names how many games are played"
+    assert (int(played.group(1)), int(missing.group(1))) == (len(numbered()), len(NOT_YET))
