@@ -17,10 +17,11 @@ from pyramid.games.demolition import Asparagus, Doubles, ElDado, Favourite
 from pyramid.games.economy import Acquire, GreenAmoeba, Ruins, UpAndDown
 from pyramid.games.edges import Masquerade
 from pyramid.games.hunts import PharaohsCurse, WolfInASheepsCoat
-from pyramid.games.jumps import Finish, FireRedDevil, FleaChase
+from pyramid.games.jumps import Finish, FireRedDevil, FleaChase, Race
 from pyramid.games.mounds import Diebylon, MoundMover
 from pyramid.games.observation import CleverMole, StoringScores
 from pyramid.games.races import GreedyGrabber, Lookout, SpottedCow
+from pyramid.games.rows import Triangle
 from pyramid.games.slides import Slide, Slipped
 from pyramid.games.tactics import CuiBono, DoRa, GoldenCentre, Squeezing, Triops
 from pyramid.rules import Game, GameBase, name_key
@@ -72,6 +73,8 @@ BOARD_GAMES: tuple[type[Game], ...] = (
     Smuggling,
     PharaohsCurse,
     StepsToTheThrone,
+    Race,
+    Triangle,
     FallingRocks,
     FleaChase,
     Finish,
@@ -99,10 +102,7 @@ SKILL_GAMES: tuple[type[SkillGame], ...] = (
 GAMES: tuple[type[GameBase], ...] = (*BOARD_GAMES, *SKILL_GAMES, *TABLE_GAMES)
 
 # The rule book's games that are not played here yet: number -> title (the book lists 57).
-NOT_YET: dict[int, str] = {
-    52: "Race",
-    53: "Triangle",
-}
+NOT_YET: dict[int, str] = {}
 
 
 def numbered(games: tuple[type[GameBase], ...] = GAMES) -> list[type[GameBase]]:

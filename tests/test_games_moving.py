@@ -1,4 +1,4 @@
-"""The tactics games that move dice on the lattice: Masquerade, Flea Chase, Finish, The Fire-Red Devil.
+"""The tactics games that move dice on the lattice: Masquerade, Race, Flea Chase, Finish, The Fire-Red Devil.
 
 Hand-made positions with known legal moves and outcomes, the conformance checker, greedy against
 random, and a few moves of physical play read back from the world.
@@ -12,7 +12,7 @@ from gameplay import physical_moves, play
 
 from pyramid import geometry
 from pyramid.games.edges import Masquerade, corner_edges
-from pyramid.games.jumps import Finish, FireRedDevil, FleaChase
+from pyramid.games.jumps import Finish, FireRedDevil, FleaChase, Race
 from pyramid.moves import jump_targets
 from pyramid.rules import Game, IllegalAction, Move, Pass, Place, Termination, check_game
 from pyramid.state import Cell, PyramidState
@@ -169,6 +169,66 @@ def test_flea_chase_the_top_of_the_target_can_never_be_reached() -> None:
     assert not any(game.top in jump_targets(below, s, long=True) for s in below)
 
 
+# --- Race -------------------------------------------------------------------------------------
+
+
+def race_with(cells: dict[geometry.Slot, Cell], to_move: int = 0, players: int = 3) -> Race:
+    """A Race on ``cells`` with ``to_move`` to play."""
+    game = Race(players, rng=np.random.default_rng(0))
+    game.observe(PyramidState(cells))
+    game.to_move = to_move
+    return game
+
+
+def test_race_starts_with_dice_in_hand_entered_rolled_at_the_start_line() -> None:
+    game = Race(3, rng=np.random.default_rng(0))
+    assert len(game.state) == 0 and game.dice_left() == (5, 5, 5)
+    assert Race(4, rng=np.random.default_rng(0)).dice_left() == (4, 4, 4, 4)
+    entries = game.legal_actions()
+    assert {a.slot for a in entries if isinstance(a, Place)} == {s for s in geometry.BASE_SLOTS if s[2] == 0}
+    assert all(isinstance(a, Place) and a.up is None for a in entries)  # rolled in: faces as they fall
+    first = entries[0]
+    assert isinstance(first, Place)
+    game.apply(first)
+    assert game.dice_left() == (4, 5, 5) and game.state[first.slot].colour == "red" and game.to_move == 1
+
+
+def test_race_the_finish_area_scores_outward_faces_by_row() -> None:
+    area = [s for s in geometry.BASE_SLOTS if s[2] >= 4]
+    outer = [s for s in area if Race.outward(s)]
+    assert len(area) == 15 and len(outer) == 12
+    assert sorted(set(area) - set(outer)) == [(1, 1, 6), (1, 2, 5), (2, 1, 5)]
+    assert Race.outward((0, 0, 8)) == (0, 1) and Race.outward((4, 0, 4)) == (1, 2) and Race.outward((2, 2, 4)) == (2,)
+    assert [Race.multiplier(s) for s in ((2, 2, 4), (0, 3, 5), (0, 2, 6), (1, 0, 7), (0, 0, 8))] == [1, 2, 2, 3, 3]
+    # red in the far corner shows 5 along +i and 4 along +j: (5 + 4) x 3; green at (2, 2, 4) 6 along +k: x1
+    game = race_with({(0, 0, 8): Cell("red", (5, 4, 1)), (2, 2, 4): Cell("green", (3, 2, 6)), (1, 1, 6): Cell("black")})
+    assert game.scores() == (27.0, 6.0, 0.0)  # black's die inside the area scores nothing
+    # a die resting on green's (on (2, 2, 4) and two more) covers its +k face
+    cover = {(3, 2, 3): Cell("black"), (2, 3, 3): Cell("black"), (2, 2, 3): Cell("black")}
+    assert race_with({(2, 2, 4): Cell("green", (3, 2, 6))} | cover).points(1) == 0
+
+
+def test_race_a_die_in_the_finish_area_jumps_only_within_it() -> None:
+    game = race_with({(0, 4, 4): Cell("red"), (3, 5, 0): Cell("red")})
+    jumps = [a for a in game.legal_actions() if isinstance(a, Move)]
+    from_area = [a.steps[0][1] for a in jumps if a.steps[0][0] == (0, 4, 4)]
+    assert from_area and all(t[2] >= 4 and geometry.layer(t) == geometry.BASE_LAYER for t in from_area)
+    assert set(from_area) == {t for t in jump_targets(set(game.state), (0, 4, 4), True) if t[2] >= 4}
+    assert any(a.steps[0][0] == (3, 5, 0) for a in jumps)
+
+
+def test_race_ends_when_the_twelve_outer_funnels_are_taken() -> None:
+    outer = [s for s in geometry.BASE_SLOTS if Race.outward(s)]
+    cells = {s: Cell(("red", "green", "black")[n % 3], (4, 5, 6)) for n, s in enumerate(outer[:-1])}
+    last = outer[-1]
+    source = next(s for s in geometry.BASE_SLOTS if s[2] < 4 and last in jump_targets({s}, s, True))
+    game = race_with(cells | {source: Cell("red", (1, 2, 3))})
+    game.apply(Move(((source, last),)))
+    assert game.outcome is not None and game.outcome.termination is Termination.FINISH_FILLED
+    assert game.outcome.scores == tuple(float(game.points(p)) for p in range(3))
+    assert game.outcome.winners == (int(np.argmax(game.outcome.scores)),)
+
+
 # --- Finish -----------------------------------------------------------------------------------
 
 
@@ -265,13 +325,13 @@ def test_devil_the_angel_escapes_when_the_green_dice_are_used() -> None:
 # --- every jumping game -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game_cls", [FleaChase, Finish, FireRedDevil])
+@pytest.mark.parametrize("game_cls", [Race, FleaChase, Finish, FireRedDevil])
 def test_jumping_games_pass_the_checker(game_cls: type[Game]) -> None:
     report = check_game(game_cls, range(3))
     assert report.ok, report.problems
 
 
-@pytest.mark.parametrize(("game_cls", "players"), [(FleaChase, 2), (Finish, 3), (FireRedDevil, 2)])
+@pytest.mark.parametrize(("game_cls", "players"), [(Race, 3), (FleaChase, 2), (Finish, 3), (FireRedDevil, 2)])
 def test_jumping_games_greedy_beats_random(game_cls: type[Game], players: int) -> None:
     wins = 0
     for seed in range(6):
@@ -282,6 +342,6 @@ def test_jumping_games_greedy_beats_random(game_cls: type[Game], players: int) -
     assert wins >= 4
 
 
-@pytest.mark.parametrize(("game_cls", "players"), [(FleaChase, 2), (FireRedDevil, 2)])
+@pytest.mark.parametrize(("game_cls", "players"), [(Race, 3), (FleaChase, 2), (FireRedDevil, 2)])
 def test_jumping_games_physical_jumps_are_read_back(game_cls: type[Game], players: int) -> None:
     physical_moves(game_cls(players, rng=np.random.default_rng(5)), 4, seed=5)

@@ -1,4 +1,4 @@
-"""Races and chases of dice that jump along a right angle: Flea Chase, Finish, The Fire-Red Devil.
+"""Races and chases of dice that jump along a right angle: Race, Flea Chase, Finish, The Fire-Red Devil.
 
 Rules layer only (no physics). A jump is ``pyramid.moves.jump_targets``, carried out as one ``Move``
 (in the world a hand lifts the die and sets it down, faces kept). A die under another cannot jump:
@@ -59,6 +59,122 @@ class JumpGame(Game):
     def after_state(self, action: Action) -> dict[Slot, Cell]:
         """The cells after ``action`` done exactly."""
         return carry(self.state.cells, action.steps) if isinstance(action, Move) else dict(self.state.cells)
+
+
+class Race(JumpGame):
+    """Race (no. 52), by Martin Callis.
+
+    Setup: the plate is empty; each player holds 5 dice of their colour (4 each with 4 players):
+    player 0 red, 1 green, 2 black, 3 blue. The start line is the base edge k = 0; the finish area
+    the triangle of 15 base funnels at the opposite corner c (k >= 4), whose 12 outer funnels score.
+    Turn: enter a die from your hand into an empty funnel of the start line (it is rolled in: its
+    faces fall as they land), or jump one of your dice along a right angle as in Flea Chase (with
+    its long jump; a die another rests on cannot jump). A die in the finish area jumps only within it.
+    Legal actions: those; Pass only when you have none.
+    Scoring: each of your dice in an outer funnel of the finish area scores the faces it turns
+    outwards (away from the area; a corner funnel of the area turns two), where they show, times
+    the funnel's row seen from the start line: x1 in the area's first row (k = 4), x2 in the next
+    two (k = 5, 6), x3 in the last two (k = 7, 8).
+    End: when all 12 outer funnels of the finish area hold a die; the highest total wins. Every
+    player passing in a row ends it as blocked, and the turn limit (600 actions) ends it too.
+    Interpretation: the moves ("Game Play") and the multipliers (a figure "seen from the start
+    line") are lost: a turn is one jump of game 56 or an entry at the start line, and the five rows
+    of the area are worth x1, x2, x3 going away from the start. Dice enter rolled, so the faces a
+    die can score are its own from the start; the tactics are where each die ends and who is in
+    whose way.
+    """
+
+    info = GameInfo(52, "Race", "T", (3, 4), "5 dice per player (4 each with 4 players)", (), 527)
+    options_help: ClassVar[dict[str, str]] = {"long": LONG_HELP}
+    house_rules = (
+        "The moves are lost: a turn enters a die from the hand onto an empty funnel of the start line (k = 0), rolled "
+        "in, or makes one jump of game 56; a die in the finish area (k >= 4) stays in it. The multipliers are lost: "
+        "x1 for the area's first row, x2 for the next two, x3 for the last two; a die scores the faces it turns out of "
+        "the area."
+    )
+    max_moves: ClassVar[int] = 600
+    colours = ("red", "green", "black", "blue")
+    AREA: ClassVar[frozenset[Slot]] = frozenset(s for s in geometry.BASE_SLOTS if s[2] >= 4)
+    START: ClassVar[tuple[Slot, ...]] = tuple(s for s in geometry.BASE_SLOTS if s[2] == 0)
+
+    @staticmethod
+    def outward(slot: Slot) -> tuple[int, ...]:
+        """The axes of the faces a die in the finish area's funnel ``slot`` turns outwards (none inside it).
+
+        The face along +axis looks towards the side where that coordinate is smaller: +i and +j over
+        the plate's edges i = 0 and j = 0, +k back at the start line from the area's first row.
+        """
+        if slot not in Race.AREA:
+            return ()
+        return tuple(axis for axis, edge in ((0, 0), (1, 0), (2, 4)) if slot[axis] == edge)
+
+    @staticmethod
+    def multiplier(slot: Slot) -> int:
+        """What a face in the finish area's funnel ``slot`` is worth per pip: its row seen from the start line."""
+        return 1 if slot[2] == 4 else 2 if slot[2] <= 6 else 3
+
+    def setup(self) -> None:
+        self.long = self.option("long", True)
+        self.hand = [5 if self.players == 3 else 4] * self.players
+        self.state = PyramidState()
+        self.passed = [False] * self.players
+
+    def dice_left(self) -> tuple[int, ...] | None:
+        return tuple(self.hand)
+
+    def legal(self) -> list[Action]:
+        me = self.to_move
+        moves: list[Action] = []
+        if self.hand[me]:
+            moves += [Place(s, self.colours[me]) for s in self.START if s not in self.state]
+        moves += [m for m in self.jumps(me) if m.steps[0][0] not in self.AREA or m.steps[0][1] in self.AREA]
+        return moves or [Pass()]
+
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
+        if isinstance(action, Place):
+            self.hand[player] -= 1
+        self.passed[player] = isinstance(action, Pass)
+        self.to_move = self.next_player(player)
+
+    def points(self, player: Seat, cells: Mapping[Slot, Cell] | None = None) -> int:
+        """``player``'s score in ``cells`` (by default the state): outward faces showing, times their rows."""
+        state = self.state if cells is None else cells
+        mine = set(self.own(player, state))
+        total = 0
+        for slot, axis in geometry.exposed_faces(state):
+            up = state[slot].up
+            if slot in mine and axis in self.outward(slot) and up is not None:
+                total += up[axis] * self.multiplier(slot)
+        return total
+
+    def scores(self) -> tuple[float, ...]:
+        return tuple(float(self.points(p)) for p in range(self.players))
+
+    def termination(self) -> Termination | None:
+        if all(s in self.state for s in self.AREA if self.outward(s)):
+            return Termination.FINISH_FILLED
+        if all(self.passed):
+            return Termination.BLOCKED
+        return None
+
+    @staticmethod
+    def nearness(slot: Slot) -> float:
+        """How far towards the finish corner ``slot`` lies: its k as seen on the plate (8 at the corner)."""
+        return slot[2] + (geometry.BASE_LAYER - geometry.layer(slot)) / 3
+
+    def progress(self, cells: Mapping[Slot, Cell], player: Seat) -> float:
+        """How far ``player`` has come in ``cells``: points, dice in the area, nearness of the rest, the hand."""
+        mine = self.own(player, cells)
+        near = sum(min(self.nearness(s), 4.0) for s in mine)
+        return self.points(player, cells) + 6.0 * sum(s in self.AREA for s in mine) + 2.0 * near
+
+    def heuristic(self, action: Action) -> float | None:
+        me = self.to_move
+        if isinstance(action, Place):
+            cells = dict(self.state.cells) | {action.slot: Cell(action.colour, (1, 2, 3))}
+        else:
+            cells = self.after_state(action)
+        return self.progress(cells, me) - max(self.progress(cells, p) for p in range(self.players) if p != me) / 2
 
 
 class FleaChase(JumpGame):

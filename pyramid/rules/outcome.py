@@ -64,6 +64,7 @@ class Termination(enum.Enum):
     GOAL_REACHED = "a player has reached the goal"
     PLAYERS_OUT = "all other players are out"
     ALL_TAKEN = "every die at stake has been taken"
+    FINISH_FILLED = "every scoring funnel of the finish area is taken"
 
 
 @dataclass(frozen=True)
