@@ -95,6 +95,20 @@ def test_play_picture_into_a_folder_is_refused_before_the_match(
     assert f"--picture {tmp_path}: cannot write there: {tmp_path} is a folder" in capsys.readouterr().err
 
 
+def test_view_load_names_a_bad_table_file_before_asking_for_a_window(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("pyramid.cli.app.require_window", _never("the window"))
+    bad = tmp_path / "table.json"
+    bad.write_text('{"format": "pyramid-table 1", "edge": 0.016, "plate": [0, 0, 0, 0, 0, 0, 1], "dice": []}')
+    assert cli.main(["view", "--load", str(bad)]) == 2
+    assert f"pyramid view: {bad}: dice: must be an object of die number" in capsys.readouterr().err
+    assert cli.main(["view", "--load", str(tmp_path / "none.json")]) == 2
+    assert "no such file (a table is saved from `pyramid view` with Ctrl+S)" in capsys.readouterr().err
+    assert cli.main(["view", str(DIE_THROW), "--load", str(bad)]) == 2
+    assert "--load opens a saved table; give no scene with it" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     "argv, stopped",
     [

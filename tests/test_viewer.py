@@ -981,3 +981,41 @@ def test_the_die_under_the_mouse_tells_its_colour_slot_and_faces(display: str) -
     finally:
         viewer.close()
         world.close()
+
+
+def test_ctrl_z_takes_back_the_last_actions_and_ctrl_s_saves_the_table(display: str, tmp_path: Path) -> None:
+    from pyramid.physics.tables import load_table
+    from pyramid.ui.viewer import watching
+
+    world, apex = small_pyramid_world(3)
+    viewer, _ = _open(world, display)
+    wid = str(viewer._window)
+    viewer.save_to = tmp_path / "table.json"
+    try:
+        start = world.readout()
+        die = start.slot_die[apex]
+        x, y = _screen_point(viewer, world.slot_pose(apex)[0])
+        with watching(world, viewer):
+            _xdotool(viewer, "mousemove", "--window", wid, str(x), str(y), "click", "1")
+            viewer.live(1.0)
+            _xdotool(viewer, "key", "--window", wid, "Left")
+            viewer.live(2.0)
+            assert die not in world.dice and len(viewer.undo) == 2
+            _xdotool(viewer, "key", "--window", wid, "ctrl+s")
+            viewer.live(0.2)
+            _xdotool(viewer, "key", "--window", wid, "ctrl+z")
+            viewer.live(0.2)
+            assert die not in world.dice and "1 more to undo" in " ".join(viewer.messages)
+            _xdotool(viewer, "key", "--window", wid, "ctrl+z")
+            viewer.live(1.0)
+            assert die in world.dice and not viewer.undo
+            _xdotool(viewer, "key", "--window", wid, "ctrl+z")
+            viewer.live(0.2)
+            assert "nothing to undo" in viewer.messages[-1]
+        world.settle()
+        assert world.readout().pyramid == start.pyramid, "two undos: the pyramid stands as it did, apex back on top"
+        saved = load_table(tmp_path / "table.json")
+        assert die not in saved.dice and len(saved.dice) == len(start.dice) - 1
+    finally:
+        viewer.close()
+        world.close()

@@ -21,6 +21,7 @@ from pyramid.cli.args import seat_kinds
 from pyramid.cli.extras import load, require_window
 from pyramid.cli.paths import check_output_file
 from pyramid.physics.errors import ImpossibleStateError
+from pyramid.physics.tables import load_table
 from pyramid.state import SPARE_DICE
 
 # Subcommand -> "module:function" that runs it; the module is imported when the subcommand runs.
@@ -192,8 +193,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--delay", type=delay_seconds, default=0.4, help="with --view: seconds to watch each bot move (0 to 60)"
     )
 
-    p = sub.add_parser("view", help="a window on a scene or a full pyramid: watch it live, lift, flick, blow, tilt")
+    p = sub.add_parser(
+        "view",
+        help="a window on a scene or a full pyramid: watch it live, lift, flick, blow, tilt",
+        epilog=VIEW_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("scene", nargs="?", default=None, help="scene file (TOML); default: a full pyramid and 116 spares")
+    p.add_argument(
+        "--load",
+        metavar="TABLE.json",
+        default=None,
+        help="open a table saved in the window with Ctrl+S (every die where it was); no scene with it",
+    )
     p.add_argument("--seed", type=seed_value, default=0, help="seed of every random choice (default 0)")
     p.add_argument(
         "--seconds", type=view_seconds, default=None, help="close after this much simulated time (above 0, to 86400)"
@@ -202,6 +214,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_experiment_parser(sub)
     return parser
 
+
+VIEW_EPILOG = """examples:
+  pyramid view                                  the full pyramid and the 116 other dice, hands on
+  pyramid view scenes/throw_at_pyramid.toml     a scene's timeline played live, then hands on
+  pyramid view --load table.json                a table saved with Ctrl+S, dice where they were
+
+In the window: H shows the keys. Ctrl+Z takes back the last action (again: the one before, up to 50),
+Ctrl+S saves the table to table.json in this folder (table-2.json, ... when taken).
+"""
 
 RUN_EPILOG = """examples:
   pyramid run scenes/full_pyramid.toml                 build it, settle, print the read-out and the score
@@ -471,6 +492,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "play" and args.picture is not None and not args.fast:
             check_output_file(args.picture, "--picture", ".png")
+        if args.command == "view" and args.load is not None:
+            if args.scene is not None:
+                raise ValueError(f"--load opens a saved table; give no scene with it (got {args.scene})")
+            load_table(args.load)  # a bad file is named before a window is asked for
         return int(handler(args)(args) or 0)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

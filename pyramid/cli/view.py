@@ -11,6 +11,8 @@ import numpy as np
 
 from pyramid.cli.args import game_options, seat_kinds
 from pyramid.lab.scene import load_scene
+from pyramid.physics.tables import load_table
+from pyramid.physics.world import World
 from pyramid.registry import find_game
 from pyramid.rules import Game
 from pyramid.skillgames.base import SkillGame
@@ -19,8 +21,16 @@ from pyramid.ui.skill import play_skill_in_window
 
 
 def view(args: argparse.Namespace) -> int:
-    """``pyramid view [SCENE]``: a scene's timeline played live, then hands on; or the full pyramid and spares."""
+    """``pyramid view [SCENE]``: a scene's timeline played live, then hands on; the full pyramid and spares; or
+    with ``--load`` a table saved with Ctrl+S."""
     rng = np.random.default_rng(args.seed)
+    if args.load is not None:
+        world = World()
+        world.restore(load_table(args.load))
+        world.settle(raise_on_timeout=False)
+        view_in_window(world, f"pyramid: {args.load}", rng, args.seconds).close()
+        world.close()
+        return 0
     if args.scene is None:
         world = full_pyramid_world(rng)
         view_in_window(world, "pyramid: the full pyramid and the 116 other dice", rng, args.seconds).close()

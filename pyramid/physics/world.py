@@ -27,6 +27,7 @@ from pyramid.physics.errors import NotAtRestError as NotAtRestError
 from pyramid.physics.hands import FINGER_HOLD, FINGER_MASS, FINGER_PAD, PRESS_ITERATIONS, PRESS_LIMIT
 from pyramid.physics.region import HOLD_WINDOW, Region
 from pyramid.physics.settings import Physics
+from pyramid.physics.tables import Table
 from pyramid.state import PyramidState
 from pyramid.tolerances import TOL
 
@@ -750,6 +751,54 @@ class World:
         if self._asleep:
             # A new or vanished body touches the sleeping island: let Bullet wake what it reaches.
             self._asleep = False
+
+    # -- going back --------------------------------------------------------------------------------
+
+    def snapshot(self) -> Table:
+        """The table now: every die in play with its pose and velocity, and the plate's pose."""
+        dice = self.dice
+        return Table(
+            tuple(dice),
+            self._raw_poses(dice),
+            self._raw_velocities(dice),
+            self.plate_pose,
+            self.physics.edge,
+            self.time,
+        )
+
+    def restore(self, table: Table) -> None:
+        """Go back to ``table``: dice not in it leave, its dice come back or are put where it says, the plate too.
+
+        The time goes on (it never runs backwards); a finger pressing is taken away. ValueError if
+        the table's dice have another edge, or it has a die of the set twice or a die not in the set.
+        """
+        if not math.isclose(table.edge, self.physics.edge, rel_tol=1e-6):
+            raise ValueError(f"the table's dice have an edge of {table.edge:g} m, this world's {self.physics.edge:g} m")
+        if len(set(table.dice)) != len(table.dice):
+            raise ValueError("the table names a die twice")
+        for die in table.dice:
+            _check_die(die)
+        self.press(None)
+        self.wake()
+        c = self.client
+        for die in [d for d in self._bodies if d not in set(table.dice)]:
+            c.removeBody(self._bodies.pop(die))
+            if self._region is not None:
+                self._region.forget(die)
+        self._set_plate(np.asarray(table.plate[:3], dtype=float), np.asarray(table.plate[3:], dtype=float))
+        self._plate_velocity = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
+        self._ride = 0.0
+        self._plate_moved = True  # the plate may stand elsewhere: hold nothing until the next hold test
+        for die, pose, velocity in zip(table.dice, table.poses, table.velocities, strict=True):
+            if die in self._bodies:
+                c.resetBasePositionAndOrientation(self._bodies[die], pose[:3].tolist(), pose[3:].tolist())
+            else:
+                self._spawn(die, pose[:3].tolist(), pose[3:].tolist())
+            c.resetBaseVelocity(self._bodies[die], velocity[:3].tolist(), velocity[3:].tolist())
+        if self._region is not None:
+            self._region.activated(list(table.dice), table.poses)
+        self._changed()
+        self._at_rest = False
 
     # -- reading ---------------------------------------------------------------------------------
 

@@ -367,6 +367,8 @@ class Hands:
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
         if symbol == key.ESCAPE:
             return self._cancel()
+        if modifiers & (key.MOD_CTRL | key.MOD_COMMAND) and symbol in (key.Z, key.S):
+            return self._ask(symbol)
         if self.chooser is not None and self.chooser.key(symbol):
             return True
         if symbol == key.H:
@@ -408,6 +410,14 @@ class Hands:
             self.act(actions.Wait(0.5))
         else:
             return False
+        return True
+
+    def _ask(self, symbol: int) -> bool:
+        """Ctrl+Z (undo the last action) and Ctrl+S (save the table): the viewer does them between jobs."""
+        if not self.viewer.sandbox:
+            self.note("undo and save are for the free table (pyramid view): in a game or a scene, what is done stands")
+            return True
+        self.viewer.requests.append("undo" if symbol == key.Z else "save")
         return True
 
     def _cancel(self) -> bool:

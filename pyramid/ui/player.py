@@ -35,7 +35,7 @@ HELP = (
     "hold B: blow where the mouse points   arrows: tilt the plate   ctrl-drag: tilt that way   S: shake   W: wait\n"
     "U: pull the die 8 mm out (shift-U: 4 mm)   A: attach a die beyond the face under the mouse   L: pour 6 dice\n"
     "P: place mode (click a funnel; Esc leaves it)   C: colour   O: faces   T: throw a die   H: help   Esc Esc: quit\n"
-    "Space: pause   + and -: pace   point at a die: its faces"
+    "Space: pause   + and -: pace   point at a die: its faces   Ctrl+Z: undo (again: further back)   Ctrl+S: save"
 )
 PLAY_HELP = (
     "drag: turn   wheel: zoom   R: reset view   click a die: remove it   click a funnel: place (C colour, O faces)\n"

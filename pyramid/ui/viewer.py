@@ -12,6 +12,7 @@ import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -25,6 +26,7 @@ from pyramid import geometry
 from pyramid.dice import COLOURS, DICE, EDGE, Colour
 from pyramid.physics import assets
 from pyramid.physics.render import view_points
+from pyramid.physics.tables import Table, next_free, save_table
 from pyramid.state import PyramidState
 from pyramid.tolerances import TOL
 from pyramid.ui.camera import OrbitCamera
@@ -94,6 +96,7 @@ WHITE = (1.0, 1.0, 1.0, 1.0)
 PANEL_RGBA = (246, 246, 242, 215)  # the panel behind the window's text: nearly white, a little see-through
 PANEL_PAD = 6  # pixels of panel around the text
 QUIT_AGAIN = 2.0  # seconds: a second Esc within this quits the window
+UNDO_DEPTH = 50  # tables kept for Ctrl+Z: the world before each of a person's last 50 actions
 SPEEDS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)  # the paces + and - step through, times real time
 
 
@@ -427,6 +430,11 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
         self.queue: list[Callable[[], object]] = []  # jobs to run between frames, never inside an event
         self.paused = False  # Space: the world stands still, the window still draws and listens
         self.held: Callable[[], Callable[[], object] | None] | None = None
+        # Ctrl+Z: the world before each action a person started in ``live`` (the sandbox), newest last.
+        self.undo: list[Table] = []
+        self.requests: list[str] = []  # "undo", "save": asked in an event, done in ``live`` between jobs
+        self.sandbox = False  # True while ``live`` runs: the person's hands are free, undo and save work
+        self.save_to: Path = Path("table.json")  # Ctrl+S writes here (or table-2.json, ... if taken)
 
     # -- drawing ---------------------------------------------------------------------------------
 
@@ -563,13 +571,29 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
         """Run the world at real time until the window closes (or for ``seconds``); idle dice go to sleep.
 
         Jobs in ``queue`` (actions a person started) run first, each shown as it happens; ``held``
-        gives the job of a key held down (a breath), run instead of a plain step.
+        gives the job of a key held down (a breath), run instead of a plain step. Before each action
+        (the jobs queued together, or a key held) the table is kept for Ctrl+Z (``undo``).
         """
         world = self.world
         assert world is not None
+        self.sandbox = True
+        try:
+            self._live(world, seconds)
+        finally:
+            self.sandbox = False
+
+    def _live(self, world: World, seconds: float | None) -> None:
         start, last, since = world.time, world.poses()[1], 0.0
+        acting = False  # inside one action: its jobs, or a key held down
         while seconds is None or world.time - start < seconds - 1e-9:
+            if self.requests:
+                self._answer(world, self.requests.pop(0))
+                acting, last, since = False, world.poses()[1], 0.0
+                continue
             job = self.queue.pop(0) if self.queue else (self.held() if self.held else None)
+            if job is not None and not acting:
+                self.undo = [*self.undo, world.snapshot()][-UNDO_DEPTH:]
+            acting = job is not None
             before = world.time
             if job is not None:
                 job()
@@ -581,6 +605,19 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
                 if not self.queue and len(now) == len(last) and not _moving(last, now, world.physics.edge):
                     world.sleep()
                 last, since = now, 0.0
+
+    def _answer(self, world: World, request: str) -> None:
+        """Do what a person asked with Ctrl+Z (go back one action) or Ctrl+S (save the table)."""
+        if request == "undo":
+            if not self.undo:
+                self.say("nothing to undo: the table is as it was when the window opened")
+                return
+            self.queue.clear()
+            world.restore(self.undo.pop())
+            self.say(f"undone: the table as before the last action ({len(self.undo)} more to undo)")
+        elif request == "save":
+            path = save_table(world.snapshot(), next_free(self.save_to), world.readout(require_rest=False).notation())
+            self.say(f"saved the table to {path} (open it again: pyramid view --load {path})")
 
 
 def _moving(before: np.ndarray, after: np.ndarray, edge: float) -> bool:
