@@ -21,7 +21,7 @@ from pyramid.physics.world import World
 from pyramid.picking import ray_hit, table_point
 from pyramid.play import Match
 from pyramid.registry import find_game
-from pyramid.rules import Game, Place
+from pyramid.rules import Game, Move, Place
 from pyramid.skillgames.base import SkillGame
 from pyramid.skillgames.mount import Mounting
 from pyramid.state import Cell, PyramidState
@@ -581,6 +581,76 @@ def test_a_person_plays_a_match_by_clicking_funnels(
     assert [a.slot for a in moves if isinstance(a, Place)] == clicked, "each click placed in the funnel pointed at"
     # The dice clicked into place are there (read back from the world when there is one), in the colour played.
     assert all(game.state[a.slot].colour == a.colour for a in moves if isinstance(a, Place))
+
+
+@pytest.mark.parametrize("physical", [True, False], ids=["physical", "exact"])
+def test_a_person_moves_a_die_by_clicking_it_and_then_where_it_goes(
+    display: str, monkeypatch: pytest.MonkeyPatch, physical: bool
+) -> None:
+    from pyramid.ui.hands import Hands
+    from pyramid.ui.player import play_in_window
+    from pyramid.ui.viewer import Viewer
+
+    hands_made: list[Hands] = []
+    clicked: list[Move] = []
+    asked: list[object] = []
+    ghosts: list[bool] = []  # whether the see-through die stood in the target before the second click
+    original_init, original_frame = Hands.__init__, Viewer.frame
+
+    def init(self: Hands, *args: object) -> None:
+        original_init(self, *args)  # type: ignore[arg-type]
+        hands_made.append(self)
+
+    def point_at(viewer: Viewer, slot: geometry.Slot) -> None:
+        x, y = _screen_point(viewer, hands_made[-1].slot_pose(slot, (1, 2, 3))[0])
+        _xdotool(viewer, "mousemove", "--window", str(viewer._window), str(x), str(y))
+        original_frame(viewer, 0.0)
+
+    def frame(self: Viewer, simulated: float) -> None:
+        original_frame(self, simulated)
+        _give_up_after(self, 1500)
+        hands = hands_made[-1]
+        prompt = hands.chooser
+        if sum(p == 0 for p, _ in games[-1].history) >= 2:
+            self.has_exit = True  # the person closes the window after two moves
+        elif prompt is not None and (not asked or asked[-1] is not prompt):
+            # A person clicks a die, then the funnel it goes to: first a die alone (a click), then a
+            # die of the longest row that can shift, the row going with it (a shift-click).
+            moves = [a for a in prompt.legal if isinstance(a, Move)]
+            if clicked:
+                move = max(moves, key=lambda a: len(a.steps))
+            else:
+                move = [a for a in moves if len(a.steps) == 1][-1]
+            (source, target), *_ = move.steps
+            asked[:] = [prompt]
+            point_at(self, source)
+            _xdotool(self, "click", "1")
+            original_frame(self, 0.0)
+            assert prompt.source == source and target in prompt.targets()
+            point_at(self, target)
+            ghosts.append(hands.target_at(*hands.mouse) == target and self.stage.ghost is not None)
+            clicked.append(move)
+            if len(move.steps) > 1:
+                _xdotool(self, "keydown", "shift", "click", "1", "keyup", "shift")
+            else:
+                _xdotool(self, "click", "1")
+
+    monkeypatch.setattr(Hands, "__init__", init)
+    monkeypatch.setattr(Viewer, "frame", frame)
+    games: list[Game] = []
+    game_type = find_game(53, Game)  # Triangle: rows of dice shift across the plate
+
+    def make_game():  # type: ignore[no-untyped-def]
+        game = game_type(3, rng=np.random.default_rng([4, 1]))
+        games.append(game)
+        return game
+
+    game = play_in_window(make_game, ["human", "random", "random"], seed=4, physical=physical, delay=0.0, speed=20.0)
+    moves = [a for p, a in game.history if p == 0 and isinstance(a, Move)]
+    assert moves == clicked and len(moves) == 2, "each pair of clicks made the move pointed at"
+    assert [len(m.steps) for m in moves][0] == 1 and len(moves[1].steps) > 1, "a click moved one die, shift a row"
+    assert all(ghosts), "the die to move showed, see-through, where the click would take it"
+    assert all(game.state[m.steps[0][1]].colour == "red" for m in moves[-1:])
 
 
 def _visible_face(viewer, world, faces) -> tuple:  # type: ignore[no-untyped-def]

@@ -21,10 +21,11 @@ from pyramid.dice import COLOURS, DICE, Colour, DieId
 from pyramid.perception import Status
 from pyramid.physics import actions
 from pyramid.picking import face_cell, nearest_funnel, pick_die, ray_hit, table_point
-from pyramid.rules import Action, Place, Remove, RemoveColumn
+from pyramid.rules import Action, Move, Place, Remove, RemoveColumn
 from pyramid.skillgames.base import DiceInHand, SkillGame
 from pyramid.skillgames.mount import Mounting, corner_down
 from pyramid.skillgames.throwing import Trulla
+from pyramid.state import PyramidState
 from pyramid.tolerances import TOL
 from pyramid.ui.viewer import Viewer
 from pyramid.units import PLACE_DROP
@@ -43,18 +44,34 @@ PULL = 0.008  # metres: how far U pulls a die out (half an edge: a balcony); shi
 class Prompt:
     """A choice the window player waits for: the legal actions, a number typed, the action picked."""
 
-    def __init__(self, legal: Sequence[Action], say: Callable[[str], None]) -> None:
+    def __init__(self, legal: Sequence[Action], say: Callable[[str], None], state: PyramidState | None = None) -> None:
         self.legal = list(legal)
         self.say = say
         self.typed = ""
         self.choice: Action | None = None
+        self.state = state if state is not None else PyramidState()  # the game's state: the dice that move
+        self.source: geometry.Slot | None = None  # a die clicked to move: the next click says where
 
     def pick(self, options: Sequence[Action], refusal: str) -> None:
-        """Take the one option, or say why nothing was taken."""
+        """Take the one option, or say why nothing was taken (several: their numbers, to type one)."""
         if len(options) == 1:
             self.choice = options[0]
+        elif not options:
+            self.say(refusal)
         else:
-            self.say(refusal if not options else f"{len(options)} actions fit: type the number of one")
+            numbers = ", ".join(str(self.legal.index(a) + 1) for a in options)
+            self.say(f"{len(options)} actions fit: type the number of one ({numbers}) and Enter")
+
+    def moves_of(self, slot: geometry.Slot) -> list[Move]:
+        """The legal moves that carry the die in ``slot``."""
+        return [a for a in self.legal if isinstance(a, Move) and any(s == slot for s, _ in a.steps)]
+
+    def targets(self) -> list[geometry.Slot]:
+        """Where the chosen die (``source``) can go, by the legal moves."""
+        if self.source is None:
+            return []
+        found = {t for a in self.moves_of(self.source) for s, t in a.steps if s == self.source}
+        return sorted(found, key=geometry.SLOT_INDEX.__getitem__)
 
     def colours(self, slot: geometry.Slot | None) -> tuple[Colour, ...]:
         """The colours a die may be placed in ``slot`` (any slot when None) in this choice."""
@@ -88,7 +105,6 @@ class Hands:
         self.keys = key.KeyStateHandler()
         viewer.push_handlers(self.keys)
         self.grab: tuple[int, int, int, int] | None = None  # die, x, y at the press, modifiers
-        self.grabbed_slot: geometry.Slot | None = None  # in exact play, the slot of the die pressed
         self.mouse = (viewer.width // 2, viewer.height // 2)
         self.placing = False
         self.colour: Colour = "red"
@@ -186,8 +202,11 @@ class Hands:
         return {s: self.slot_pose(s, self.up)[0] for s in slots}
 
     def update_ghost(self) -> None:
-        """Show a see-through die in the funnel under the mouse while placing."""
+        """Show a see-through die in the funnel under the mouse while placing, or where the chosen die would go."""
         stage = self.viewer.stage
+        if self.chooser is not None and self.chooser.source is not None:
+            self._move_ghost()
+            return
         if not self.placing or (self.viewer.world is None and self.chooser is None):
             self.funnel = None
             stage.show_ghost(None)
@@ -207,6 +226,31 @@ class Hands:
         matrix = np.eye(4)
         matrix[:3, :3], matrix[:3, 3] = rotation, position
         stage.show_ghost(colour, matrix)
+
+    def target_at(self, x: float, y: float) -> geometry.Slot | None:
+        """Where the chosen die would go for a click at (x, y): the target under the mouse (a die or a funnel)."""
+        assert self.chooser is not None
+        targets = self.chooser.targets()
+        slot = self.slot_at(x, y)
+        if slot in targets:
+            return slot
+        cell = self.chooser.state.get(self.chooser.source) if self.chooser.source is not None else None
+        up = cell.up if cell is not None else None
+        centres = {t: self.slot_pose(t, up or self.up)[0] for t in targets}
+        return nearest_funnel(*self.ray(x, y), centres, FUNNEL_REACH * self.viewer.stage.edge)
+
+    def _move_ghost(self) -> None:
+        """The chosen die, see-through, where a click would carry it."""
+        assert self.chooser is not None and self.chooser.source is not None
+        target = self.target_at(*self.mouse)
+        cell = self.chooser.state.get(self.chooser.source)
+        if target is None or cell is None:
+            self.viewer.stage.show_ghost(None)
+            return
+        position, rotation = self.slot_pose(target, cell.up or self.up)
+        matrix = np.eye(4)
+        matrix[:3, :3], matrix[:3, 3] = rotation, position
+        self.viewer.stage.show_ghost(cell.colour, matrix)
 
     # -- doing -----------------------------------------------------------------------------------
 
@@ -322,11 +366,10 @@ class Hands:
         if self.placing and self.funnel is not None:
             self.grab = (-2, x, y, modifiers)
             return True
-        if self.viewer.world is None:
-            # Exact play: the dice drawn are the game's state; a click chooses by slot.
-            self.grabbed_slot = self.slot_at(x, y)
-            if self.grabbed_slot is None:
-                return False
+        if self.chooser is not None:
+            # Choosing: a click on a die removes it or picks it to move; with a die picked, a click says where.
+            if self.chooser.source is None and self.slot_at(x, y) is None:
+                return False  # nothing to choose here: the drag turns the view
             self.grab = (-3, x, y, modifiers)
             return True
         die = self.die_at(x, y)
@@ -350,13 +393,11 @@ class Hands:
             if self.funnel is not None:
                 self._choose_place(self.funnel) if self.chooser else self.place(self.funnel)
         elif die == -3:
-            if self.chooser is not None and self.grabbed_slot is not None:
-                self._choose_remove(self.grabbed_slot)
+            if self.chooser is not None and length < CLICK:
+                self._choose_at(x0, y0)
         elif die == -1:
             if length >= CLICK:
                 self.act(actions.Tilt(self.azimuth(dx, dy), angle=min(35.0, 5 + length / 12), hold=0.6))
-        elif self.chooser is not None:
-            self._choose_remove(self.world.readout(require_rest=False).dice[die].slot)
         elif length < CLICK:
             self.lift(die)
         else:
@@ -424,6 +465,10 @@ class Hands:
         """Esc: forget a number being typed, or leave place mode; False when there is nothing to cancel."""
         if self.chooser is not None and self.chooser.typed:
             self.chooser.typed = ""
+            return True
+        if self.chooser is not None and self.chooser.source is not None:
+            self.note(f"the die in {self.chooser.source} stays: click another die to move")
+            self.chooser.source = None
             return True
         if self.placing and self.chooser is None:
             self.placing = False
@@ -523,6 +568,42 @@ class Hands:
         self.act(actions.Pour(tuple(dice), target, height=float(point[2]) + LADLE_HEIGHT, azimuth=azimuth))
 
     # -- choosing a legal action -----------------------------------------------------------------
+
+    def _choose_at(self, x: float, y: float) -> None:
+        """A click while choosing: remove the die clicked, or pick it to move, or (a die picked) say where it goes."""
+        chooser = self.chooser
+        assert chooser is not None
+        slot = self.slot_at(x, y)
+        if chooser.source is not None:
+            target = self.target_at(x, y)
+            if target is not None:
+                options = [a for a in chooser.moves_of(chooser.source) if (chooser.source, target) in a.steps]
+                if options:
+                    # A die that can go alone or with others (a row shifted whole): a click moves the fewest
+                    # dice, a shift-click the most; moves of as many dice as each other stay a choice by number.
+                    sizes = [len(a.steps) for a in options]
+                    size = max(sizes) if self.shift_held() else min(sizes)
+                    options = [a for a, n in zip(options, sizes, strict=True) if n == size]
+                chooser.pick(options, f"no legal move takes the die in {chooser.source} to {target}")
+                if chooser.choice is not None:
+                    chooser.source = None
+                return
+            if slot is None or slot == chooser.source or not chooser.moves_of(slot):
+                where = ", ".join(map(str, chooser.targets()))
+                self.note(f"the die in {chooser.source} goes to {where}: click one (Esc: choose another die)")
+                return
+        if slot is None:
+            return
+        removing = [a for a in chooser.legal if isinstance(a, Remove | RemoveColumn)]
+        if chooser.moves_of(slot) and not removing:
+            chooser.source = slot
+            self.note(f"the die in {slot}: click where it goes ({len(chooser.targets())} places); Esc: another die")
+            return
+        self._choose_remove(slot)
+
+    def shift_held(self) -> bool:
+        """Whether a Shift key is down now."""
+        return bool(self.keys[key.LSHIFT] or self.keys[key.RSHIFT])
 
     def _choose_remove(self, slot: geometry.Slot | None) -> None:
         assert self.chooser is not None

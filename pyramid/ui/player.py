@@ -38,7 +38,8 @@ HELP = (
     "Space: pause   + and -: pace   point at a die: its faces   Ctrl+Z: undo (again: further back)   Ctrl+S: save"
 )
 PLAY_HELP = (
-    "drag: turn   wheel: zoom   R: reset view   click a die: remove it   click a funnel: place (C colour, O faces)\n"
+    "drag: turn   wheel: zoom   R: reset view   click a die: remove it, or pick it to move and click where it goes\n"
+    "(shift-click there: move the most dice the rules let go along)   click a funnel: place (C colour, O faces)\n"
     "or type the number of an action and press Enter (Esc: clear it)   H: hide help   Esc Esc: quit\n"
     "Space: pause   + and -: pace   point at a die: its faces"
 )
@@ -55,7 +56,7 @@ class WindowPlayer(Player):
 
     def choose(self, game: Game, legal: Sequence[Action]) -> Action:
         """Wait, drawing, until the person picks one of ``legal``."""
-        prompt = Prompt(legal, self.viewer.say)
+        prompt = Prompt(legal, self.viewer.say, game.state)
         self.hands.chooser = prompt
         self.hands.placing = any(isinstance(a, Place) for a in legal)
         if self.hands.placing and self.hands.colour not in prompt.colours(None):
