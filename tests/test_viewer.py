@@ -1089,3 +1089,40 @@ def test_ctrl_z_takes_back_the_last_actions_and_ctrl_s_saves_the_table(display: 
     finally:
         viewer.close()
         world.close()
+
+
+def test_a_right_drag_carries_a_die_and_a_quick_release_throws_it(display: str) -> None:
+    from pyramid.ui.viewer import watching
+
+    world = World()
+    world.throw(200, (0.0, -0.12, 0.0081))  # a die lying on the table in front of the plate
+    world.settle()
+    viewer, hands = _open(world, display)
+    wid = str(viewer._window)
+    try:
+        start = world.poses()[1][0].copy()
+        x, y = _screen_point(viewer, start[:3])
+        with watching(world, viewer):
+            _xdotool(viewer, "mousemove", "--window", wid, str(x), str(y), "mousedown", "3")
+            viewer.live(0.5)
+            assert hands.carrying is not None and world.held_die == 200
+            lifted = world.poses()[1][0][:3]
+            assert lifted[2] - start[2] > 0.02, "picked up: held above where it lay"
+            for n in range(1, 6):  # the mouse sweeps sideways, quickly
+                _xdotool(viewer, "mousemove", "--window", wid, str(x + 40 * n), str(y))
+                viewer.live(1 / 30)
+            _xdotool(viewer, "mouseup", "3")
+            viewer.live(2.0)
+            assert hands.carrying is None and world.held_die is None
+            assert "let go of die 200 at" in " ".join(viewer.messages)
+        world.settle()
+        end = world.poses()[1][0][:3]
+        assert np.linalg.norm(end[:2] - start[:2]) > 0.05, "thrown: it flew and rolled well away"
+        with watching(world, viewer):
+            _xdotool(viewer, "key", "--window", wid, "ctrl+z")
+            viewer.live(0.5)
+        world.settle()
+        assert np.linalg.norm(world.poses()[1][0][:3] - start[:3]) < 0.002, "Ctrl+Z puts it back where it lay"
+    finally:
+        viewer.close()
+        world.close()

@@ -263,3 +263,50 @@ def test_the_world_prints_nothing_of_its_own() -> None:
     script = "from pyramid.physics.world import World; w = World(plate=False); w.throw(0, (0, 0, 0.05)); w.settle()"
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout == "" and done.stderr == ""  # no "argv[0]=" or "pybullet build time" from PyBullet's C code
+
+
+@pytest.mark.parametrize("local", [False, True], ids=["whole", "local"])
+def test_a_hand_carries_a_die_and_throws_it_with_its_own_speed(local: bool) -> None:
+    world = World(Physics(local=local), plate=False)
+    try:
+        world.throw(5, (0.0, 0.0, 0.0081))
+        world.settle()
+        start = world.poses()[1][0].copy()
+        hand = np.array([0.0, 0.0, 0.05])
+        for _ in range(60):  # held still 5 cm up for a second: it hangs there, turned as it was
+            world.hold(5, hand)
+            world.step(1 / 60)
+        pose = world.poses()[1][0]
+        assert np.linalg.norm(pose[:3] - hand) < 0.003 and world.held_die == 5
+        assert abs(abs(float(np.dot(pose[3:], start[3:]))) - 1.0) < 1e-3, "the hand keeps the die as it gripped it"
+        for _ in range(9):  # the hand sweeps along +x at 1.5 m/s and opens
+            hand = hand + np.array([1.5 / 60, 0.0, 0.0])
+            world.hold(5, hand)
+            world.step(1 / 60)
+        released = world.poses()[1][0][:3].copy()
+        speed = float(world.velocities()[0][0])
+        world.hold(None)
+        assert world.held_die is None
+        world.settle()
+        landed = world.poses()[1][0][:3]
+        assert 1.0 < speed < 1.6, "released, the die has about the hand's speed"
+        # it flies on (about 0.1 s of fall from 5 cm, at the hand's speed) and slides or rolls further still
+        assert landed[0] - released[0] > speed * 0.08 and abs(landed[1]) < 0.05
+    finally:
+        world.close()
+
+
+def test_a_hand_needs_a_point_and_a_die_in_play() -> None:
+    world = World(plate=False)
+    try:
+        world.throw(5, (0.0, 0.0, 0.0081))
+        with pytest.raises(ValueError, match="needs the point to hold it at"):
+            world.hold(5)
+        with pytest.raises(ValueError, match="3 finite numbers"):
+            world.hold(5, (0.0, float("nan"), 0.05))
+        with pytest.raises(ValueError, match="die 6 is not in play"):
+            world.hold(6, (0.0, 0.0, 0.05))
+        world.hold(None)  # letting go with nothing held does nothing
+        assert world.held_die is None
+    finally:
+        world.close()

@@ -84,6 +84,8 @@ FINGER_HOLD = 50.0  # N: what the hand holding a pressing finger resists sideway
 PRESS_LIMIT = 10.0  # N: the firmest press the solver resolves (20 N sinks a die 5.8 mm into the plate)
 PRESS_ITERATIONS = 100  # solver iterations while a finger presses (24 let a 5 N press sink a die 3.5 mm)
 FINGER_SPEED = 0.2  # m/s: fastest a pressing finger follows a die that gives way (it pushes less as it nears it)
+GRIP = 2.0  # N: the most a hand carrying a die pulls it towards where it holds it (40 times its weight)
+HAND_SPEED = 4.0  # m/s: fastest a hand carries a die (a brisk underarm throw lets go at 2 to 5 m/s)
 
 
 def smooth_step(t: float) -> float:

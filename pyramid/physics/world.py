@@ -24,7 +24,7 @@ from pyramid.physics import stage
 from pyramid.physics.bullet import connect, pb
 from pyramid.physics.errors import ImpossibleStateError as ImpossibleStateError
 from pyramid.physics.errors import NotAtRestError as NotAtRestError
-from pyramid.physics.hands import FINGER_HOLD, FINGER_MASS, FINGER_PAD, PRESS_ITERATIONS, PRESS_LIMIT
+from pyramid.physics.hands import FINGER_HOLD, FINGER_MASS, FINGER_PAD, GRIP, PRESS_ITERATIONS, PRESS_LIMIT
 from pyramid.physics.region import HOLD_WINDOW, Region
 from pyramid.physics.settings import Physics
 from pyramid.physics.tables import Table
@@ -68,6 +68,7 @@ class World:
         self._plate_pose = np.array([0, 0, 0, 0, 0, 0, 1.0])
         self._ride = 0.0
         self._finger: tuple[int, int] | None = None  # the pressing fingertip's body and joint (see ``press``)
+        self._grip: tuple[DieId, int, int] | None = None  # the die a hand carries, the hand, the joint (``hold``)
         self._plate_velocity: tuple[Vector, Vector] = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
         self._plate_moving = False  # the hand moves the plate: it has a mass (see ``_plate_mass``)
         self._plate_moved = False  # the plate moved since the last hold test: hold nothing
@@ -196,6 +197,8 @@ class World:
         """
         body = self._body(die)
         position = np.array(self.client.getBasePositionAndOrientation(body)[0])
+        if self.held_die == die:
+            self.hold(None)
         if pull:
             self.pull(die, self.way_out(die))
         self.client.removeBody(body)
@@ -478,6 +481,50 @@ class World:
         self._wake_near(np.array(position), radius=2.0 * self.physics.edge)
         self._asleep = False
         self._at_rest = False
+
+    def hold(self, die: DieId | None, point: Vector | None = None) -> None:
+        """A hand carries ``die`` with its centre towards ``point`` (world, m); ``None`` lets go of it.
+
+        The hand grips the die as it is turned when first held and pulls it towards ``point`` with at
+        most ``GRIP`` newtons, so the die follows the hand as a held die does and stops against what it
+        meets (a die in a funnel is dragged out along its way, or stays). Let go, the die keeps the
+        velocity the hand gave it: carried fast, it is thrown. Call it each step the hand moves.
+        """
+        c = self.client
+        if self._grip is not None and (die is None or die != self._grip[0]):
+            c.removeConstraint(self._grip[2])
+            c.removeBody(self._grip[1])
+            self._grip = None
+            self._at_rest = False
+        if die is None:
+            return
+        if point is None:
+            raise ValueError("a hand holding a die needs the point to hold it at")
+        body = self._body(die)
+        target = [float(v) for v in point]
+        if not all(math.isfinite(v) for v in target) or len(target) != 3:
+            raise ValueError(f"the point to hold die {die} at must be 3 finite numbers (m), got {point!r}")
+        if self._grip is None:
+            # The hand: a body without mass or shape that goes where it is put; the die joins it (Bullet
+            # joins a rigid-body die to another body, never to the world itself).
+            hand = c.createMultiBody(0.0, -1, -1, basePosition=target, useMaximalCoordinates=False)
+            quat = c.getBasePositionAndOrientation(body)[1]
+            joint = c.createConstraint(
+                hand, -1, body, -1, pb.JOINT_FIXED, [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0, 1], quat
+            )
+            self._grip = (die, hand, joint)
+        self._release([die])  # local physics may have held it still while the hand paused: simulate it
+        c.resetBasePositionAndOrientation(self._grip[1], target, [0, 0, 0, 1])
+        c.changeConstraint(self._grip[2], maxForce=GRIP)
+        c.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
+        self._asleep = False
+        self._wake_near(np.array(target), radius=2.0 * self.physics.edge)
+        self._at_rest = False
+
+    @property
+    def held_die(self) -> DieId | None:
+        """The die a hand carries now (see ``hold``), or None."""
+        return None if self._grip is None else self._grip[0]
 
     @property
     def finger(self) -> tuple[np.ndarray, np.ndarray] | None:
@@ -779,6 +826,7 @@ class World:
         for die in table.dice:
             _check_die(die)
         self.press(None)
+        self.hold(None)
         self.wake()
         c = self.client
         for die in [d for d in self._bodies if d not in set(table.dice)]:

@@ -20,6 +20,7 @@ from pyramid import geometry
 from pyramid.dice import COLOURS, DICE, Colour, DieId
 from pyramid.perception import Status
 from pyramid.physics import actions
+from pyramid.physics.hands import HAND_SPEED
 from pyramid.picking import face_cell, nearest_funnel, pick_die, ray_hit, table_point
 from pyramid.rules import Action, Move, Place, Remove, RemoveColumn
 from pyramid.skillgames.base import DiceInHand, SkillGame
@@ -39,6 +40,7 @@ COLOUR_ORDER: tuple[Colour, ...] = tuple(COLOURS)
 LADLE = 6  # dice poured by L
 LADLE_HEIGHT = 0.08  # metres: how far above the point under the mouse the ladle is held
 PULL = 0.008  # metres: how far U pulls a die out (half an edge: a balcony); shift-U half that
+CARRY_LIFT = 0.03  # metres: how far above where it lay a carried die is held
 
 
 class Prompt:
@@ -117,6 +119,9 @@ class Hands:
         self.game: SkillGame | None = None
         self.show_help = True
         self.log: list[str] = []
+        # Right-drag on a die: the die carried, the height it is held at, and where the hand holds it now.
+        self.carrying: tuple[DieId, float] | None = None
+        self.hand: np.ndarray | None = None
 
     @property
     def world(self) -> World:
@@ -325,12 +330,51 @@ class Hands:
         return math.degrees(math.atan2(vector[1], vector[0]))
 
     def held_action(self) -> Callable[[], object] | None:
-        """While B is held: the job of a short breath (see ``breath``)."""
+        """While a die is carried: the hand's next 1/60 s (see ``carry_step``); while B is held: a short breath."""
+        if self.carrying is not None:
+            return self.carry_step
         blow = self.breath()
         if blow is None:
             return None
         world = self.world
         return lambda: actions.perform(world, blow, self.rng)
+
+    def carry_step(self) -> None:
+        """The carrying hand moves towards the point under the mouse at the carrying height, for 1/60 s.
+
+        It moves at most ``HAND_SPEED`` (m/s), so a quick flick of the mouse throws the die hard but
+        not absurdly; released, the die keeps the hand's velocity.
+        """
+        if self.carrying is None:
+            return
+        world = self.world
+        die, height = self.carrying
+        if die not in world.dice:
+            self.carrying = self.hand = None
+            world.hold(None)
+            return
+        origin, direction = self.ray(*self.mouse)
+        hand = self.hand if self.hand is not None else world.poses()[1][world.dice.index(die), :3].copy()
+        if direction[2] < -1e-6:
+            wanted = origin + (height - origin[2]) / direction[2] * direction
+            step = wanted - hand
+            reach = HAND_SPEED / 60
+            distance = float(np.linalg.norm(step))
+            hand = hand + (step if distance <= reach else step * (reach / distance))
+        self.hand = hand
+        world.hold(die, hand)
+        world.step(1 / 60)
+
+    def let_go(self) -> None:
+        """Open the carrying hand: the die flies on with the hand's velocity (a throw) or drops."""
+        if self.carrying is None:
+            return
+        die = self.carrying[0]
+        world = self.world
+        self.carrying = self.hand = None
+        speed = float(np.linalg.norm(world.velocities()[world.dice.index(die), :3])) if die in world.dice else 0.0
+        self.note(f"let go of die {die} at {speed:.2f} m/s" if speed > 0.05 else f"set die {die} down")
+        self.viewer.queue.append(lambda: world.hold(None))
 
     def breath(self) -> actions.Blow | None:
         """While B is held: a breath of 1/30 s from the camera side towards the point under the mouse."""
@@ -358,6 +402,8 @@ class Hands:
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:
         self.mouse = (x, y)
+        if button == mouse.RIGHT and not modifiers & key.MOD_SHIFT:
+            return self._pick_up(x, y)
         if button != mouse.LEFT or (self.viewer.world is None and self.chooser is None):
             return False
         if modifiers & key.MOD_CTRL and self.chooser is None:
@@ -380,9 +426,13 @@ class Hands:
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> bool:
         self.mouse = (x, y)
-        return self.grab is not None
+        return self.grab is not None or self.carrying is not None
 
     def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> bool:
+        if button == mouse.RIGHT and self.carrying is not None:
+            self.mouse = (x, y)
+            self.let_go()
+            return True
         if self.grab is None:
             return False
         die, x0, y0, _ = self.grab
@@ -568,6 +618,22 @@ class Hands:
         self.act(actions.Pour(tuple(dice), target, height=float(point[2]) + LADLE_HEIGHT, azimuth=azimuth))
 
     # -- choosing a legal action -----------------------------------------------------------------
+
+    def _pick_up(self, x: int, y: int) -> bool:
+        """Right-press on a die of the free table: a hand picks it up (True: the press is taken)."""
+        if self.viewer.world is None or self.chooser is not None:
+            return False
+        die = self.die_at(x, y)
+        if die is None:
+            return False
+        if self.sink is not None or not self.viewer.sandbox:
+            self.note("in a game, hands do what its actions do: a die is carried only on the free table")
+            return True
+        world = self.world
+        z = float(world.poses()[1][world.dice.index(die), 2])
+        self.carrying, self.hand = (die, z + CARRY_LIFT), None
+        self.note(f"carrying die {die}: move the mouse, release to let go (moving: a throw)")
+        return True
 
     def _choose_at(self, x: float, y: float) -> None:
         """A click while choosing: remove the die clicked, or pick it to move, or (a die picked) say where it goes."""

@@ -434,6 +434,7 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
         self.undo: list[Table] = []
         self.requests: list[str] = []  # "undo", "save": asked in an event, done in ``live`` between jobs
         self.sandbox = False  # True while ``live`` runs: the person's hands are free, undo and save work
+        self.acting = False  # inside one action of a person's: its jobs queued together, or a key or button held
         self.save_to: Path = Path("table.json")  # Ctrl+S writes here (or table-2.json, ... if taken)
 
     # -- drawing ---------------------------------------------------------------------------------
@@ -584,16 +585,15 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
 
     def _live(self, world: World, seconds: float | None) -> None:
         start, last, since = world.time, world.poses()[1], 0.0
-        acting = False  # inside one action: its jobs, or a key held down
         while seconds is None or world.time - start < seconds - 1e-9:
             if self.requests:
                 self._answer(world, self.requests.pop(0))
-                acting, last, since = False, world.poses()[1], 0.0
+                self.acting, last, since = False, world.poses()[1], 0.0
                 continue
             job = self.queue.pop(0) if self.queue else (self.held() if self.held else None)
-            if job is not None and not acting:
+            if job is not None and not self.acting:
                 self.undo = [*self.undo, world.snapshot()][-UNDO_DEPTH:]
-            acting = job is not None
+            self.acting = job is not None
             before = world.time
             if job is not None:
                 job()
