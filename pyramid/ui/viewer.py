@@ -52,6 +52,8 @@ layout(location = 7) in vec4 tint;
 uniform mat4 view_projection;
 uniform vec3 light;
 uniform vec3 eye;
+uniform bool shadow;  // the shadow pass: the mesh flattened onto the table along the light, lit as the table
+uniform mat4 shadow_matrix;
 out vec2 v_uv;
 out vec4 v_tint;
 out vec3 v_light;
@@ -61,13 +63,17 @@ void main() {
     mat4 model = mat4(column0, column1, column2, column3);
     vec4 world = model * vec4(position, 1.0);
     vec3 n = normalize(mat3(model) * normal);
+    if (shadow) {
+        world = shadow_matrix * world;
+        n = vec3(0.0, 0.0, 1.0);
+    }
     vec3 fill_dir = normalize(vec3(-light.x, -light.y, 0.5));
     float key = max(dot(n, light), 0.0);
     float fill = max(dot(n, fill_dir), 0.0);
     vec3 ambient = mix(vec3(0.16, 0.14, 0.13), vec3(0.30, 0.32, 0.36), 0.5 + 0.5 * n.z);
     vec3 h = normalize(light + normalize(eye - world.xyz));
     v_light = pow(ambient + 0.78 * key + vec3(0.20, 0.22, 0.26) * fill, GAMMA);
-    v_shine = vec3(pow(max(dot(n, h), 0.0), 40.0) * 0.22);
+    v_shine = shadow ? vec3(0.0) : vec3(pow(max(dot(n, h), 0.0), 40.0) * 0.22);
     v_tint = vec4(pow(tint.rgb, GAMMA), tint.a);
     v_uv = tex_coords;
     gl_Position = view_projection * world;
@@ -92,6 +98,9 @@ BACKGROUND = (0.80, 0.84, 0.88, 1.0)
 TABLE_RGBA = (0.62, 0.47, 0.32, 1.0)
 TABLE_HALF = 0.45  # metres: the table drawn is 0.9 m square
 GHOST_ALPHA = 0.55
+SHADOW_SHADE = 0.62  # a shadow on the table: the table's colour times this (the key light blocked, the rest not)
+SHADOW_LIFT = 0.0003  # metres above the table the shadows are drawn (clear of its surface in the depth test)
+SHADOW_ELEVATION = 55.0  # degrees: how high the light casting shadows stands (a shadow 0.7 times as long as tall)
 WHITE = (1.0, 1.0, 1.0, 1.0)
 PANEL_RGBA = (246, 246, 242, 215)  # the panel behind the window's text: nearly white, a little see-through
 PANEL_PAD = 6  # pixels of panel around the text
@@ -123,6 +132,19 @@ def state_matrices(state: PyramidState, edge: float = EDGE) -> tuple[list[Colour
         out[n, :3, :3] = geometry.seated_rotation(state[slot].up or (1, 2, 3))
         out[n, :3, 3] = geometry.slot_centre(slot) * edge
     return [state[s].colour for s in slots], out
+
+
+def shadow_matrix(light: np.ndarray, height: float, elevation: float = SHADOW_ELEVATION) -> np.ndarray:
+    """The 4x4 matrix that flattens world points onto the plane z = ``height`` along a light from ``light``'s side.
+
+    The shadows' light stands ``elevation`` degrees above the horizon in the azimuth of ``light`` (the
+    key light, which turns with the camera): shadows of a steady length, on the side away from it.
+    """
+    light = np.asarray(light, dtype=float)
+    azimuth = math.atan2(light[1], light[0]) if np.hypot(light[0], light[1]) > 1e-6 else math.radians(-120.0)
+    ratio = 1.0 / math.tan(math.radians(elevation))  # horizontal run per unit of height
+    x, y = ratio * math.cos(azimuth), ratio * math.sin(azimuth)
+    return np.array([[1.0, 0.0, -x, height * x], [0.0, 1.0, -y, height * y], [0.0, 0.0, 0.0, height], [0, 0, 0, 1.0]])
 
 
 def instances(matrices: np.ndarray, tints: np.ndarray | Sequence[float]) -> np.ndarray:
@@ -230,6 +252,7 @@ class Stage:
         self.plate_matrix = np.eye(4)
         self.dice: dict[Colour, np.ndarray] = {c: np.zeros((0, 20), np.float32) for c in COLOURS}
         self.ghost: tuple[Colour, np.ndarray] | None = None
+        self.shadows = True  # the dice and the plate cast shadows on the table
 
     def show(
         self,
@@ -283,6 +306,8 @@ class Stage:
         if self.plate is not None:
             self.plate.draw(instances(self.plate_matrix, self.plate_tint))
         self.table.draw(instances(np.eye(4), TABLE_RGBA))
+        if self.shadows:
+            self._draw_shadows(camera.light_direction())
         if self.ghost is not None:
             colour, matrix = self.ghost
             gl.glEnable(gl.GL_BLEND)
@@ -294,6 +319,29 @@ class Stage:
         gl.glDisable(gl.GL_CULL_FACE)
         gl.glDisable(gl.GL_DEPTH_TEST)
         program.stop()
+
+    def _draw_shadows(self, light: np.ndarray) -> None:
+        """The dice's and the plate's shadows on the table, cast from ``light``'s side at ``SHADOW_ELEVATION``.
+
+        Each mesh is drawn again flattened onto the table along the light (a planar shadow), in the
+        colour the table has there in shadow; where the plate or a die stands over the table, the depth
+        test hides it. Shadows that overlap are no darker: one colour, drawn opaque.
+        """
+        program = self.program
+        program["shadow"] = True
+        program["shadow_matrix"] = tuple(shadow_matrix(light, SHADOW_LIFT).T.ravel().tolist())
+        program["textured"] = False
+        gl.glDisable(gl.GL_CULL_FACE)  # a flattened die shows either side of its faces
+        shade = (*(SHADOW_SHADE * c for c in TABLE_RGBA[:3]), 1.0)
+        for rows in self.dice.values():
+            if len(rows):
+                shaded = np.array(rows, copy=True)
+                shaded[:, 16:20] = shade
+                self.die.draw(shaded)
+        if self.plate is not None:
+            self.plate.draw(instances(self.plate_matrix, shade))
+        gl.glEnable(gl.GL_CULL_FACE)
+        program["shadow"] = False
 
     def capture(self, camera: OrbitCamera, width: int, height: int) -> np.ndarray:
         """An RGB image (height, width, 3) uint8 drawn offscreen, supersampled twice for smooth edges."""
