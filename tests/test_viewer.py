@@ -359,8 +359,13 @@ def test_holding_b_blows_the_die_under_the_mouse_away_from_the_camera(display: s
         _xdotool(viewer, "mousemove", "--window", wid, str(x), str(y), "keydown", "b")
         with watching(world, viewer):
             viewer.live(0.8)
+            jet = viewer.stage.jet
+            assert jet is not None, "while B is held, the breath shows"
+            assert np.linalg.norm(np.cross(jet[:3, 2], start - jet[:3, 3])) < 0.01, "it points at the die"
+            assert list(viewer.tints) == world.dice, "the die it moved is lit up"
             _xdotool(viewer, "keyup", "b")
             viewer.live(1.2)
+            assert viewer.stage.jet is None and list(viewer.tints) == world.dice, "the moved die stays lit a moment"
         moved = world.poses()[1][0, :3] - start
         away = start - viewer.camera.eye()
         away[2] = 0.0
@@ -370,6 +375,7 @@ def test_holding_b_blows_the_die_under_the_mouse_away_from_the_camera(display: s
         with watching(world, viewer):
             viewer.live(0.5)
         assert np.linalg.norm(world.poses()[1][0, :3] - held) < 0.002, "once B is up, no more breath"
+        assert not viewer.tints, "1.7 s after the breath it is no longer lit"
     finally:
         viewer.close()
         world.close()

@@ -29,6 +29,11 @@ def unit(azimuth: float, elevation: float = 0.0) -> np.ndarray:
     return np.array([math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el)])
 
 
+def jet_half_width(distance: float, nozzle: float = 0.015) -> float:
+    """The jet's half-width (m, where its speed halves) ``distance`` metres from a mouth of diameter ``nozzle``."""
+    return nozzle / 2 + JET_SPREAD * max(distance, 0.0)
+
+
 def jet_speed(points: np.ndarray, origin: Vector, direction: np.ndarray, speed: float, nozzle: float) -> np.ndarray:
     """Air speed (n,) of a round turbulent jet at ``points`` (n, 3), metres.
 

@@ -28,7 +28,7 @@ from pyramid.skillgames.mount import Mounting, corner_down
 from pyramid.skillgames.throwing import Trulla
 from pyramid.state import PyramidState
 from pyramid.tolerances import TOL
-from pyramid.ui.viewer import Viewer
+from pyramid.ui.viewer import MOVED_TINT, Viewer
 from pyramid.units import PLACE_DROP
 
 if TYPE_CHECKING:
@@ -41,6 +41,8 @@ LADLE = 6  # dice poured by L
 LADLE_HEIGHT = 0.08  # metres: how far above the point under the mouse the ladle is held
 PULL = 0.008  # metres: how far U pulls a die out (half an edge: a balcony); shift-U half that
 CARRY_LIFT = 0.03  # metres: how far above where it lay a carried die is held
+MOVED = 0.25  # edges: a die a breath moved farther than this is lit up
+MOVED_SHOWN = 1.5  # seconds (of the world's time): how long after the breath the dice it moved stay lit up
 
 
 class Prompt:
@@ -122,6 +124,9 @@ class Hands:
         # Right-drag on a die: the die carried, the height it is held at, and where the hand holds it now.
         self.carrying: tuple[DieId, float] | None = None
         self.hand: np.ndarray | None = None
+        # While B is held: where each die stood when the breath began; then when to stop showing what it moved.
+        self.blown_from: dict[DieId, np.ndarray] | None = None
+        self.blown_until = 0.0
 
     @property
     def world(self) -> World:
@@ -206,9 +211,34 @@ class Hands:
             return {}
         return {s: self.slot_pose(s, self.up)[0] for s in slots}
 
+    def update_jet(self) -> None:
+        """While B is held, the breath drawn as a pale cone and the dice it moved lit up (for a moment after)."""
+        stage = self.viewer.stage
+        blow = self.breath() if self.viewer.world is not None else None
+        if blow is None:
+            stage.show_jet(None)
+            now = self.viewer.world.time if self.viewer.world is not None else 0.0
+            if self.blown_from is not None:
+                self.blown_from, self.blown_until = None, now + MOVED_SHOWN
+            elif self.blown_until and now > self.blown_until:
+                self.viewer.tints, self.blown_until = {}, 0.0
+            return
+        azimuth, elevation = math.radians(blow.azimuth), math.radians(blow.elevation)
+        direction = np.array([math.cos(elevation) * math.cos(azimuth), math.cos(elevation) * math.sin(azimuth), 0.0])
+        direction[2] = math.sin(elevation)
+        stage.show_jet(np.array(blow.origin, dtype=float), direction)
+        dice, poses = self.world.poses()
+        if self.blown_from is None:
+            self.blown_from = {d: p[:3].copy() for d, p in zip(dice, poses, strict=True)}
+        reach = MOVED * self.world.physics.edge
+        start = self.blown_from
+        moved = [d for d, p in zip(dice, poses, strict=True) if d in start and np.linalg.norm(p[:3] - start[d]) > reach]
+        self.viewer.tints = {d: MOVED_TINT for d in moved}
+
     def update_ghost(self) -> None:
         """Show a see-through die in the funnel under the mouse while placing, or where the chosen die would go."""
         stage = self.viewer.stage
+        self.update_jet()
         if self.chooser is not None and self.chooser.source is not None:
             self._move_ghost()
             return

@@ -25,6 +25,7 @@ from scipy.spatial.transform import Rotation
 from pyramid import geometry
 from pyramid.dice import COLOURS, DICE, EDGE, Colour
 from pyramid.physics import assets
+from pyramid.physics.hands import jet_half_width
 from pyramid.physics.render import view_points
 from pyramid.physics.tables import Table, next_free, save_table
 from pyramid.state import PyramidState
@@ -90,7 +91,8 @@ uniform bool textured;  // false: the plate and the table, plain colours (no tex
 out vec4 colour;
 void main() {
     vec4 base = (textured ? texture(texture0, v_uv) : vec4(1.0)) * v_tint;
-    colour = vec4(base.rgb * v_light + v_shine, base.a);
+    float glow = max(v_tint.a - 1.0, 0.0);  // a tint's alpha above 1 lights the die up (a die a breath moved)
+    colour = vec4(base.rgb * v_light + v_shine + glow * vec3(0.55, 0.45, 0.05), min(base.a, 1.0));
 }
 """
 
@@ -98,6 +100,9 @@ BACKGROUND = (0.80, 0.84, 0.88, 1.0)
 TABLE_RGBA = (0.62, 0.47, 0.32, 1.0)
 TABLE_HALF = 0.45  # metres: the table drawn is 0.9 m square
 GHOST_ALPHA = 0.55
+JET_RGBA = (0.55, 0.75, 1.0, 0.22)  # the breath drawn: pale blue, mostly see-through
+JET_LENGTH = 0.12  # metres of jet drawn from the mouth
+MOVED_TINT = (1.0, 1.0, 1.0, 1.7)  # dice a breath moved: lit up yellow for a moment (alpha above 1: a glow)
 SHADOW_SHADE = 0.62  # a shadow on the table: the table's colour times this (the key light blocked, the rest not)
 SHADOW_LIFT = 0.0003  # metres above the table the shadows are drawn (clear of its surface in the depth test)
 SHADOW_ELEVATION = 55.0  # degrees: how high the light casting shadows stands (a shadow 0.7 times as long as tall)
@@ -132,6 +137,22 @@ def state_matrices(state: PyramidState, edge: float = EDGE) -> tuple[list[Colour
         out[n, :3, :3] = geometry.seated_rotation(state[slot].up or (1, 2, 3))
         out[n, :3, 3] = geometry.slot_centre(slot) * edge
     return [state[s].colour for s in slots], out
+
+
+def jet_cone(length: float, segments: int = 24) -> np.ndarray:
+    """The breath's cone along +z from the mouth: as wide as the jet (``hands.jet_half_width``) out to ``length``."""
+    rings = np.linspace(0.0, length, 7)
+    angles = np.linspace(0.0, 2 * math.pi, segments, endpoint=False)
+    radius = np.array([jet_half_width(float(d)) for d in rings])
+    points = np.array(
+        [[r * math.cos(a), r * math.sin(a), d] for d, r in zip(rings, radius, strict=True) for a in angles]
+    )
+    faces = []
+    for ring in range(len(rings) - 1):
+        for k in range(segments):
+            a, b = ring * segments + k, ring * segments + (k + 1) % segments
+            faces += [[a, b, b + segments], [a, b + segments, a + segments]]
+    return _flat_mesh(points, np.array(faces))
 
 
 def shadow_matrix(light: np.ndarray, height: float, elevation: float = SHADOW_ELEVATION) -> np.ndarray:
@@ -253,6 +274,8 @@ class Stage:
         self.dice: dict[Colour, np.ndarray] = {c: np.zeros((0, 20), np.float32) for c in COLOURS}
         self.ghost: tuple[Colour, np.ndarray] | None = None
         self.shadows = True  # the dice and the plate cast shadows on the table
+        self.jet: np.ndarray | None = None  # the model matrix of the breath drawn (see ``show_jet``)
+        self.jet_mesh = InstancedMesh(jet_cone(JET_LENGTH))
 
     def show(
         self,
@@ -276,6 +299,18 @@ class Stage:
         dice, poses = world.poses()
         by_index = {n: tints[d] for n, d in enumerate(dice) if d in tints} if tints else None
         self.show([DICE[d].colour for d in dice], pose_matrices(poses), pose_matrices(world.plate_pose)[0], by_index)
+
+    def show_jet(self, origin: np.ndarray | None, direction: np.ndarray | None = None) -> None:
+        """The breath as a pale cone from the mouth ``origin`` along ``direction`` (None: no breath)."""
+        if origin is None or direction is None:
+            self.jet = None
+            return
+        z = np.asarray(direction, dtype=float) / np.linalg.norm(direction)
+        x = np.cross(z, [0.0, 0.0, 1.0] if abs(z[2]) < 0.9 else [1.0, 0.0, 0.0])
+        x /= np.linalg.norm(x)
+        matrix = np.eye(4)
+        matrix[:3, 0], matrix[:3, 1], matrix[:3, 2], matrix[:3, 3] = x, np.cross(z, x), z, origin
+        self.jet = matrix
 
     def show_ghost(self, colour: Colour | None, matrix: np.ndarray | None = None) -> None:
         """A see-through die (where a placed die would go), or none."""
@@ -308,6 +343,16 @@ class Stage:
         self.table.draw(instances(np.eye(4), TABLE_RGBA))
         if self.shadows:
             self._draw_shadows(camera.light_direction())
+        if self.jet is not None:
+            gl.glEnable(gl.GL_BLEND)
+            gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+            gl.glDisable(gl.GL_CULL_FACE)
+            gl.glDepthMask(gl.GL_FALSE)  # see-through: what lies behind it still shows
+            program["textured"] = False
+            self.jet_mesh.draw(instances(self.jet, JET_RGBA))
+            gl.glDepthMask(gl.GL_TRUE)
+            gl.glEnable(gl.GL_CULL_FACE)
+            gl.glDisable(gl.GL_BLEND)
         if self.ghost is not None:
             colour, matrix = self.ghost
             gl.glEnable(gl.GL_BLEND)
