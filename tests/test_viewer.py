@@ -16,6 +16,7 @@ import pytest
 
 from pyramid import geometry
 from pyramid.dice import DICE
+from pyramid.drawing import slot_label
 from pyramid.physics import actions
 from pyramid.physics.world import World
 from pyramid.picking import ray_hit, table_point
@@ -633,6 +634,8 @@ def test_a_person_moves_a_die_by_clicking_it_and_then_where_it_goes(
             _xdotool(self, "click", "1")
             original_frame(self, 0.0)
             assert prompt.source == source and target in prompt.targets()
+            labels = {m.text for m in self.marks}
+            assert {slot_label(t) for t in prompt.targets()} <= labels and "corner a" in labels, "the targets are named"
             point_at(self, target)
             ghosts.append(hands.target_at(*hands.mouse) == target and self.stage.ghost is not None)
             clicked.append(move)

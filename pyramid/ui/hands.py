@@ -262,6 +262,24 @@ class Hands:
         matrix[:3, :3], matrix[:3, 3] = rotation, position
         stage.show_ghost(colour, matrix)
 
+    def choice_slots(self) -> list[geometry.Slot]:
+        """The slots a person choosing can click: where a die may be placed or removed, the dice that may move,
+        or (a die picked) where it may go."""
+        chooser = self.chooser
+        if chooser is None:
+            return []
+        if chooser.source is not None:
+            return chooser.targets()
+        found: set[geometry.Slot] = set()
+        for a in chooser.legal:
+            if isinstance(a, Place | Remove):
+                found.add(a.slot)
+            elif isinstance(a, RemoveColumn):
+                found.update(a.slots)
+            elif isinstance(a, Move):
+                found.update(s for s, _ in a.steps)
+        return sorted(found, key=geometry.SLOT_INDEX.__getitem__)
+
     def target_at(self, x: float, y: float) -> geometry.Slot | None:
         """Where the chosen die would go for a click at (x, y): the target under the mouse (a die or a funnel)."""
         assert self.chooser is not None

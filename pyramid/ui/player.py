@@ -27,6 +27,7 @@ from pyramid.rules import Action, Game, Place
 from pyramid.state import PyramidState, random_pattern
 from pyramid.ui.film import runner_worlds
 from pyramid.ui.hands import Hands, Prompt
+from pyramid.ui.marks import corner_marks, slot_marks, with_labels
 from pyramid.ui.replay import ReplayPlayer
 from pyramid.ui.viewer import Viewer, WindowClosed, watching
 
@@ -144,6 +145,7 @@ def open_view(world: World, title: str, rng: np.random.Generator) -> tuple[Viewe
             viewer.set_text(status, side, HELP if hands.show_help else "")
 
     viewer.on_frame.append(overlay)
+    viewer.marks = corner_marks(world.plate_pose, world.physics.edge) if world.plate else []
     return viewer, hands
 
 
@@ -193,7 +195,7 @@ def match_text(
         lines.append(f"player {game.to_move} ({kinds[game.to_move]}) to move")
         if prompt is not None:
             for n, action in enumerate(prompt.legal[:12], 1):
-                lines.append(f"  {n:3d}. {action}")
+                lines.append(f"  {n:3d}. {with_labels(str(action))}")
             if len(prompt.legal) > 12:
                 lines.append(f"  ... {len(prompt.legal)} actions in all")
             lines.append(f"number: {prompt.typed}_")
@@ -237,6 +239,13 @@ def play_in_window(
             def overlay(_: float, game: Game = game) -> None:
                 hands.update_ghost()
                 viewer.state = game.state
+                shown = viewer.world
+                plate = shown.plate_pose if shown is not None else np.array([0, 0, 0, 0, 0, 0, 1.0])
+                edge = shown.physics.edge if shown is not None else viewer.stage.edge
+                up = hands.up
+                viewer.marks = corner_marks(plate, edge) + slot_marks(
+                    hands.choice_slots(), lambda s: hands.slot_pose(s, up)[0]
+                )
                 extra = [pace_text(viewer), hands.hover()]
                 status, side = match_text(game, kinds, hands.chooser, viewer.messages, extra)
                 viewer.set_text(status, side, PLAY_HELP if hands.show_help else "")

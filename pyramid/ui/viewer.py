@@ -31,6 +31,7 @@ from pyramid.physics.tables import Table, next_free, save_table
 from pyramid.state import PyramidState
 from pyramid.tolerances import TOL
 from pyramid.ui.camera import OrbitCamera
+from pyramid.ui.marks import Mark
 
 if TYPE_CHECKING:
     from pyramid.physics.world import World
@@ -109,6 +110,7 @@ SHADOW_ELEVATION = 55.0  # degrees: how high the light casting shadows stands (a
 WHITE = (1.0, 1.0, 1.0, 1.0)
 PANEL_RGBA = (246, 246, 242, 215)  # the panel behind the window's text: nearly white, a little see-through
 PANEL_PAD = 6  # pixels of panel around the text
+MARK_RGBA = (250, 250, 245, 190)  # the small panel behind a mark
 QUIT_AGAIN = 2.0  # seconds: a second Esc within this quits the window
 UNDO_DEPTH = 50  # tables kept for Ctrl+Z: the world before each of a person's last 50 actions
 SPEEDS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)  # the paces + and - step through, times real time
@@ -529,6 +531,7 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
         self.sandbox = False  # True while ``live`` runs: the person's hands are free, undo and save work
         self.acting = False  # inside one action of a person's: its jobs queued together, or a key or button held
         self.save_to: Path = Path("table.json")  # Ctrl+S writes here (or table-2.json, ... if taken)
+        self.marks: list[Mark] = []  # text drawn where points of the world are seen (corner letters, funnel labels)
 
     # -- drawing ---------------------------------------------------------------------------------
 
@@ -563,7 +566,37 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
         for label, panel in self.panels.items():
             panel.visible = bool(label.text.strip())
             panel.x, panel.y, panel.width, panel.height = text_box(label)
+        self._draw_marks()
         self.hud.draw()
+
+    def _draw_marks(self) -> None:
+        """The marks (corner letters, funnel labels) where their points are seen, each on a small pale panel."""
+        if not self.marks:
+            return
+        batch = pyglet.graphics.Batch()
+        behind, front = pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=1)
+        keep = []
+        for mark in self.marks:
+            x, y = self.camera.project(np.asarray(mark.point), self.width, self.height)
+            if not (0 <= x <= self.width and 0 <= y <= self.height):
+                continue
+            label = pyglet.text.Label(
+                mark.text,
+                x=x,
+                y=y,
+                anchor_x="center",
+                anchor_y="center",
+                font_size=mark.size,
+                color=mark.rgba,
+                batch=batch,
+                group=front,
+            )
+            w, h = label.content_width + 6, label.content_height + 2
+            keep += [
+                label,
+                pyglet.shapes.Rectangle(x - w / 2, y - h / 2, w, h, color=MARK_RGBA, batch=batch, group=behind),
+            ]
+        batch.draw()
 
     def on_resize(self, width: int, height: int) -> None:
         """Keep the overlay in its corners (the stage reads the size when it draws)."""
