@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 from pyramid.agents.players import MctsPlayer, make_player
-from pyramid.agents.search import UctSearch, rewards
+from pyramid.agents.search import UctSearch, leads, rewards
 from pyramid.agents.seats import make_seat
 from pyramid.play import Match, play_game
+from pyramid.games.jumps import Finish
 from pyramid.registry import find_game
 from pyramid.rules import Game, Phase
 from pyramid.tablegames.base import TableGame
@@ -72,3 +73,13 @@ def test_mcts_beats_random() -> None:
         outcome = Match(game, players).run()
         wins += (0 in outcome.winners) / len(outcome.winners)
     assert wins >= 4
+
+
+def test_the_search_values_a_race_by_its_progress_not_only_by_dice_arrived() -> None:
+    game = Finish(3, rng=np.random.default_rng(0))
+    forward = max(game.legal_actions(), key=lambda a: game.heuristic(a) or 0.0)
+    game.apply(forward)  # red jumps towards its line: no die has arrived, the scores are all 0
+    assert game.scores() == (0.0, 0.0, 0.0) and game.advantage(0) == 0.0
+    ahead = leads(game)
+    assert ahead[0] > 0 > ahead[1] and ahead[1] == ahead[2], "the jump shows in the search's leads"
+    assert list(ahead) == [game.standing(p) for p in range(3)]

@@ -43,12 +43,13 @@ class Node:
 
 
 def leads(game: GameBase) -> np.ndarray:
-    """Each player's lead now: a board game's own ``advantage`` (games where the fewest points win
-    define it so), else the score minus the best other score. Shape ``(players,)``."""
+    """Each player's lead now: a board game's own ``standing`` (its ``advantage`` unless the game measures
+    progress finer; games where the fewest points win define it so), else the score minus the best
+    other score. Shape ``(players,)``."""
     if game.players == 1:
         return np.array(game.scores(), dtype=float)
     if isinstance(game, Game):
-        return np.array([game.advantage(p) for p in range(game.players)], dtype=float)
+        return np.array([game.standing(p) for p in range(game.players)], dtype=float)
     scores = game.scores()
     return np.array([scores[p] - max(s for q, s in enumerate(scores) if q != p) for p in range(game.players)])
 

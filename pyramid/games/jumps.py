@@ -372,6 +372,11 @@ class Finish(JumpGame):
         me, cells = self.to_move, self.after_state(action)
         return self.progress(cells, me) - max(self.progress(cells, p) for p in range(3) if p != me) / 2
 
+    def standing(self, player: Seat) -> float:
+        """``player``'s progress (dice on the line, nearness of the rest) less the best other player's."""
+        cells = self.state.cells
+        return self.progress(cells, player) - max(self.progress(cells, p) for p in range(3) if p != player)
+
 
 class FireRedDevil(JumpGame):
     """The Fire-Red Devil (no. 57), by Oliver Stuhr.

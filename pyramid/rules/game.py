@@ -134,6 +134,14 @@ class Game(GameBase):
         s = self.scores()
         return s[player] - max((v for p, v in enumerate(s) if p != player), default=0.0)
 
+    def standing(self, player: Seat) -> float:
+        """How well ``player`` stands now, for a search that stops before the end: by default ``advantage``.
+
+        A game whose score moves only at the goal (a race: dice arrived) overrides it with its measure
+        of progress, so that a few moves ahead already tell a better position from a worse one.
+        """
+        return self.advantage(player)
+
     def _conclude(self) -> None:
         reason = self.termination()
         if reason is None and not self.legal_actions():
