@@ -8,8 +8,8 @@ import pytest
 from pyramid.agents.players import MctsPlayer, make_player
 from pyramid.agents.search import UctSearch, leads, rewards
 from pyramid.agents.seats import make_seat
-from pyramid.play import Match, play_game
 from pyramid.games.jumps import Finish
+from pyramid.play import Match, play_game
 from pyramid.registry import find_game
 from pyramid.rules import Game, Phase
 from pyramid.tablegames.base import TableGame
