@@ -91,3 +91,11 @@ def test_every_kind_of_game_plays_in_the_one_match_from_a_seed() -> None:
             match.close()
         assert scores[0] == scores[1], name
     assert np.isfinite(scores[0]).all()
+
+
+def test_the_list_of_skill_games_keeps_its_columns(capsys: pytest.CaptureFixture[str]) -> None:
+    list_games()
+    lines = capsys.readouterr().out.split("Skill games")[1].split("Table dice games")[0].strip().splitlines()[1:]
+    header, rows = lines[0], [line for line in lines[1:] if line.strip()]
+    column = header.index("programmed player")
+    assert len(rows) == 13 and all(row[column - 2 : column] == "  " and row[column] != " " for row in rows)

@@ -24,10 +24,14 @@ def list_games() -> None:
         info = game.info
         print(f"{info.number:>3}  {info.title:<24} {info.category:<9} {player_counts(info.players)}")
     print("\nSkill games (physical play; `pyramid play N`):")
-    for skill in (g for g in games if isinstance(g, type) and issubclass(g, SkillGame)):
+    skills = [g for g in games if isinstance(g, type) and issubclass(g, SkillGame)]
+    wide = max(len(player_counts(g.info.players)) for g in skills)  # columns as wide as their longest entry
+    kind = max(len("category"), *(len(g.info.category) for g in skills))
+    print(f"{'no.':>3}  {'title':<32} {'category':<{kind}} {'players':<{wide}}  programmed player")
+    for skill in skills:
         info = skill.info
         counts = player_counts(info.players)
-        print(f"{info.number:>3}  {info.title:<32} {info.category:<4} {counts:<12} player: {skill.default_player}")
+        print(f"{info.number:>3}  {info.title:<32} {info.category:<{kind}} {counts:<{wide}}  {skill.default_player}")
     print()
     print("Table dice games (played with the same dice on the table):")
     for table in (g for g in games if g.kind == "table"):
