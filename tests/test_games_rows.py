@@ -60,6 +60,8 @@ def test_triangle_a_row_shifts_as_one_piece_into_empty_funnels() -> None:
     assert frozenset({(5, 1, 2), (5, 2, 1), (5, 3, 0)}) in targets
     assert not any(t[0] == 3 for a in whole for _, t in a.steps)
     assert all(len(a.steps) in (1, 3) for a in shifts)  # the row moves whole, or one die alone across it
+    names = {a.name for a in whole}
+    assert "shift (4, 2, 2)..(4, 4, 0) towards corner a, away from b" in names  # to i = 5: towards a
     game.apply(whole[0])
     assert sorted(game.own(0)) == sorted(t for _, t in whole[0].steps) and game.to_move == 1
 

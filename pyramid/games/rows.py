@@ -46,6 +46,11 @@ def hex_distance(a: Slot, b: Slot) -> int:
     return max(abs(x - y) for x, y in zip(a, b, strict=True))
 
 
+def heading(direction: Slot) -> str:
+    """A neighbour step in words, by the plate's corners: (1, -1, 0) is "towards corner a, away from b"."""
+    return f"towards corner {'abc'[direction.index(1)]}, away from {'abc'[direction.index(-1)]}"
+
+
 def own_rows(mine: frozenset[Slot] | set[Slot]) -> list[tuple[Slot, ...]]:
     """The rows of the dice in ``mine``: each longest unbroken run along a row direction (a lone die is a row)."""
     out: set[tuple[Slot, ...]] = set()
@@ -167,7 +172,7 @@ class Triangle(PlateGame):
         """The row ``run`` moved one funnel along ``direction``."""
         steps = tuple((s, step(s, direction)) for s in run)
         where = f"{run[0]}" if len(run) == 1 else f"{run[0]}..{run[-1]}"
-        return Move(steps, name=f"shift {where} by {direction}")
+        return Move(steps, name=f"shift {where} {heading(direction)}")
 
     def shifts(self, player: Seat, cells: Mapping[Slot, Cell] | None = None) -> list[Move]:
         """Every shift of a row of ``player``'s dice, one per resulting position."""
