@@ -1135,3 +1135,37 @@ def test_a_right_drag_carries_a_die_and_a_quick_release_throws_it(display: str) 
     finally:
         viewer.close()
         world.close()
+
+
+def test_a_still_picture_has_smooth_edges_and_a_moving_one_keeps_its_pace(display: str) -> None:
+    world, _ = small_pyramid_world(3)
+    world.sleep()
+    viewer, _ = _open(world, display)
+    try:
+        if not viewer.software:
+            assert viewer.smooth, "on a graphics card the edges are always smooth"
+            return
+        viewer.camera.turn(30, 0)
+        viewer.frame(0.0)
+        assert not viewer.smooth, "the view just moved: edges drawn plain, at full pace"
+        rough = viewer.screenshot()
+        end = time.perf_counter() + 0.5
+        while time.perf_counter() < end:
+            viewer.frame(0.0)
+        assert viewer.smooth, "the view has stood still: edges smoothed"
+        smooth = viewer.screenshot()
+        a, b = rough.astype(int), smooth.astype(int)
+        changed = np.abs(a - b).sum(axis=2) > 10
+        # where the rough picture has an edge: a pixel unlike its neighbour to the right or below
+        step = np.zeros(changed.shape, dtype=bool)
+        step[:, :-1] |= np.abs(a[:, 1:] - a[:, :-1]).sum(axis=2) > 40
+        step[:-1, :] |= np.abs(a[1:, :] - a[:-1, :]).sum(axis=2) > 40
+        near = step | np.roll(step, 1, axis=0) | np.roll(step, 1, axis=1)
+        assert changed.sum() > 500, "the smoothed picture differs"
+        assert (changed & near).sum() > 0.8 * changed.sum(), "and it differs at the edges only"
+        viewer.camera.turn(5, 0)
+        viewer.frame(0.0)
+        assert not viewer.smooth
+    finally:
+        viewer.close()
+        world.close()

@@ -856,6 +856,11 @@ class World:
         return sorted(self._bodies)
 
     @property
+    def asleep(self) -> bool:
+        """Whether every die sleeps now (``sleep``): nothing moves until something wakes them."""
+        return self._asleep
+
+    @property
     def at_rest(self) -> bool:
         """Whether the last settle found every die at rest and nothing has happened since."""
         return self._at_rest
