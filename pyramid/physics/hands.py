@@ -29,9 +29,9 @@ def unit(azimuth: float, elevation: float = 0.0) -> np.ndarray:
     return np.array([math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el)])
 
 
-def jet_half_width(distance: float, nozzle: float = 0.015) -> float:
+def jet_half_width(distance: float | np.ndarray, nozzle: float = 0.015) -> float | np.ndarray:
     """The jet's half-width (m, where its speed halves) ``distance`` metres from a mouth of diameter ``nozzle``."""
-    return nozzle / 2 + JET_SPREAD * max(distance, 0.0)
+    return nozzle / 2 + JET_SPREAD * np.maximum(distance, 0.0)
 
 
 def jet_speed(points: np.ndarray, origin: Vector, direction: np.ndarray, speed: float, nozzle: float) -> np.ndarray:
@@ -47,7 +47,7 @@ def jet_speed(points: np.ndarray, origin: Vector, direction: np.ndarray, speed: 
     across = np.linalg.norm(rel - np.outer(along, direction), axis=1)
     x = np.maximum(along, 1e-9)
     centre = speed * np.minimum(1.0, JET_DECAY * nozzle / x)
-    half_width = nozzle / 2 + JET_SPREAD * x
+    half_width = jet_half_width(x, nozzle)
     out = centre * np.exp(-math.log(2) * (across / half_width) ** 2)
     return np.where(along > 0, out, 0.0)
 

@@ -20,7 +20,7 @@ from pyramid import geometry
 from pyramid.dice import COLOURS, DICE, Colour, DieId
 from pyramid.perception import Status
 from pyramid.physics import actions
-from pyramid.physics.hands import HAND_SPEED
+from pyramid.physics.hands import HAND_SPEED, unit
 from pyramid.picking import face_cell, nearest_funnel, pick_die, ray_hit, table_point
 from pyramid.rules import Action, Move, Place, Remove, RemoveColumn
 from pyramid.skillgames.base import DiceInHand, SkillGame
@@ -223,10 +223,7 @@ class Hands:
             elif self.blown_until and now > self.blown_until:
                 self.viewer.tints, self.blown_until = {}, 0.0
             return
-        azimuth, elevation = math.radians(blow.azimuth), math.radians(blow.elevation)
-        direction = np.array([math.cos(elevation) * math.cos(azimuth), math.cos(elevation) * math.sin(azimuth), 0.0])
-        direction[2] = math.sin(elevation)
-        stage.show_jet(np.array(blow.origin, dtype=float), direction)
+        stage.show_jet(np.array(blow.origin, dtype=float), unit(blow.azimuth, blow.elevation))
         dice, poses = self.world.poses()
         if self.blown_from is None:
             self.blown_from = {d: p[:3].copy() for d, p in zip(dice, poses, strict=True)}
