@@ -146,7 +146,7 @@ def jet_cone(length: float, segments: int = 24) -> np.ndarray:
     """The breath's cone along +z from the mouth: as wide as the jet (``hands.jet_half_width``) out to ``length``."""
     rings = np.linspace(0.0, length, 7)
     angles = np.linspace(0.0, 2 * math.pi, segments, endpoint=False)
-    radius = np.array([jet_half_width(float(d)) for d in rings])
+    radius = np.asarray(jet_half_width(rings))
     points = np.array(
         [[r * math.cos(a), r * math.sin(a), d] for d, r in zip(rings, radius, strict=True) for a in angles]
     )
