@@ -177,7 +177,7 @@ def test_dice_and_the_plate_cast_shadows_on_the_table(tmp_path: Path) -> None:
         world.throw(200 + n, (x, -0.13, 0.0081))  # three dice lying on the table in front of the plate
     world.settle()
     renderer = StageRenderer(480, 300)
-    from pyramid.ui.viewer import SHADOW_SHADE  # after the renderer: pyglet headless first where there is no screen
+    from pyramid.ui.stage import SHADOW_SHADE  # after the renderer: pyglet headless first where there is no screen
 
     try:
         lit = renderer(world).astype(int)
