@@ -169,29 +169,39 @@ def test_a_caption_names_the_moment_along_the_bottom_and_leaves_the_picture_abov
     assert long.shape == grey.shape and long[104:, -5:].max() < 120
 
 
+SHADOW_PICTURES = """
+import sys
+import numpy as np
+from pyramid.physics.world import World
+from pyramid.ui.film import StageRenderer
+
+world = World()
+for n, x in enumerate((-0.06, 0.0, 0.06)):
+    world.throw(200 + n, (x, -0.13, 0.0081))  # three dice lying on the table in front of the plate
+world.settle()
+renderer = StageRenderer(480, 300)
+lit = renderer(world)
+next(iter(renderer._stages.values())).shadows = False
+unlit = renderer(world)
+from pyramid.ui.stage import SHADOW_SHADE
+np.savez(sys.argv[1], lit=lit, unlit=unlit, shade=SHADOW_SHADE)
+"""
+
+
 def test_dice_and_the_plate_cast_shadows_on_the_table(tmp_path: Path) -> None:
-    from pyramid.ui.film import StageRenderer
-
-    world = World()
-    for n, x in enumerate((-0.06, 0.0, 0.06)):
-        world.throw(200 + n, (x, -0.13, 0.0081))  # three dice lying on the table in front of the plate
-    world.settle()
-    renderer = StageRenderer(480, 300)
-    from pyramid.ui.stage import SHADOW_SHADE  # after the renderer: pyglet headless first where there is no screen
-
-    try:
-        lit = renderer(world).astype(int)
-        stage = next(iter(renderer._stages.values()))
-        stage.shadows = False
-        unlit = renderer(world).astype(int)
-    finally:
-        renderer.close()
-        world.close()
+    # Drawn in a process of its own, as the films are: pyglet chooses headless or a screen once per process.
+    out = tmp_path / "shadows.npz"
+    result = subprocess.run(
+        [sys.executable, "-c", SHADOW_PICTURES, str(out)], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    pictures = np.load(out)
+    lit, unlit = pictures["lit"].astype(int), pictures["unlit"].astype(int)
     change = lit.sum(axis=2) - unlit.sum(axis=2)
     darker = change < -30
     assert darker.sum() > 300, "the shadows darken the table next to the dice and the plate"
     # A shadow only darkens (the resampling of the supersampled picture rings a little at its edges).
     assert (change > 20).sum() < 0.05 * darker.sum()
     ratio = lit[darker].sum(axis=1) / np.maximum(unlit[darker].sum(axis=1), 1)
-    shade = SHADOW_SHADE ** (1 / 1.15)  # the table's colour times the shade, through the shader's gamma
+    shade = float(pictures["shade"]) ** (1 / 1.15)  # the table's colour times the shade, through the shader's gamma
     assert abs(float(np.median(ratio)) - shade) < 0.04, "in shadow the table keeps its colour, darker"
