@@ -183,7 +183,7 @@ renderer = StageRenderer(480, 300)
 lit = renderer(world)
 next(iter(renderer._stages.values())).shadows = False
 unlit = renderer(world)
-from pyramid.ui.stage import SHADOW_SHADE
+from pyramid.ui.viewer import SHADOW_SHADE
 np.savez(sys.argv[1], lit=lit, unlit=unlit, shade=SHADOW_SHADE)
 """
 

@@ -24,7 +24,7 @@ from pyramid.physics.world import World
 from pyramid.ui.camera import OrbitCamera
 
 if TYPE_CHECKING:
-    from pyramid.ui.stage import Stage
+    from pyramid.ui.viewer import Stage
 
 FILM_SUFFIXES = (".gif", ".png", ".apng", ".mp4")
 HOLD = 0.2  # seconds a film shows each die placed, removed or thrown (no simulated time passes while it is)
@@ -56,7 +56,7 @@ def _offscreen() -> tuple[Any, type[Stage]]:
 
     if not has_display():
         pyglet.options["headless"] = True  # EGL: no X server needed
-    from pyramid.ui.stage import Stage
+    from pyramid.ui.viewer import Stage
 
     return pyglet.window.Window(64, 64, visible=False), Stage
 

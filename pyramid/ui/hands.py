@@ -28,8 +28,7 @@ from pyramid.skillgames.mount import Mounting, corner_down
 from pyramid.skillgames.throwing import Trulla
 from pyramid.state import PyramidState
 from pyramid.tolerances import TOL
-from pyramid.ui.stage import MOVED_TINT
-from pyramid.ui.viewer import Viewer
+from pyramid.ui.viewer import MOVED_TINT, Viewer
 from pyramid.units import PLACE_DROP
 
 if TYPE_CHECKING:
