@@ -100,9 +100,14 @@ def resting_on(slot: Slot) -> tuple[Slot, ...]:
     return tuple(s for s in (_add(check_slot(slot), u, -1) for u in _UNIT) if min(s) >= 0)
 
 
-# Lattice tables in slot order, computed once: the games ask the two questions below thousands of times.
+# Lattice tables in slot order, computed once: the games ask these questions thousands of times a move.
 _RESTING_ON: tuple[tuple[Slot, ...], ...] = tuple(resting_on(s) for s in SLOTS)
-_SUPPORTS: tuple[tuple[Slot, ...], ...] = tuple(supports(s) for s in SLOTS)
+SUPPORTS: tuple[tuple[Slot, ...], ...] = tuple(supports(s) for s in SLOTS)
+# Per slot, per axis 0, 1, 2: the slot whose die would cover that face (None on the outer planes).
+_COVERING: dict[Slot, tuple[tuple[int, Slot | None], ...]] = {
+    s: tuple((axis, above if min(above) >= 0 else None) for axis, u in enumerate(_UNIT) for above in [_add(s, u, -1)])
+    for s in SLOTS
+}
 
 
 def free_slots(occupied: Iterable[Slot]) -> list[Slot]:
@@ -114,7 +119,7 @@ def free_slots(occupied: Iterable[Slot]) -> list[Slot]:
 def open_slots(occupied: Iterable[Slot]) -> list[Slot]:
     """Empty slots ready for a die: base funnels, or funnels whose three supports are occupied. In slot order."""
     occ = _check_all(occupied)
-    return [s for s, below in zip(SLOTS, _SUPPORTS, strict=True) if s not in occ and occ.issuperset(below)]
+    return [s for s, below in zip(SLOTS, SUPPORTS, strict=True) if s not in occ and occ.issuperset(below)]
 
 
 def is_stable(occupied: Iterable[Slot]) -> bool:
@@ -126,15 +131,8 @@ def is_stable(occupied: Iterable[Slot]) -> bool:
 def exposed_faces(occupied: Iterable[Slot]) -> list[Exposed]:
     """The upward faces not covered by another die: (slot, axis) for axis 0, 1, 2 = +i, +j, +k."""
     occ = _check_all(occupied)
-    out: list[Exposed] = []
-    for s in SLOTS:
-        if s not in occ:
-            continue
-        for axis, u in enumerate(_UNIT):
-            above = _add(s, u, -1)
-            if min(above) < 0 or above not in occ:
-                out.append((s, axis))
-    return out
+    ordered = sorted(occ, key=SLOT_INDEX.__getitem__)
+    return [(s, axis) for s in ordered for axis, above in _COVERING[s] if above not in occ]
 
 
 def outer_faces(occupied: Iterable[Slot]) -> list[Exposed]:

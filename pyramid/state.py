@@ -71,6 +71,9 @@ class PyramidState(Mapping[Slot, Cell]):
     def __iter__(self) -> Iterator[Slot]:
         return iter(self.cells)
 
+    def __contains__(self, slot: object) -> bool:
+        return slot in self.cells
+
     def __len__(self) -> int:
         return len(self.cells)
 

@@ -40,7 +40,7 @@ class JumpGame(Game):
         """The slots of ``player``'s dice (in ``cells``, by default the state), in slot order."""
         state = self.state if cells is None else cells
         colour = self.colours[player]
-        return [s for s in geometry.SLOTS if s in state and state[s].colour == colour]
+        return sorted((s for s, c in state.items() if c.colour == colour), key=geometry.SLOT_INDEX.__getitem__)
 
     def jumps(self, player: Seat, sources: Iterable[Slot] | None = None) -> list[Move]:
         """Every jump ``player`` can make now (of the dice in ``sources``, by default all theirs)."""
