@@ -43,6 +43,9 @@ def layer(slot: Slot) -> int:
 
 def is_slot(slot: tuple[int, ...]) -> bool:
     """Whether ``slot`` is one of the 165 slots of the pyramid: three whole numbers >= 0 summing to 8 or less."""
+    plain = slot.__class__ is tuple and slot in SLOT_SET
+    if plain and int is slot[0].__class__ is slot[1].__class__ is slot[2].__class__:
+        return True  # the common case, asked thousands of times a move
     return (
         len(slot) == 3
         and all(isinstance(c, int | np.integer) and not isinstance(c, bool) for c in slot)
@@ -171,7 +174,12 @@ ROW_DIRECTIONS: tuple[Slot, ...] = ((0, 1, -1), (1, 0, -1), (1, -1, 0))
 
 def neighbours(slot: Slot) -> list[Slot]:
     """The up to six slots of the same layer that touch ``slot`` edge to edge."""
-    return [n for n in (_add(check_slot(slot), d) for d in NEIGHBOUR_STEPS) if min(n) >= 0]
+    return list(_neighbours(check_slot(slot)))
+
+
+@cache
+def _neighbours(slot: Slot) -> tuple[Slot, ...]:
+    return tuple(n for n in (_add(slot, d) for d in NEIGHBOUR_STEPS) if min(n) >= 0)
 
 
 def row(slot: Slot, direction: Slot) -> list[Slot]:

@@ -467,11 +467,40 @@ def dance(red: geometry.Slot, green: geometry.Slot, black: list[geometry.Slot], 
     return game
 
 
-def test_witches_dance_starts_with_a_mirrored_pattern_of_13() -> None:
-    game = WitchesDance(rng=np.random.default_rng(0))
+def test_witches_dance_mirror_pattern_is_the_fixed_symmetric_13() -> None:
+    game = WitchesDance(rng=np.random.default_rng(0), pattern="mirror")
     black = {s for s in game.state if game.state[s].colour == "black"}
+    assert black == set(WitchesDance.PATTERN)
     assert len(black) == 13 and {(j, i, k) for i, j, k in black} == black
     assert game.state[(8, 0, 0)].colour == "red" and game.state[(0, 8, 0)].colour == "green"
+
+
+def test_witches_dance_draws_its_own_13_away_from_the_corners_with_a_way_through() -> None:
+    figures = set()
+    for seed in range(30):
+        game = WitchesDance(rng=np.random.default_rng(seed))
+        black = frozenset(s for s in game.state if game.state[s].colour == "black")
+        near = {(8, 0, 0), (0, 8, 0), *geometry.neighbours((8, 0, 0)), *geometry.neighbours((0, 8, 0))}
+        assert len(black) == 13 and black.isdisjoint(near) and black <= set(geometry.BASE_SLOTS)
+        # each moving die can reach the other's corner (its own funnel counted empty)
+        for p in (0, 1):
+            assert WitchesDance.STARTS[1 - p] in game.distances(game.state, p, through=True)
+        figures.add(black)
+        again = WitchesDance(rng=np.random.default_rng(seed))
+        assert again.state == game.state  # the seed fixes the figure
+    assert len(figures) == 30
+
+
+def test_witches_dance_refuses_an_unknown_pattern() -> None:
+    with pytest.raises(ValueError, match="option pattern of Witches' Dance: expected drawn or mirror, got 'spiral'"):
+        WitchesDance(rng=np.random.default_rng(0), pattern="spiral")
+
+
+def test_witches_dance_standing_counts_the_territory_ahead() -> None:
+    # red boxed into its corner's three funnels, green free on the rest: green stands far better
+    wall = [(6, 2, 0), (6, 1, 1), (6, 0, 2), (7, 0, 1), (7, 1, 0)]
+    game = dance((8, 0, 0), (0, 8, 0), wall)
+    assert game.advantage(1) == 0.0 and game.standing(1) > 20 and game.standing(0) < -20
 
 
 def test_witches_dance_the_mover_steps_or_jumps_and_leaves_a_filler() -> None:
@@ -508,13 +537,14 @@ def test_witches_dance_passes_the_checker() -> None:
 
 @pytest.mark.parametrize("greedy", [0, 1])
 def test_witches_dance_greedy_beats_random_in_either_seat(greedy: int) -> None:
-    wins = 0
-    for seed in range(6):
+    alone = lost = 0
+    for seed in range(20):
         kinds = ["greedy", "random"] if greedy == 0 else ["random", "greedy"]
         game = play(WitchesDance(rng=np.random.default_rng([seed, 1])), kinds, seed)
         assert game.outcome is not None
-        wins += game.outcome.winners == (greedy,)
-    assert wins >= 5
+        alone += game.outcome.winners == (greedy,)
+        lost += greedy not in game.outcome.winners
+    assert alone >= 15 and lost <= 1  # over 100 seeds each: greedy alone 94 and 84, shared 3 and 6
 
 
 def test_witches_dance_physical_move_and_filler_are_read_back() -> None:

@@ -387,28 +387,37 @@ PAIRS = ((4, 2, 2), (5, 1, 2), (3, 1, 4), (4, 0, 4), (6, 2, 0))  # Witches' Danc
 class WitchesDance(PlateGame):
     """Witches' Dance (no. 48), by Heike Kaufmann.
 
-    Setup: 13 black dice in the pattern ``PATTERN`` (mirror-symmetric between the two start
-    corners); player 0's red moving die in the corner funnel a (8, 0, 0), player 1's green one in
-    corner b (0, 8, 0). Player 0 starts.
+    Setup: 13 black dice drawn at random among the base funnels (none in or next to a start corner;
+    drawn again until each moving die can reach the other's corner), or with ``--option
+    pattern=mirror`` the mirror-symmetric ``PATTERN``; player 0's red moving die in the corner funnel
+    a (8, 0, 0), player 1's green one in corner b (0, 8, 0). Player 0 starts.
     Turn: your moving die steps into a neighbouring empty funnel, or jumps straight over one
     neighbouring die (any colour) into the empty funnel beyond; then a filler die of your colour is
     set into the funnel it left (a ``Place``, forced). Only the moving dice ever move.
     Legal actions: those steps and jumps, then the filler; a pass when your moving die is stuck.
     Scoring: your filler dice on the plate.
     End: when neither moving die can move; most fillers win.
-    Interpretation: the figure of the 13 black dice is lost: ``PATTERN`` is three dice on the mirror
-    line between the start corners and five mirrored pairs, keeping the edge between the start
-    corners open at its middle. The end is not in the text: a stuck player passes and the other
+    Interpretation: the figure of the 13 black dice is lost. A mirror-symmetric figure (``PATTERN``:
+    three dice on the mirror line between the start corners and five mirrored pairs) hands the
+    game to player 1, who can answer every move with its mirror image: greedy in seat 1 won all 200
+    games against greedy and against the search. So each game draws its own figure.
+    The end is not in the text: a stuck player passes and the other
     goes on alone, which is what makes walling the other in (the text's tactic) pay; ending at the
     first stuck player would give the starting player the win or a tie in every game.
     """
 
     info = GameInfo(48, "Witches' Dance", "T", (2,), "13 black dice, red and green movers and fillers", (), 495)
+    options_help: ClassVar[dict[str, str]] = {
+        "pattern": "drawn: the 13 black dice at random, each game its own (default); mirror: one symmetric figure"
+    }
     house_rules = (
-        "The 13 black dice (figure lost): (1,1,6), (2,2,4), (3,3,2) on the mirror line and the pairs (4,2,2), (5,1,2), "
-        "(3,1,4), (4,0,4), (6,2,0) with their mirror images (i and j swapped). A stuck player passes, the other "
-        "goes on; the game ends when neither can move."
+        "The 13 black dice (figure lost) are drawn at random among the base funnels not in or next to a start corner, "
+        "again until each moving die can reach the other's corner (a mirror-symmetric figure lets player 1 copy "
+        "every move; --option pattern=mirror plays one: (1,1,6), (2,2,4), (3,3,2) on the mirror line and the pairs "
+        "(4,2,2), (5,1,2), (3,1,4), (4,0,4), (6,2,0) with i and j swapped). A stuck player passes, the other goes "
+        "on; the game ends when neither can move."
     )
+    PATTERNS: ClassVar[tuple[str, ...]] = ("drawn", "mirror")
     colours = ("red", "green")
     PATTERN: ClassVar[tuple[Slot, ...]] = (
         (1, 1, 6),
@@ -423,13 +432,28 @@ class WitchesDance(PlateGame):
     STARTS: ClassVar[tuple[Slot, Slot]] = ((8, 0, 0), (0, 8, 0))
 
     def setup(self) -> None:
-        cells = {s: Cell("black", self.draw_orientation()) for s in self.PATTERN}
-        for p, s in enumerate(self.STARTS):
-            cells[s] = Cell(self.colours[p], self.draw_orientation())
-        self.state = PyramidState(cells)
+        pattern = self.option("pattern", "drawn")
+        if pattern not in self.PATTERNS:
+            raise ValueError(f"option pattern of {self.info.title}: expected drawn or mirror, got {pattern!r}")
         self.movers = list(self.STARTS)
         self.fillers = [0, 0]
         self.vacated: Slot | None = None
+        black = self.PATTERN if pattern == "mirror" else self.draw_pattern()
+        cells = {s: Cell("black", self.draw_orientation()) for s in black}
+        for p, s in enumerate(self.STARTS):
+            cells[s] = Cell(self.colours[p], self.draw_orientation())
+        self.state = PyramidState(cells)
+
+    def draw_pattern(self) -> tuple[Slot, ...]:
+        """13 base funnels at random, none in or next to a start corner, through which each moving die
+        reaches the other's corner (drawn again until so)."""
+        near = set(self.STARTS) | {n for s in self.STARTS for n in geometry.neighbours(s)}
+        pool = [s for s in geometry.BASE_SLOTS if s not in near]
+        while True:
+            black = tuple(pool[i] for i in sorted(self.rng.choice(len(pool), size=len(self.PATTERN), replace=False)))
+            cells = {s: Cell("black") for s in black} | {s: Cell(self.colours[p]) for p, s in enumerate(self.STARTS)}
+            if all(self.STARTS[1 - p] in self.distances(cells, p, through=True) for p in (0, 1)):
+                return black
 
     def mover_moves(self, player: Seat, cells: Mapping[Slot, Cell] | None = None) -> list[Move]:
         """The steps and jumps of ``player``'s moving die."""
@@ -455,15 +479,22 @@ class WitchesDance(PlateGame):
     def scores(self) -> tuple[float, ...]:
         return (float(self.fillers[0]), float(self.fillers[1]))
 
+    def standing(self, player: Seat) -> float:
+        """The filler lead plus the territory: the funnels a moving die reaches first are fillers to come."""
+        return self.advantage(player) + self.territory(self.state.cells, player)
+
     def termination(self) -> Termination | None:
         if self.vacated is None and not any(self.mover_moves(p) for p in (0, 1)):
             return Termination.BLOCKED
         return None
 
-    def distances(self, cells: Mapping[Slot, Cell], player: Seat) -> dict[Slot, int]:
-        """Moves ``player``'s moving die needs to each empty funnel it can reach among ``cells``."""
+    def distances(self, cells: Mapping[Slot, Cell], player: Seat, through: bool = False) -> dict[Slot, int]:
+        """Moves ``player``'s moving die needs to each empty funnel it can reach among ``cells`` (with
+        ``through``, the other moving die's funnel counts as empty: the drawing of a figure asks it)."""
         found = {self.movers[player]: 0}
         frontier = [self.movers[player]]
+        if through:
+            cells = {s: c for s, c in cells.items() if s != self.movers[1 - player]}
         while frontier:
             later = []
             for here in frontier:
