@@ -9,6 +9,7 @@ from pyramid.agents.players import MctsPlayer, make_player
 from pyramid.agents.search import UctSearch, leads, rewards
 from pyramid.agents.seats import make_seat
 from pyramid.games.jumps import Finish
+from pyramid.games.mounds import Diebylon, MoundMover
 from pyramid.play import Match, play_game
 from pyramid.registry import find_game
 from pyramid.rules import Game, Phase
@@ -83,3 +84,15 @@ def test_the_search_values_a_race_by_its_progress_not_only_by_dice_arrived() -> 
     ahead = leads(game)
     assert ahead[0] > 0 > ahead[1] and ahead[1] == ahead[2], "the jump shows in the search's leads"
     assert list(ahead) == [game.standing(p) for p in range(3)]
+
+
+@pytest.mark.parametrize("game_cls", [MoundMover, Diebylon])
+def test_the_search_values_a_corner_race_by_its_progress(game_cls: type[MoundMover] | type[Diebylon]) -> None:
+    game = game_cls(3, rng=np.random.default_rng(0))
+    if isinstance(game, Diebylon):
+        game.rolled = 4  # a start off the corner pyramid needs a 4 or a 6
+    forward = max(game.legal_actions(), key=lambda a: game.heuristic(a) or 0.0)
+    game.apply(forward)
+    assert game.scores()[0] == 0.0 and game.advantage(0) <= 0.0, "no die of red's has arrived"
+    assert game.standing(0) > 0 > game.standing(1), "red's die nearer its target shows in its standing"
+    assert list(leads(game)) == [game.standing(p) for p in range(3)]

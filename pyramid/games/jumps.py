@@ -60,6 +60,16 @@ class JumpGame(Game):
         """The cells after ``action`` done exactly."""
         return carry(self.state.cells, action.steps) if isinstance(action, Move) else dict(self.state.cells)
 
+    def progress(self, cells: Mapping[Slot, Cell], player: Seat) -> float:
+        """How far ``player`` has come in ``cells``: the races say how; 0 in a game that is no race."""
+        return 0.0
+
+    def progress_lead(self, player: Seat) -> float:
+        """``player``'s progress now less the best other player's: the standing of a race, whose score moves
+        only at the goal, so that a few moves ahead already tell a better position from a worse one."""
+        cells = self.state.cells
+        return self.progress(cells, player) - max(self.progress(cells, p) for p in range(self.players) if p != player)
+
 
 class Race(JumpGame):
     """Race (no. 52), by Martin Callis.
@@ -273,7 +283,7 @@ class FleaChase(JumpGame):
             return Termination.BLOCKED
         return None
 
-    def progress(self, cells: dict[Slot, Cell], player: Seat) -> float:
+    def progress(self, cells: Mapping[Slot, Cell], player: Seat) -> float:
         """How far ``player``'s dice in ``cells`` have come: dice in the target, faces there, nearness."""
         mine = self.own(player, cells)
         inside = [s for s in mine if s in self.target]
@@ -363,7 +373,7 @@ class Finish(JumpGame):
     def termination(self) -> Termination | None:
         return Termination.GOAL_REACHED if max(self.scores()) == 7 else None
 
-    def progress(self, cells: dict[Slot, Cell], player: Seat) -> float:
+    def progress(self, cells: Mapping[Slot, Cell], player: Seat) -> float:
         """How far ``player``'s dice in ``cells`` have come: dice on the line, nearness of the others."""
         mine = self.own(player, cells)
         return 10.0 * sum(self.on_line(s, player) for s in mine) - sum(s[player] for s in mine)
@@ -373,9 +383,7 @@ class Finish(JumpGame):
         return self.progress(cells, me) - max(self.progress(cells, p) for p in range(3) if p != me) / 2
 
     def standing(self, player: Seat) -> float:
-        """``player``'s progress (dice on the line, nearness of the rest) less the best other player's."""
-        cells = self.state.cells
-        return self.progress(cells, player) - max(self.progress(cells, p) for p in range(3) if p != player)
+        return self.progress_lead(player)
 
 
 class FireRedDevil(JumpGame):

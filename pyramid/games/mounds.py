@@ -71,6 +71,9 @@ class CornerGame(JumpGame):
         me, cells = self.to_move, self.after_state(action)
         return self.progress(cells, me) - max(self.progress(cells, p) for p in range(3) if p != me) / 2
 
+    def standing(self, player: Seat) -> float:
+        return self.progress_lead(player)
+
 
 class MoundMover(CornerGame):
     """Mound Mover (no. 37), by Reto Walt and Gilberto Zappatini.
