@@ -11,7 +11,7 @@ import pytest
 from gameplay import physical_moves, play
 
 from pyramid import geometry
-from pyramid.games.edges import Masquerade, corner_edges
+from pyramid.games.edges import Masquerade, corner_edges, slides_to_sort
 from pyramid.games.jumps import Finish, FireRedDevil, FleaChase, Race
 from pyramid.moves import jump_targets
 from pyramid.rules import Game, IllegalAction, Move, Pass, Place, Termination, check_game
@@ -30,6 +30,38 @@ def masquerade_with(edges: dict[int, list[str]], top: str = "black", **options: 
     cells[game.apexes[0]] = Cell(top, cells[game.apexes[0]].up)  # type: ignore[arg-type]
     game.observe(PyramidState(cells))
     return game
+
+
+@pytest.mark.parametrize("training", [False, True])
+def test_masquerade_slides_to_sort_is_exact(training: bool) -> None:
+    table = slides_to_sort(training)
+    assert len(table) == 16800 and sum(n == 0 for n in table.values()) == 6
+    game = Masquerade(2, rng=np.random.default_rng(4), training=training)
+    for _ in range(table[game.arrangement(game.state, 0)]):  # follow the table down: one slide nearer each time
+        left = game.slides_left(0)
+        nearer = [m for m in game.slides(0) if slides_to_sort(training)[slid(game, m)] == left - 1]
+        others = [slides_to_sort(training)[slid(game, m)] for m in game.slides(0)]
+        assert nearer and all(left - 1 <= n <= left + 3 for n in others)  # three more slides of an edge undo one
+        game.apply(nearer[0])
+        if game.outcome is None:
+            game.apply(game.slides(1)[0])
+    assert game.in_place(game.state, 0) == 10 and game.outcome is not None and game.outcome.winners == (0,)
+
+
+def slid(game: Masquerade, move: Move) -> tuple[str, ...]:
+    """Player 0's arrangement after ``move``."""
+    trial = game.clone()
+    trial.apply(move)
+    return trial.arrangement(trial.state, 0)
+
+
+def test_masquerade_every_start_is_seven_slides_from_sorted_so_seat_0_wins_with_exact_play() -> None:
+    for seed in range(20):
+        game = Masquerade(3, rng=np.random.default_rng(seed))
+        assert [game.slides_left(p) for p in range(3)] == [7, 7, 7]
+        assert game.standing(0) == 0.0
+    game.apply(next(m for m in game.slides(0) if slides_to_sort(False)[slid(game, m)] == 6))
+    assert game.standing(0) == 1.0 and game.standing(1) == -1.0
 
 
 def test_masquerade_starts_with_every_colour_on_every_edge_and_level() -> None:

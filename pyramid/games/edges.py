@@ -7,6 +7,8 @@ Rules layer only (no physics); the edge slide is ``pyramid.moves.edge_slide``, c
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
+from itertools import permutations
 from typing import ClassVar
 
 from pyramid import geometry
@@ -26,6 +28,43 @@ def corner_edges(apex: Slot) -> list[list[Slot]]:
         [(apex[0] + n * (a == 0), apex[1] + n * (a == 1), apex[2] + n * (a == 2)) for n in (3, 2, 1, 0)]
         for a in range(3)
     ]
+
+
+def _slide_order(edge: int) -> tuple[int, ...]:
+    """Where each place of an arrangement (``Masquerade.arrangement``) takes its colour from after ``edge`` slides."""
+    order = list(range(10))
+    bottom, middle, upper = 3 * edge, 3 * edge + 1, 3 * edge + 2
+    order[bottom], order[middle], order[upper], order[9] = middle, upper, 9, bottom
+    return tuple(order)
+
+
+@cache
+def slides_to_sort(training: bool) -> dict[tuple[Colour, ...], int]:
+    """The fewest slides from each arrangement of a pyramid's top and edges to a sorted one (all 16,800 of them).
+
+    Sorted: each level one colour (``training``: each edge one colour), black on top. Found breadth first
+    backwards from the six sorted arrangements; a slide is undone by sliding the same edge three more times.
+    """
+    goals = [
+        tuple(order[e] if training else order[level] for e in range(3) for level in range(3)) + ("black",)
+        for order in permutations(EDGE_COLOURS)
+    ]
+    found = dict.fromkeys(goals, 0)
+    frontier = list(goals)
+    undo = [_slide_order(edge) for edge in range(3)]
+    while frontier:
+        later = []
+        for after in frontier:
+            for order in undo:
+                before: list[Colour] = list(after)
+                for place, source in enumerate(order):
+                    before[source] = after[place]
+                key = tuple(before)
+                if key not in found:
+                    found[key] = found[after] + 1
+                    later.append(key)
+        frontier = later
+    return found
 
 
 class Masquerade(Game):
@@ -113,6 +152,15 @@ class Masquerade(Game):
         return tuple(cells[s].colour for edge in corner_edges(self.apexes[player]) for s in edge[:3]) + (
             cells[self.apexes[player]].colour,
         )
+
+    def slides_left(self, player: Seat) -> int:
+        """The fewest slides that sort ``player``'s pyramid from where it stands."""
+        return slides_to_sort(self.training)[self.arrangement(self.state, player)]
+
+    def standing(self, player: Seat) -> float:
+        """The race exactly: how many slides sooner than the nearest other player ``player`` can be sorted."""
+        left = [self.slides_left(p) for p in range(self.players)]
+        return min(n for p, n in enumerate(left) if p != player) - left[player]
 
     def outlook(self, cells: dict[Slot, Cell], player: Seat, depth: int) -> float:
         """The most dice in place ``player`` can reach from ``cells`` within ``depth`` more slides, sooner better."""
