@@ -108,6 +108,20 @@ def test_slipped_objectives_count_the_dice_of_the_best_edge() -> None:
     assert sixes.progress(cells) == 9
 
 
+def test_slipped_standing_counts_the_lead_in_dice_of_the_best_edge() -> None:
+    game = Slipped(2, rng=np.random.default_rng(0))
+    game.objectives = [next(o for o in OBJECTIVES if o.text == t) for t in ("an edge all odd", "an edge all even")]
+    cells = dict(game.state.cells)
+    for s in spar(0):
+        cells[s] = Cell("green", showing(1, 1, 3))  # odd to both sides of spar i, but the bottom die
+    cells[(8, 0, 0)] = Cell("green", showing(1, 2, 3))
+    game.observe(PyramidState(cells))
+    odd, even = (o.progress(game.state) for o in game.objectives)
+    assert (odd, even) == (8, even) and even < 8
+    assert game.scores()[0] - game.scores()[1] == pytest.approx((8 - even) / 9)
+    assert game.standing(0) == pytest.approx(8 - even) and game.standing(1) == pytest.approx(even - 8)
+
+
 def test_slipped_slides_any_spar_and_its_objective_wins() -> None:
     game = Slipped(3, rng=np.random.default_rng(3))
     assert len([a for a in game.legal_actions() if isinstance(a, Move)]) == 24

@@ -243,6 +243,11 @@ class Slipped(Slide):
         # the others' objectives are secret: only the own progress counts
         return self.progress(cells, player)
 
+    def standing(self, player: Seat) -> float:
+        """The progress lead counted in dice (the score is a fraction of the 9: a die's step would hardly
+        move the search's rewards)."""
+        return len(spar(0)) * self.advantage(player)
+
     def secret(self, player: Seat) -> str:
         return f"your slip: {self.objectives[player].text}"
 
