@@ -86,6 +86,23 @@ def test_masquerade_slide_takes_the_bottom_die_to_the_top() -> None:
         game.apply(slide)  # player 1 may not slide player 0's edges
 
 
+def test_masquerade_with_others_a_player_sets_back_the_other_one_slide_from_sorted() -> None:
+    # player 0 one slide from sorted (edge 0 reads black, red, green with blue on top), player 1 at its start
+    game = masquerade_with(
+        {0: ["black", "red", "green"], 1: ["red", "green", "blue"], 2: ["red", "green", "blue"]}, "blue", others=True
+    )
+    game.to_move = 1
+    assert game.slides_left(0) == 1 and game.slides_left(1) == 7
+    legal = [a for a in game.legal_actions() if isinstance(a, Move)]
+    theirs = [a for a in legal if a.steps[0][0] in {e[0] for e in corner_edges(game.apexes[0])}]
+    assert len(legal) == 6 and len(theirs) == 3, "player 1 may slide player 0's edges too"
+    best = max(legal, key=lambda a: game.heuristic(a) or 0.0)
+    assert best in theirs, "greedy spoils the other's last slide rather than take its own first"
+    game.apply(best)
+    assert game.slides_left(0) > 1 and game.outcome is None
+    assert len(masquerade_with({0: ["red"] * 3, 1: ["green"] * 3, 2: ["blue"] * 3}).legal_actions()) == 3
+
+
 def test_masquerade_main_game_is_won_by_the_same_sequence_on_every_edge() -> None:
     # each level has two dice of one colour, the top is black: 2 + 2 + 2 + 1 in place
     game = masquerade_with({0: ["blue", "red", "green"], 1: ["red", "green", "blue"], 2: ["red", "green", "blue"]})
@@ -114,6 +131,19 @@ def test_masquerade_training_game_sorts_one_colour_per_edge() -> None:
 @pytest.mark.parametrize("players", [2, 3])
 def test_masquerade_passes_the_checker(players: int) -> None:
     report = check_game(Masquerade, range(4), players)
+    assert report.ok, report.problems
+
+
+class MasqueradeOthers(Masquerade):
+    """Masquerade with ``--option others=yes`` (the checker builds games without options)."""
+
+    def setup(self) -> None:
+        self.options = {**self.options, "others": True}
+        super().setup()
+
+
+def test_masquerade_sliding_any_pyramid_passes_the_checker() -> None:
+    report = check_game(MasqueradeOthers, range(4), 3)
     assert report.ok, report.problems
 
 

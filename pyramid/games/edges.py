@@ -75,7 +75,7 @@ class Masquerade(Game):
     blue dice.
     Turn: take the bottom corner die of one of your pyramid's three edges out; the edge slides down
     one slot and the die goes on the vacant top (one ``Move`` of four dice).
-    Legal actions: the three edge slides of your own pyramid.
+    Legal actions: the three edge slides of your own pyramid (option ``others``: of any pyramid).
     Scoring: dice in place: for each level of the edges (bottom, middle, upper) the most dice of one
     colour on it, plus 1 for a black top (10 when sorted). Option ``training``: for each edge the
     most dice of one colour on it, plus 1 for a black top.
@@ -90,7 +90,8 @@ class Masquerade(Game):
 
     info = GameInfo(34, "Masquerade", "T", (2, 3), "20 dice per player: 11 black, 3 red, 3 green, 3 blue", (), 371)
     options_help: ClassVar[dict[str, str]] = {
-        "training": "yes: the training game (each edge one colour) instead of the same sequence on every edge"
+        "training": "yes: the training game (each edge one colour) instead of the same sequence on every edge",
+        "others": "yes: a turn may slide an edge of any pyramid, another player's too (default no: your own only)",
     }
     house_rules = (
         "The start (lost in the seed): every edge reads red, green, blue from the bottom, turned by one colour from "
@@ -100,6 +101,7 @@ class Masquerade(Game):
 
     def setup(self) -> None:
         self.training = self.option("training", False)
+        self.others = self.option("others", False)
         apexes = geometry.small_pyramid_apexes(20)
         self.apexes = [apexes[CORNERS[p]] for p in range(self.players)]
         cells: dict[Slot, Cell] = {}
@@ -123,7 +125,9 @@ class Masquerade(Game):
         return out
 
     def legal(self) -> list[Action]:
-        return list(self.slides(self.to_move))
+        me = self.to_move
+        pyramids = [me, *(p for p in range(self.players) if p != me)] if self.others else [me]
+        return [m for p in pyramids for m in self.slides(p)]
 
     def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         seen = (player, self.arrangement(self.state, player))
@@ -177,4 +181,7 @@ class Masquerade(Game):
         me = self.to_move
         after = carry(self.state.cells, action.steps)
         # look three slides ahead; an arrangement already seen is worth less, so the player does not go round in circles
-        return self.outlook(after, me, 2) - self.visits.get((me, self.arrangement(after, me)), 0)
+        value = self.outlook(after, me, 2) - self.visits.get((me, self.arrangement(after, me)), 0)
+        if self.others:  # where others' pyramids may be slid: keep the nearest other from its goal
+            value -= max(self.outlook(after, p, 1) for p in range(self.players) if p != me) / 2
+        return value
