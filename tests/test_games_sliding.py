@@ -16,7 +16,7 @@ from pyramid.encoding import observation_tensor, observation_text
 from pyramid.games.mounds import Diebylon, MoundMover, corner_pyramid
 from pyramid.games.slides import APEX, OBJECTIVES, Slide, Slipped, spar
 from pyramid.geometry import Slot, UpFaces
-from pyramid.moves import jump_targets, move_length
+from pyramid.moves import carry, jump_targets, move_length
 from pyramid.rules import Game, IllegalAction, Move, Pass, Place, Remove, Termination, check_game
 from pyramid.state import Cell, PyramidState
 
@@ -306,3 +306,22 @@ def test_slipped_a_player_sees_only_its_own_progress_until_the_end() -> None:
     assert game.scores() != before
     assert np.array_equal(observation_tensor(game, 0), own_view[0]) and observation_text(game, 0) == own_view[1]
     assert game.scores_seen_by(1)[1] == game.scores()[1]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_slide_best_top_is_the_best_value_over_every_way_to_set_the_top_down(players: int) -> None:
+    game = Slide(players, rng=np.random.default_rng(5))
+    rng = np.random.default_rng(6)
+    checked = 0
+    for _ in range(40):
+        for action in game.legal_actions():
+            if isinstance(action, Move):
+                after = carry(game.state.cells, action.steps)
+                spelled_out = max(game.value(c, game.to_move) for c in game.top_choices(after))
+                assert game.best_top(after, game.to_move) == pytest.approx(spelled_out)
+                checked += 1
+        legal = game.legal_actions()
+        game.apply(legal[int(rng.integers(len(legal)))])
+        if game.outcome is not None:
+            break
+    assert checked > 100

@@ -7,6 +7,7 @@ taken out up to the top, carried out as one ``Move``; the die set on top may the
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,25 +26,34 @@ AXIS_NAMES = "ijk"
 Stage: TypeAlias = Literal["slide", "turn", "set"]  # a turn: slide, then leave or lift the top die, then set it down
 
 
+_SPARS: tuple[tuple[Slot, ...], ...] = tuple(
+    tuple(shift(APEX, AXES[axis], n) for n in range(geometry.BASE_LAYER, -1, -1)) for axis in range(3)
+)
+# the 17 slots of the two spars each side sees (the apex once), in slot order
+_SIDE_SLOTS: tuple[tuple[Slot, ...], ...] = tuple(
+    tuple(sorted({s for axis in range(3) if axis != side for s in _SPARS[axis]}, key=geometry.SLOT_INDEX.__getitem__))
+    for side in range(3)
+)
+
+
 def spar(axis: int) -> list[Slot]:
     """The 9 slots of the pyramid's edge along cube axis ``axis``, bottom first, the apex last."""
-    return [shift(APEX, AXES[axis], n) for n in range(geometry.BASE_LAYER, -1, -1)]
+    return list(_SPARS[axis])
 
 
 def line(cells: Mapping[Slot, Cell], axis: int, side: int) -> list[int]:
     """The 9 faces the spar along ``axis`` shows on side ``side`` (the plane where that coordinate is 0), bottom up."""
-    return [up[side] for s in spar(axis) if s in cells and (up := cells[s].up) is not None]
+    return [up[side] for s in _SPARS[axis] if s in cells and (up := cells[s].up) is not None]
 
 
 def side_faces(cells: Mapping[Slot, Cell], side: int) -> list[int]:
     """The 17 faces the two green spars of side ``side`` show on it (the apex once)."""
-    slots = {s for axis in range(3) if axis != side for s in spar(axis)}
-    return [up[side] for s in slots if s in cells and (up := cells[s].up) is not None]
+    return [up[side] for s in _SIDE_SLOTS[side] if s in cells and (up := cells[s].up) is not None]
 
 
 def one_number(faces: list[int]) -> int:
     """How many of ``faces`` show the number shown most often."""
-    return Counter(faces).most_common(1)[0][1] if faces else 0
+    return max(Counter(faces).values()) if faces else 0
 
 
 class Slide(Game):
@@ -143,14 +153,33 @@ class Slide(Game):
         """``cells`` with the top die turned every way it can be set down."""
         return [{**cells, APEX: Cell("green", up)} for up in geometry.ALL_UP_FACES]
 
+    def best_top(self, cells: Mapping[Slot, Cell], player: Seat) -> float:
+        """``player``'s best ``value`` over the 24 ways to set the top die of ``cells`` down.
+
+        The same as the best of ``value`` over ``top_choices``, counted once: each side's faces below
+        the top tallied by number, the top adding one face to each side.
+        """
+        tallies = []
+        for side in range(self.players):
+            tally = [0] * 7
+            for s in _SIDE_SLOTS[side]:
+                if s != APEX and (cell := cells.get(s)) is not None and cell.up is not None:
+                    tally[cell.up[side]] += 1
+            tallies.append(tally)
+        best = -math.inf
+        for up in geometry.ALL_UP_FACES:
+            reach = [max(max(tally), tally[up[side]] + 1) for side, tally in enumerate(tallies)]
+            others = max((n for side, n in enumerate(reach) if side != player), default=0)
+            best = max(best, reach[player] - 0.5 * others)
+        return best
+
     def heuristic(self, action: Action) -> float | None:
         me, cells = self.to_move, self.state.cells
         if isinstance(action, Move):
             # the top die will be turned at best: count the spar faces below the top, and one for the top
-            after = carry(cells, action.steps)
-            return max(self.value(c, me) for c in self.top_choices(after))
+            return self.best_top(carry(cells, action.steps), me)
         if isinstance(action, Remove):
-            return max(self.value(c, me) for c in self.top_choices(cells))
+            return self.best_top(cells, me)
         if isinstance(action, Place):
             return self.value({**cells, APEX: Cell("green", action.up)}, me)
         return self.value(cells, me)
@@ -247,6 +276,9 @@ class Slipped(Slide):
         """The progress lead counted in dice (the score is a fraction of the 9: a die's step would hardly
         move the search's rewards)."""
         return len(spar(0)) * self.advantage(player)
+
+    def best_top(self, cells: Mapping[Slot, Cell], player: Seat) -> float:
+        return max(self.value(c, player) for c in self.top_choices(cells))
 
     def secret(self, player: Seat) -> str:
         return f"your slip: {self.objectives[player].text}"
