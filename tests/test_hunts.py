@@ -278,6 +278,26 @@ def test_pharaoh_greedy_takes_the_shortest_way() -> None:
     assert isinstance(choice, Move) and game.way_left(0, choice.steps[0][1]) == before - 1
 
 
+def test_pharaoh_standing_counts_an_explorer_in_the_way() -> None:
+    # an explorer in the funnel every shortest way of red's takes next: red's way around it is longer
+    for seed in range(40):
+        game = PharaohsCurse(rng=np.random.default_rng(seed))
+        left = game.way_left(0)
+        nexts = [t for t in targets(game) if game.way_left(0, t) == left - 1]
+        if len(nexts) == 1 and nexts[0] not in game.explorers and game.way_around(0) == left:
+            break
+    else:
+        raise AssertionError("no heap with a single next step for red in 40 seeds")
+    assert game.standing(1) == min(game.way_around(p) for p in (0, 2)) - game.way_around(1)
+    cells = dict(game.state.cells)
+    cells[nexts[0]] = cells.pop(game.explorers[1])  # the blue explorer steps into red's way
+    game.explorers[1] = nexts[0]
+    game.observe(PyramidState(cells))
+    assert game.way_left(0) == left, "the maze alone has not changed"
+    assert game.way_around(0) > left
+    assert game.standing(0) == min(game.way_around(p) for p in (1, 2)) - game.way_around(0)
+
+
 def test_pharaoh_passes_the_checker() -> None:
     report = check_game(PharaohsCurse, range(3))
     assert report.ok, report.problems

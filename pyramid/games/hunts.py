@@ -208,8 +208,9 @@ class WolfInASheepsCoat(Game):
 # --- The Pharaoh's Curse ----------------------------------------------------------------------
 
 
-def maze_distances(greens: frozenset[Slot], goal: Slot) -> dict[Slot, int]:
-    """Moves an explorer needs from each slot it can stand in to ``goal``, through the dice ``greens`` alone.
+def maze_distances(greens: frozenset[Slot], goal: Slot, blocked: frozenset[Slot] = frozenset()) -> dict[Slot, int]:
+    """Moves an explorer needs from each slot it can stand in to ``goal``, through the dice ``greens`` alone
+    (and never through the slots ``blocked``: other explorers standing there).
 
     An explorer stands in a base funnel or on green dice only, and nothing rests on it, so a jump
     and its way back are both legal: a search out from the goal gives the distances to it.
@@ -220,7 +221,7 @@ def maze_distances(greens: frozenset[Slot], goal: Slot) -> dict[Slot, int]:
         later = []
         for here in frontier:
             for there in jump_targets(greens | {here}, here):
-                if there not in found and all(s in greens for s in geometry.supports(there)):
+                if there not in found and there not in blocked and all(s in greens for s in geometry.supports(there)):
                     found[there] = found[here] + 1
                     later.append(there)
         frontier = later
@@ -268,6 +269,7 @@ class PharaohsCurse(Game):
             if all(start in ways[p] for p, start in enumerate(self.STARTS)):
                 break
         self.mazes[greens] = ways
+        self.detours: dict[tuple[frozenset[Slot], frozenset[Slot], Seat], dict[Slot, int]] = {}
         cells = {s: Cell("green", self.draw_orientation()) for s in greens}
         cells.update({s: Cell(c, self.draw_orientation()) for s, c in zip(self.STARTS, self.colours, strict=True)})
         self.state = PyramidState(cells)
@@ -325,6 +327,24 @@ class PharaohsCurse(Game):
         if self.arrived is not None:
             return 10.0 if self.arrived == player else -10.0
         return min(self.way_left(p) for p in range(3) if p != player) - self.way_left(player)
+
+    def way_around(self, player: Seat) -> int:
+        """Moves ``player``'s explorer needs to its exit around the other explorers where they stand now
+        (its way through them plus 4 when they cut it off: they will move on)."""
+        greens = frozenset(s for s, c in self.state.items() if c.colour == "green")
+        blocked = frozenset(e for q, e in enumerate(self.explorers) if q != player)
+        key = (greens, blocked, player)
+        if key not in self.detours:
+            self.detours[key] = maze_distances(greens, self.EXITS[player], blocked)
+        return self.detours[key].get(self.explorers[player], self.way_left(player) + 4)
+
+    def standing(self, player: Seat) -> float:
+        """The race as ``advantage``, with each explorer's way around the others where they stand: a search
+        sees what standing in another's way is worth."""
+        if self.arrived is not None:
+            return self.advantage(player)
+        ways = [self.way_around(p) for p in range(3)]
+        return min(w for p, w in enumerate(ways) if p != player) - ways[player]
 
     def termination(self) -> Termination | None:
         if self.arrived is not None:
