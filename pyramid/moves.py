@@ -14,6 +14,7 @@ then each is set down in its target keeping its faces. ``carry`` gives the cells
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import cache
 from typing import TypeAlias, TypeVar
 
 from pyramid import geometry
@@ -101,7 +102,16 @@ def reach(occupied: Iterable[Slot], source: Slot, length: int) -> list[Slot]:
     if not is_free(occ, source):
         return []
     rest = occ - {source}
-    return [t for t in geometry.SLOTS if move_length(source, t) == length and is_open_for(rest, t)]
+    return [t for t in _at_length(source).get(length, ()) if is_open_for(rest, t)]
+
+
+@cache
+def _at_length(source: Slot) -> dict[int, tuple[Slot, ...]]:
+    """The slots at each move length from ``source``, in slot order."""
+    out: dict[int, list[Slot]] = {}
+    for t in geometry.SLOTS:
+        out.setdefault(move_length(source, t), []).append(t)
+    return {n: tuple(slots) for n, slots in out.items()}
 
 
 def edge_column(occupied: Iterable[Slot], bottom: Slot, axis: int) -> list[Slot]:
