@@ -74,6 +74,9 @@ class PyramidState(Mapping[Slot, Cell]):
     def __contains__(self, slot: object) -> bool:
         return slot in self.cells
 
+    def get(self, slot: Slot, default: Cell | None = None) -> Cell | None:  # type: ignore[override]
+        return self.cells.get(slot, default)
+
     def __len__(self) -> int:
         return len(self.cells)
 

@@ -36,6 +36,13 @@ def on_plate(slot: Slot) -> bool:
     return slot in BASE
 
 
+# Per base funnel: (a, b) for each row direction, a the neighbour one way and b the funnel on the plate the other way.
+_FLANKS: dict[Slot, tuple[tuple[Slot, Slot], ...]] = {
+    s: tuple((step(s, d), step(s, d, -1)) for d in geometry.NEIGHBOUR_STEPS if on_plate(step(s, d, -1)))
+    for s in geometry.BASE_SLOTS
+}
+
+
 class PlateGame(Game):
     """What the plate games share: dice owned by colour, steps and straight jumps, captures to carry out."""
 
@@ -51,7 +58,8 @@ class PlateGame(Game):
     def own(self, player: Seat, cells: Mapping[Slot, Cell] | None = None) -> list[Slot]:
         """The base funnels holding ``player``'s dice, in slot order."""
         state = self.state if cells is None else cells
-        return [s for s in geometry.BASE_SLOTS if self.owner(s, state) == player]
+        colour = self.colours[player]
+        return [s for s in geometry.BASE_SLOTS if (cell := state.get(s)) is not None and cell.colour == colour]
 
     @staticmethod
     def move(source: Slot, target: Slot, verb: str = "move") -> Move:
@@ -200,12 +208,12 @@ class Sandwich(PlateGame):
 
     def threats(self, cells: Mapping[Slot, Cell], player: Seat) -> int:
         """Dice of ``player``'s with an enemy die on one side along a row and an empty funnel on the other."""
+        enemies = set(self.colours) - {self.colours[player]}
         count = 0
         for s in self.own(player, cells):
-            for d in geometry.NEIGHBOUR_STEPS:
-                a, b = step(s, d), step(s, d, -1)
-                enemy = self.owner(a, cells)
-                count += enemy is not None and enemy != player and on_plate(b) and b not in cells
+            for a, b in _FLANKS[s]:
+                cell = cells.get(a)
+                count += cell is not None and cell.colour in enemies and b not in cells
         return count
 
     def heuristic(self, action: Action) -> float | None:
