@@ -22,7 +22,7 @@ from pyramid.state import Cell, PyramidState
 
 def masquerade_with(edges: dict[int, list[str]], top: str = "black", **options: bool) -> Masquerade:
     """A two-player Masquerade whose player 0 edges read ``edges[axis]`` bottom first."""
-    game = Masquerade(2, rng=np.random.default_rng(0), **options)
+    game = Masquerade(2, rng=np.random.default_rng(0), **{"others": False, **options})
     cells = dict(game.state.cells)
     for axis, edge in enumerate(corner_edges(game.apexes[0])):
         for slot, colour in zip(edge[:3], edges[axis], strict=True):
@@ -73,7 +73,7 @@ def test_masquerade_starts_with_every_colour_on_every_edge_and_level() -> None:
         assert all(sorted(game.state[s].colour for s in e[:3]) == ["blue", "green", "red"] for e in edges)
         assert all(sorted(game.state[e[n]].colour for e in edges) == ["blue", "green", "red"] for n in range(3))
     assert game.scores() == (4.0, 4.0, 4.0)
-    assert len(game.legal_actions()) == 3
+    assert len(game.legal_actions()) == 9  # three edges of each of the three pyramids
 
 
 def test_masquerade_slide_takes_the_bottom_die_to_the_top() -> None:
@@ -101,6 +101,8 @@ def test_masquerade_with_others_a_player_sets_back_the_other_one_slide_from_sort
     game.apply(best)
     assert game.slides_left(0) > 1 and game.outcome is None
     assert len(masquerade_with({0: ["red"] * 3, 1: ["green"] * 3, 2: ["blue"] * 3}).legal_actions()) == 3
+    assert len(Masquerade(3, rng=np.random.default_rng(0)).legal_actions()) == 9, "the main game: any pyramid"
+    assert len(Masquerade(3, rng=np.random.default_rng(0), training=True).legal_actions()) == 3
 
 
 def test_masquerade_main_game_is_won_by_the_same_sequence_on_every_edge() -> None:
@@ -134,16 +136,16 @@ def test_masquerade_passes_the_checker(players: int) -> None:
     assert report.ok, report.problems
 
 
-class MasqueradeOthers(Masquerade):
-    """Masquerade with ``--option others=yes`` (the checker builds games without options)."""
+class MasqueradeOwn(Masquerade):
+    """Masquerade with ``--option others=no`` (the checker builds games without options)."""
 
     def setup(self) -> None:
-        self.options = {**self.options, "others": True}
+        self.options = {**self.options, "others": False}
         super().setup()
 
 
-def test_masquerade_sliding_any_pyramid_passes_the_checker() -> None:
-    report = check_game(MasqueradeOthers, range(4), 3)
+def test_masquerade_sliding_your_own_pyramid_only_passes_the_checker() -> None:
+    report = check_game(MasqueradeOwn, range(4), 3)
     assert report.ok, report.problems
 
 

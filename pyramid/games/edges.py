@@ -73,9 +73,11 @@ class Masquerade(Game):
     Setup: a pyramid of 20 dice in a corner per player (player 0 corner a, 1 corner b, 2 corner c),
     black inside; its top die is black and its three edges below the top hold 3 red, 3 green and 3
     blue dice.
-    Turn: take the bottom corner die of one of your pyramid's three edges out; the edge slides down
-    one slot and the die goes on the vacant top (one ``Move`` of four dice).
-    Legal actions: the three edge slides of your own pyramid (option ``others``: of any pyramid).
+    Turn: take the bottom corner die of one of the three edges of any pyramid out (the training
+    game: of your own); the edge slides down one slot and the die goes on the vacant top (one
+    ``Move`` of four dice).
+    Legal actions: the edge slides of every pyramid, your own first (training game, or option
+    ``others=no``: the three of your own).
     Scoring: dice in place: for each level of the edges (bottom, middle, upper) the most dice of one
     colour on it, plus 1 for a black top (10 when sorted). Option ``training``: for each edge the
     most dice of one colour on it, plus 1 for a black top.
@@ -84,24 +86,30 @@ class Masquerade(Game):
     blue, black on top. The turn limit (600 actions) ends an endless game: most dice in place win.
     Interpretation: "the most colourful sequence possible" is each edge reading red, green, blue from
     the bottom, turned by one colour from edge to edge (every edge and every level shows all three
-    colours); which edge starts with which is drawn. Players sort only their own pyramid, so with 2
-    players the third corner stays empty.
+    colours); which edge starts with which is drawn. Each player owns one pyramid, so with 2
+    players the third corner stays empty. The training game says a player moves their own pyramid;
+    the main game does not say it again, and read so it would be two puzzles side by side: every
+    start is 7 slides from sorted (``slides_to_sort``), so the first player wins whenever it plays
+    exactly, and nothing a player does touches the other. So in the main game a player may slide
+    any pyramid's edge, and spoil another's that is nearer sorted than their own.
     """
 
     info = GameInfo(34, "Masquerade", "T", (2, 3), "20 dice per player: 11 black, 3 red, 3 green, 3 blue", (), 371)
     options_help: ClassVar[dict[str, str]] = {
         "training": "yes: the training game (each edge one colour) instead of the same sequence on every edge",
-        "others": "yes: a turn may slide an edge of any pyramid, another player's too (default no: your own only)",
+        "others": "yes: a turn may slide an edge of any pyramid (default in the main game); no: your own only",
     }
     house_rules = (
         "The start (lost in the seed): every edge reads red, green, blue from the bottom, turned by one colour from "
-        "edge to edge. Each player sorts only their own pyramid. The turn limit (600 actions) ends an endless game."
+        "edge to edge. In the main game a turn may slide an edge of any pyramid, another player's too (the training "
+        "game: your own; --option others=no: your own in the main game too). The turn limit (600 actions) ends an "
+        "endless game."
     )
     max_moves: ClassVar[int] = 600
 
     def setup(self) -> None:
         self.training = self.option("training", False)
-        self.others = self.option("others", False)
+        self.others = self.option("others", not self.training)
         apexes = geometry.small_pyramid_apexes(20)
         self.apexes = [apexes[CORNERS[p]] for p in range(self.players)]
         cells: dict[Slot, Cell] = {}
