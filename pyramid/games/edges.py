@@ -129,7 +129,9 @@ class Masquerade(Game):
         for axis, edge in enumerate(corner_edges(self.apexes[player])):
             column = edge_column(self.state, edge[0], axis)
             if len(column) == 4:
-                out.append(Move(edge_slide(column), name=f"slide the edge from {edge[0]}: its bottom die on top"))
+                whose = f"player {player}'s pyramid at corner {CORNERS[player]}"
+                name = f"slide the edge from {edge[0]} of {whose}: its bottom die on top"
+                out.append(Move(edge_slide(column), name=name))
         return out
 
     def legal(self) -> list[Action]:
