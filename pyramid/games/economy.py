@@ -6,6 +6,7 @@ Rules layer only (no physics): each class is one game of the rule book, its docs
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import ClassVar
 
 from pyramid import geometry
@@ -237,6 +238,11 @@ class Ruins(Game):
 
 def amoeba_connected(cells: set[Slot]) -> bool:
     """Whether the dice in ``cells`` (base funnels) form one group of edge-sharing neighbours."""
+    return _connected(frozenset(cells))
+
+
+@lru_cache(maxsize=1 << 16)
+def _connected(cells: frozenset[Slot]) -> bool:
     if not cells:
         return True
     start = next(iter(cells))
