@@ -172,7 +172,8 @@ class Masquerade(Game):
         return slides_to_sort(self.training)[self.arrangement(self.state, player)]
 
     def standing(self, player: Seat) -> float:
-        """The race exactly: how many slides sooner than the nearest other player ``player`` can be sorted."""
+        """How many slides sooner than the nearest other player ``player`` can be sorted: exact for each
+        pyramid alone (where others' pyramids may be slid, a player can still be set back)."""
         left = [self.slides_left(p) for p in range(self.players)]
         return min(n for p, n in enumerate(left) if p != player) - left[player]
 
