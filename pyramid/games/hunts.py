@@ -286,10 +286,14 @@ class PharaohsCurse(Game):
             occupied.add(open_[int(self.rng.integers(len(open_)))])
         return frozenset(occupied)
 
+    def green_dice(self) -> frozenset[Slot]:
+        """The slots of the green dice on the plate now (read from the state, which the world's poses set)."""
+        return frozenset(s for s, c in self.state.items() if c.colour == "green")
+
     def distances(self, greens: frozenset[Slot] | None = None) -> list[dict[Slot, int]]:
         """Each player's distances to their exit through the green dice (by default those on the plate)."""
         if greens is None:
-            greens = frozenset(s for s, c in self.state.items() if c.colour == "green")
+            greens = self.green_dice()
         if greens not in self.mazes:
             self.mazes[greens] = [maze_distances(greens, goal) for goal in self.EXITS]
         return self.mazes[greens]
@@ -331,7 +335,7 @@ class PharaohsCurse(Game):
     def way_around(self, player: Seat) -> int:
         """Moves ``player``'s explorer needs to its exit around the other explorers where they stand now
         (its way through them plus 4 when they cut it off: they will move on)."""
-        greens = frozenset(s for s, c in self.state.items() if c.colour == "green")
+        greens = self.green_dice()
         blocked = frozenset(e for q, e in enumerate(self.explorers) if q != player)
         key = (greens, blocked, player)
         if key not in self.detours:

@@ -278,6 +278,7 @@ class Slipped(Slide):
         return len(spar(0)) * self.advantage(player)
 
     def best_top(self, cells: Mapping[Slot, Cell], player: Seat) -> float:
+        """Spelled out over ``top_choices``: Slide's tally counts sides, and Slipped's value is a secret slip."""
         return max(self.value(c, player) for c in self.top_choices(cells))
 
     def secret(self, player: Seat) -> str:
