@@ -77,6 +77,11 @@ class UctSearch:
       game's heuristic when it has one (a random action with probability ``epsilon``), else at
       random; its value is ``rewards`` there: the outcome if the game ended, else how each lead grew.
     - UCT adds the root's prior as a bias that fades with visits (``prior_weight / (visits + 1)``).
+    - A reward is ``0.5 + 0.5 tanh(change of lead / scale)``. The scale is at least ``2 + 0.05`` times the
+      largest score, and at least the spread (standard deviation) of the changes of lead the search's
+      rollouts have met so far in this game: a game whose standing counts in large units (a die in the
+      target worth 10) would otherwise see every rollout as a plain win or loss, and its search would
+      choose by noise, the more so the more it simulates.
     - The action chosen is the most visited at the root, ties to the better mean.
     """
 
@@ -102,6 +107,7 @@ class UctSearch:
         self.prior_weight = prior_weight
         self.base = np.zeros(0)  # the leads where the current search began
         self.scale = 1.0  # the change of lead that moves a reward most of the way to 0 or 1
+        self.met = np.zeros(3)  # the changes of lead the rollouts met: count, sum, sum of squares
 
     # -- the decision -------------------------------------------------------------------------------
 
@@ -111,7 +117,7 @@ class UctSearch:
             return legal[0]
         root = self.root(game, legal)
         self.base = leads(game)
-        self.scale = 2.0 + 0.05 * max(abs(v) for v in game.scores())
+        self.scale = max(2.0 + 0.05 * max(abs(v) for v in game.scores()), self.spread())
         for _ in range(self.iterations):
             self.simulate(root, self.fork(game))
         visited = [
@@ -121,6 +127,13 @@ class UctSearch:
         ]
         best = max(visited)
         return root.order[-best[2]]
+
+    def spread(self) -> float:
+        """The standard deviation of the changes of lead the rollouts have met in this game (0 before 30)."""
+        count, total, squares = self.met
+        if count < 30:
+            return 0.0
+        return float(math.sqrt(max(0.0, squares / count - (total / count) ** 2)))
 
     def fork(self, game: GameBase) -> GameBase:
         """A clone of ``game`` as its player to move may believe it: what the rules hide from that player
@@ -236,7 +249,11 @@ class UctSearch:
                 break
             sim.apply(self.rollout_action(sim, sim.legal_actions()))  # type: ignore[attr-defined]
             decided += 1
-        return rewards(sim, self.base, self.scale)
+        if sim.outcome is not None:
+            return rewards(sim, self.base, self.scale)
+        change = leads(sim) - self.base
+        self.met += (change.size, change.sum(), (change**2).sum())
+        return 0.5 + 0.5 * np.tanh(change / self.scale)  # as ``rewards``, with the change counted once
 
     def rollout_action(self, sim: GameBase, legal: Sequence[Any]) -> Any:
         """The game's heuristic choice (a random one with probability ``epsilon``), else a random one."""
