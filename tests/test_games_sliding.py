@@ -16,7 +16,7 @@ from pyramid.encoding import observation_tensor, observation_text
 from pyramid.games.mounds import Diebylon, MoundMover, corner_pyramid
 from pyramid.games.slides import APEX, OBJECTIVES, Slide, Slipped, spar
 from pyramid.geometry import Slot, UpFaces
-from pyramid.moves import carry, jump_targets, move_length
+from pyramid.moves import carry, edge_slide, jump_targets, move_length
 from pyramid.rules import Game, IllegalAction, Move, Pass, Place, Remove, Termination, check_game
 from pyramid.state import Cell, PyramidState
 
@@ -41,33 +41,78 @@ def test_slide_starts_with_a_green_roof_on_a_black_pyramid() -> None:
     greens = {s for s, c in game.state.items() if c.colour == "green"}
     assert len(game.state) == 165 and len(greens) == 25
     assert greens == {s for s in geometry.SLOTS if sorted(s)[:2] == [0, 0]}
+    game.apply(Pass())  # the top die left as it lies
     slides = [a for a in game.legal_actions() if isinstance(a, Move)]
     # player 0 looks at the plane i = 0: its spars run along j and k, 8 dice below the top each
     assert len(slides) == 16 and {slide_slots(m)[1] for m in slides} == {APEX}
     assert {slide_slots(m)[0] for m in slides} == {s for s in greens if s[0] == 0 and s != APEX}
 
 
-def test_slide_takes_a_die_out_slides_the_spar_down_and_may_turn_the_top() -> None:
+def test_slide_turns_the_top_then_slides_it_into_the_spar() -> None:
     game = Slide(3, rng=np.random.default_rng(1))
-    before = dict(game.state.cells)
-    slide = next(a for a in game.legal_actions() if isinstance(a, Move) and slide_slots(a)[0] == (0, 5, 0))
-    game.apply(slide)
-    # the die from (0, 5, 0) is on top with its faces; the dice above it moved one slot down unturned
-    assert game.state[APEX] == before[(0, 5, 0)]
-    assert [game.state[(0, n, 0)] for n in range(1, 6)] == [before[(0, n, 0)] for n in range(0, 5)]
-    assert all(game.state[(0, n, 0)] == before[(0, n, 0)] for n in range(6, 9))
-    assert game.to_move == 0 and game.legal_actions() == [Pass(), Remove(APEX)]
+    assert game.legal_actions() == [Pass(), Remove(APEX)]  # first the top die: leave it or turn it
     game.apply(Remove(APEX))
     places = game.legal_actions()
     assert len(places) == 24 and all(isinstance(p, Place) and p.slot == APEX for p in places)
     game.apply(Place(APEX, "green", showing(0, 6, 5)))
-    assert game.state[APEX] == Cell("green", showing(0, 6, 5)) and game.to_move == 1
+    before = dict(game.state.cells)
+    assert game.to_move == 0 and before[APEX] == Cell("green", showing(0, 6, 5))
+    slide = next(a for a in game.legal_actions() if isinstance(a, Move) and slide_slots(a)[0] == (0, 5, 0))
+    game.apply(slide)
+    # the die from (0, 5, 0) is on top as it lay; the dice above it, the turned top the last, moved one slot down
+    assert game.state[APEX] == before[(0, 5, 0)]
+    assert [game.state[(0, n, 0)] for n in range(1, 6)] == [before[(0, n, 0)] for n in range(0, 5)]
+    assert game.state[(0, 1, 0)] == Cell("green", showing(0, 6, 5))
+    assert all(game.state[(0, n, 0)] == before[(0, n, 0)] for n in range(6, 9))
+    assert game.to_move == 1 and game.legal_actions() == [Pass(), Remove(APEX)]
     with pytest.raises(IllegalAction):
-        game.apply(Move(((((0, 8, 0), APEX)),)))  # not a whole slide
+        game.apply(Move(((((0, 8, 0), APEX)),)))  # not a top turned or left: a slide comes after
 
 
-def test_slide_is_won_when_the_roof_on_your_side_shows_one_number() -> None:
+def test_slide_turn_last_turns_the_die_slid_out() -> None:
+    game = Slide(3, rng=np.random.default_rng(1), turn="last")
+    before = dict(game.state.cells)
+    slide = next(a for a in game.legal_actions() if isinstance(a, Move) and slide_slots(a)[0] == (0, 5, 0))
+    game.apply(slide)
+    assert game.state[APEX] == before[(0, 5, 0)]
+    assert game.to_move == 0 and game.legal_actions() == [Pass(), Remove(APEX)]
+    game.apply(Remove(APEX))
+    game.apply(Place(APEX, "green", showing(0, 6, 5)))
+    assert game.state[APEX] == Cell("green", showing(0, 6, 5)) and game.to_move == 1
+    assert all(isinstance(a, Move) for a in game.legal_actions())
+
+
+@pytest.mark.parametrize(("option", "value"), [("goal", "edge"), ("turn", "never")])
+def test_slide_refuses_an_unknown_option_value(option: str, value: str) -> None:
+    with pytest.raises(ValueError, match=f"option {option} of Slide: expected .* got '{value}'"):
+        Slide(3, rng=np.random.default_rng(0), **{option: value})
+
+
+def test_slide_is_won_when_a_spar_on_your_side_shows_one_number() -> None:
     game = Slide(3, rng=np.random.default_rng(2))
+    cells = dict(game.state.cells)
+    for s in spar(1)[:-1]:  # spar j, below the top: a 6 on player 0's side
+        cells[s] = Cell("green", showing(0, 6))
+    cells[APEX] = Cell("green", showing(0, 2))
+    cells[(0, 0, 3)] = Cell("green", showing(0, 6, 3))  # the one die of spar k showing 6 to player 0
+    for s in spar(2)[:-1]:
+        if s != (0, 0, 3):
+            cells[s] = Cell("green", showing(0, 1, 3))
+    game.observe(PyramidState(cells))
+    assert game.scores()[0] == 8
+    # the top goes into the spar slid: leave it, and take the 6 out of spar k, so spar j keeps its eight 6s
+    best = max(game.legal_actions(), key=lambda a: game.heuristic(a) or 0.0)
+    assert best == Pass()
+    game.apply(best)
+    slide = max(game.legal_actions(), key=lambda a: game.heuristic(a) or 0.0)
+    assert isinstance(slide, Move) and slide_slots(slide)[0] == (0, 0, 3)
+    game.apply(slide)
+    assert game.outcome is not None and game.outcome.termination is Termination.GOAL_REACHED
+    assert game.outcome.winners == (0,) and game.outcome.scores[0] == 9
+
+
+def test_slide_roof_goal_is_won_when_the_roof_on_your_side_shows_one_number() -> None:
+    game = Slide(3, rng=np.random.default_rng(2), goal="roof", turn="last")
     cells = dict(game.state.cells)
     roof = {s for axis in (1, 2) for s in spar(axis)}
     for s in roof:
@@ -308,18 +353,29 @@ def test_slipped_a_player_sees_only_its_own_progress_until_the_end() -> None:
     assert game.scores_seen_by(1)[1] == game.scores()[1]
 
 
+@pytest.mark.parametrize("goal", ["spar", "roof"])
+@pytest.mark.parametrize("turn", ["first", "last"])
 @pytest.mark.parametrize("players", [2, 3])
-def test_slide_best_top_is_the_best_value_over_every_way_to_set_the_top_down(players: int) -> None:
-    game = Slide(players, rng=np.random.default_rng(5))
+def test_slide_heuristic_is_the_best_value_over_every_way_to_go_on(players: int, turn: str, goal: str) -> None:
+    """The tallies give what the spelled-out search gives: turned last, the best of the 24 ways to set the
+    top down after a slide; turned first, the best slide after the top is left or set down."""
+    game = Slide(players, rng=np.random.default_rng(5), goal=goal, turn=turn)
     rng = np.random.default_rng(6)
     checked = 0
     for _ in range(40):
+        me, cells = game.to_move, game.state.cells
         for action in game.legal_actions():
-            if isinstance(action, Move):
-                after = carry(game.state.cells, action.steps)
-                spelled_out = max(game.value(c, game.to_move) for c in game.top_choices(after))
-                assert game.best_top(after, game.to_move) == pytest.approx(spelled_out)
-                checked += 1
+            if turn == "last" and isinstance(action, Move):
+                after = carry(cells, action.steps)
+                spelled_out = max(game.value(c, me) for c in game.top_choices(after))
+            elif turn == "first" and isinstance(action, Pass | Place):
+                top = {**cells, APEX: Cell("green", action.up)} if isinstance(action, Place) else cells
+                slides = [edge_slide(spar(axis)[n:]) for axis in game.spars_of(me) for n in range(8)]
+                spelled_out = max(game.value(carry(top, steps), me) for steps in slides)
+            else:
+                continue
+            assert game.heuristic(action) == pytest.approx(spelled_out)
+            checked += 1
         legal = game.legal_actions()
         game.apply(legal[int(rng.integers(len(legal)))])
         if game.outcome is not None:

@@ -16,7 +16,7 @@ from typing import ClassVar, Literal, TypeAlias
 import numpy as np
 
 from pyramid import geometry
-from pyramid.geometry import Slot
+from pyramid.geometry import Slot, UpFaces
 from pyramid.moves import AXES, carry, edge_slide, shift
 from pyramid.rules import Action, Game, GameInfo, Move, Pass, Place, Remove, Seat, Termination
 from pyramid.state import Cell, PyramidState
@@ -63,35 +63,59 @@ class Slide(Game):
     "spars", 8 dice each plus the top die) green; every die shows faces drawn at random. Player p
     looks only at side p, the outer plane of coordinate p 0 (player 0 the plane i = 0, 1 j = 0, 2
     k = 0): a black surface under a green roof of two spars meeting at the top.
-    Turn: take one green die below the top out of one of your two spars; the dice above it slide down
-    one slot and the die goes on top (one ``Move``). Then either leave it as it lies (``Pass``) or
-    turn it: lift it (``Remove`` of the top) and set it down showing the faces you choose (``Place``).
-    Legal actions: the slides of your two spars (8 dice each); after a slide Pass or Remove of the
-    top; after that the 24 ways to set the green die on top.
-    Scoring: the most of your 17 spar faces (the faces the two spars show on your side, the top once)
-    that show one number.
-    End: the first player whose 17 spar faces all show one number wins (players reaching it by the
-    same turn share the win). The turn limit (450 actions) ends the game: most faces of one number win.
+    Turn: first either leave the top die as it lies (``Pass``) or turn it: lift it (``Remove`` of the
+    top) and set it down showing the faces you choose (``Place``). Then take one green die below the
+    top out of one of your two spars; the dice above it slide down one slot, the top die into the
+    spar, and the die taken out goes on top as it lies (one ``Move``).
+    Legal actions: Pass or Remove of the top; after a Remove the 24 ways to set the green die on top;
+    then the slides of your two spars (8 dice each).
+    Scoring: the most faces of one number one of your two spars shows on your side (its 9 dice, the
+    top's included; option ``goal=roof``: of all 17 faces of your roof, the top once).
+    End: the first player whose spar (or roof) shows one number on every face wins (players reaching it
+    by the same turn share the win). The turn limit (450 actions) ends the game: the highest score wins.
     Interpretation: the object is cut off in the seed ("Who is the first to have"); it is read as
-    making the green roof on your side show one number. A slide moves the dice along the edge
-    without turning them, so each die shows the same faces wherever it slides; only the die set on
-    top can be turned, as the player puts it down by hand.
+    making a green spar on your side show one number. A slide moves the dice along the edge without
+    turning them, so each die shows the same faces wherever it slides; the only die a player turns is
+    the top, by hand, just before it slides into the spar. The seed does not say when the top may be
+    turned. Turned after the slide (option ``turn=last``), the die a player sets up is the one the next
+    player slides into a spar, and a player who sets it to spoil the next one's number never lets
+    anyone gain: between greedy players every such game ran to the turn limit with 4 or 5 faces of
+    one number.
     """
 
     info = GameInfo(35, "Slide", "T", (2, 3), "165 dice: 84 black, 25 green, 56 red inside", (), 377)
+    options_help: ClassVar[dict[str, str]] = {
+        "goal": "spar: one of your two spars shows one number on your side, 9 faces (default); roof: all 17 faces",
+        "turn": "first: the top die may be turned before the slide (default); last: the die slid out, after it",
+    }
     house_rules = (
-        "The object (cut off in the seed): first to make the 17 faces the green spars show on your side show one "
-        "number. The die taken out may be set on top turned as you like (a slide never turns a die). The turn "
-        "limit (450 actions) ends the game: most faces of one number win."
+        "The object (cut off in the seed): first to make one green spar on your side show one number on its 9 "
+        "faces (the top's included). Before you slide you may lift the top die and set it down turned as you like: "
+        "it is the die your slide pushes into the spar (a slide never turns a die). The turn limit (450 actions) "
+        "ends the game: the most faces of one number on a spar win."
     )
     max_moves: ClassVar[int] = 450
+    GOALS: ClassVar[dict[str, int]] = {"spar": 9, "roof": 17}  # the goal's faces
+    TURNS: ClassVar[tuple[str, ...]] = ("first", "last")
 
     def setup(self) -> None:
         green = {s for axis in range(3) for s in spar(axis)}
         # the 109 dice on the outer planes are black but for the green spars; the 56 inside are red
         colour = {s: "green" if s in green else "black" if min(s) == 0 else "red" for s in geometry.SLOTS}
         self.state = PyramidState({s: Cell(colour[s], self.draw_orientation()) for s in geometry.SLOTS})
-        self.stage: Stage = "slide"
+        self.choose_rules()
+
+    def choose_rules(self) -> None:
+        """Read the options ``goal`` and ``turn``, and set the first stage of a turn."""
+        self.goal = self.option("goal", "spar")
+        if self.goal not in self.GOALS:
+            raise ValueError(f"option goal of {self.info.title}: expected spar or roof, got {self.goal!r}")
+        turn = self.option("turn", "first")
+        if turn not in self.TURNS:
+            raise ValueError(f"option turn of {self.info.title}: expected first or last, got {turn!r}")
+        self.turn_first = turn == "first"
+        self.first_stage: Stage = "turn" if self.turn_first else "slide"
+        self.stage: Stage = self.first_stage
 
     def spars_of(self, player: Seat) -> list[int]:
         """The axes of the spars ``player`` may slide: the two on their side."""
@@ -116,27 +140,31 @@ class Slide(Game):
         return list(self.slides(self.to_move))
 
     def after(self, action: Action, player: Seat, before: PyramidState) -> None:
-        if isinstance(action, Move):
-            self.stage = "turn"
-        elif isinstance(action, Remove):
+        if isinstance(action, Remove):
             self.stage = "set"
-        else:
-            self.stage = "slide"
+        elif self.turn_first:  # turn, (set,) slide
+            self.stage = "slide" if isinstance(action, Pass | Place) else "turn"
+        else:  # slide, turn, (set)
+            self.stage = "turn" if isinstance(action, Move) else "slide"
+        if self.stage == self.first_stage:
             self.to_move = self.next_player()
 
     def progress(self, cells: Mapping[Slot, Cell], player: Seat) -> float:
-        """How near ``player`` is to the goal in ``cells``: faces of one number on their side, of 17."""
-        return float(one_number(side_faces(cells, player)))
+        """How near ``player`` is to the goal in ``cells``: the most faces of one number on their side,
+        of the best of their two spars (9) or of their roof (17)."""
+        if self.goal == "roof":
+            return float(one_number(side_faces(cells, player)))
+        return float(max(one_number(line(cells, axis, player)) for axis in range(3) if axis != player))
 
     def scores(self) -> tuple[float, ...]:
         return tuple(self.progress(self.state, p) for p in range(self.players))
 
     def done(self, player: Seat) -> bool:
         """Whether ``player`` has reached the goal."""
-        return self.progress(self.state, player) == 17
+        return self.progress(self.state, player) == self.GOALS[self.goal]
 
     def termination(self) -> Termination | None:
-        if self.stage == "slide" and any(self.done(p) for p in range(self.players)):
+        if self.stage == self.first_stage and any(self.done(p) for p in range(self.players)):
             return Termination.GOAL_REACHED
         return None
 
@@ -153,28 +181,79 @@ class Slide(Game):
         """``cells`` with the top die turned every way it can be set down."""
         return [{**cells, APEX: Cell("green", up)} for up in geometry.ALL_UP_FACES]
 
+    def tallies(self, cells: Mapping[Slot, Cell]) -> list[list[list[int]]]:
+        """``tally[axis][side][n]``: how many of the 8 dice of spar ``axis`` below the top show ``n`` on
+        ``side`` (for ``goal=roof``, ``tally[side][side]`` counts side's 16 roof faces below the top)."""
+        tally = [[[0] * 7 for _ in range(3)] for _ in range(3)]
+        for axis in range(3):
+            for s in _SPARS[axis][:-1]:
+                up = cells[s].up
+                assert up is not None, f"the spar die at {s} has no faces"
+                for side in range(self.players):
+                    if side != axis:
+                        tally[axis][side][up[side]] += 1
+                        if self.goal == "roof":
+                            tally[side][side][up[side]] += 1
+        return tally
+
+    def reach(self, tally: list[list[list[int]]], added: list[UpFaces], roof: list[UpFaces]) -> list[int]:
+        """Each player's progress once each spar ``axis`` holds its tallied dice and one more die, ``added[axis]``
+        (the top, or the die that slid in), and (``goal=roof``) each side's roof one more die, ``roof[side]``."""
+        out = []
+        for side in range(self.players):
+            if self.goal == "roof":
+                face = roof[side][side]
+                out.append(max(max(tally[side][side]), tally[side][side][face] + 1))
+            else:
+                out.append(
+                    max(max(max(tally[b][side]), tally[b][side][added[b][side]] + 1) for b in range(3) if b != side)
+                )
+        return out
+
+    def outlook(self, reached: list[int], player: Seat) -> float:
+        """``value`` from the progress each player ``reached``."""
+        return reached[player] - 0.5 * max((n for p, n in enumerate(reached) if p != player), default=0)
+
     def best_top(self, cells: Mapping[Slot, Cell], player: Seat) -> float:
         """``player``'s best ``value`` over the 24 ways to set the top die of ``cells`` down.
 
-        The same as the best of ``value`` over ``top_choices``, counted once: each side's faces below
-        the top tallied by number, the top adding one face to each side.
+        The same as the best of ``value`` over ``top_choices``, counted once: the faces below the top
+        tallied by spar, side and number, the top adding one face to every spar.
         """
-        tallies = []
-        for side in range(self.players):
-            tally = [0] * 7
-            for s in _SIDE_SLOTS[side]:
-                if s != APEX and (cell := cells.get(s)) is not None and cell.up is not None:
-                    tally[cell.up[side]] += 1
-            tallies.append(tally)
+        tally = self.tallies(cells)
+        return max(self.outlook(self.reach(tally, [up] * 3, [up] * 3), player) for up in geometry.ALL_UP_FACES)
+
+    def best_slide(self, cells: Mapping[Slot, Cell], top: UpFaces, player: Seat) -> float:
+        """``player``'s best ``value`` over their slides once the top die of ``cells`` shows ``top``.
+
+        The same as the best of ``value`` after each slide, counted once: a slide of spar ``a`` keeps
+        its dice and adds the old top (the die taken out leaves it and comes back as the new top), and
+        every other spar gains the die taken out, now on top. So a roof with spar ``a`` in it gains the
+        old top, the other roof the die taken out.
+        """
+        tally = self.tallies(cells)
         best = -math.inf
-        for up in geometry.ALL_UP_FACES:
-            reach = [max(max(tally), tally[up[side]] + 1) for side, tally in enumerate(tallies)]
-            others = max((n for side, n in enumerate(reach) if side != player), default=0)
-            best = max(best, reach[player] - 0.5 * others)
+        for axis in self.spars_of(player):
+            for s in _SPARS[axis][:-1]:
+                taken = cells[s].up
+                assert taken is not None
+                added = [top if b == axis else taken for b in range(3)]
+                roof = [taken if side == axis else top for side in range(3)]
+                best = max(best, self.outlook(self.reach(tally, added, roof), player))
         return best
 
     def heuristic(self, action: Action) -> float | None:
         me, cells = self.to_move, self.state.cells
+        if self.turn_first:  # the top is turned now and slid into a spar next: count the best slide
+            top = cells[APEX].up if APEX in cells else None
+            if isinstance(action, Place):
+                top = action.up
+            if isinstance(action, Remove):
+                return max(self.best_slide(cells, up, me) for up in geometry.ALL_UP_FACES)
+            if isinstance(action, Pass | Place):
+                assert top is not None
+                return self.best_slide(cells, top, me)
+            return self.value(carry(cells, action.steps), me) if isinstance(action, Move) else None
         if isinstance(action, Move):
             # the top die will be turned at best: count the spar faces below the top, and one for the top
             return self.best_top(carry(cells, action.steps), me)
@@ -254,6 +333,13 @@ class Slipped(Slide):
 
     def spars_of(self, player: Seat) -> list[int]:
         return [0, 1, 2]
+
+    def choose_rules(self) -> None:
+        """Slipped turns the die slid out (Slide's ``turn=last``): the slips are secret, so the next player
+        cannot aim to spoil it."""
+        self.goal = "spar"
+        self.turn_first = False
+        self.first_stage = self.stage = "slide"
 
     def redeal(self, player: Seat, rng: np.random.Generator) -> None:
         """The others' slips drawn again from the deck less ``player``'s own: all ``player`` knows of them."""
