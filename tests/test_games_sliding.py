@@ -291,6 +291,24 @@ def test_diebylon_is_won_by_the_pyramid_in_the_next_corner(faster: bool) -> None
     assert (game.outcome is not None) == faster
 
 
+def test_corner_race_standing_is_the_own_progress_whatever_the_others_do() -> None:
+    game = diebylon_with({(4, 2, 2): "red", (2, 2, 4): "green", (2, 4, 2): "black"}, 4)
+    before, green = game.standing(0), game.progress(game.state.cells, 1)
+    assert before == game.progress(game.state.cells, 0)
+    # green carries its die into its target (the 10 slots of corner a): red's standing does not move
+    cells = dict(game.state.cells)
+    cells[(6, 1, 1)] = cells.pop((2, 2, 4))
+    game.observe(PyramidState(cells))
+    assert (6, 1, 1) in game.targets[1] and game.progress(game.state.cells, 1) >= green + 10
+    assert game.standing(0) == before
+    # red carries its die into its target (corner c): its standing grows by at least a die's 10
+    assert (1, 1, 6) in game.targets[0]
+    cells = dict(game.state.cells)
+    cells[(1, 1, 6)] = cells.pop((4, 2, 2))
+    game.observe(PyramidState(cells))
+    assert game.standing(0) >= before + 10
+
+
 # --- every game of this file ------------------------------------------------------------------
 
 

@@ -78,11 +78,13 @@ def test_mcts_beats_random() -> None:
 
 def test_the_search_values_a_race_by_its_progress_not_only_by_dice_arrived() -> None:
     game = Finish(3, rng=np.random.default_rng(0))
+    before = leads(game)
     forward = max(game.legal_actions(), key=lambda a: game.heuristic(a) or 0.0)
     game.apply(forward)  # red jumps towards its line: no die has arrived, the scores are all 0
     assert game.scores() == (0.0, 0.0, 0.0) and game.advantage(0) == 0.0
     ahead = leads(game)
-    assert ahead[0] > 0 > ahead[1] and ahead[1] == ahead[2], "the jump shows in the search's leads"
+    assert ahead[0] > before[0], "the jump shows in the search's leads"
+    assert list(ahead[1:]) == list(before[1:]), "a race of three: each counts its own progress"
     assert list(ahead) == [game.standing(p) for p in range(3)]
 
 
@@ -91,8 +93,10 @@ def test_the_search_values_a_corner_race_by_its_progress(game_cls: type[MoundMov
     game = game_cls(3, rng=np.random.default_rng(0))
     if isinstance(game, Diebylon):
         game.rolled = 4  # a start off the corner pyramid needs a 4 or a 6
+    before = [game.standing(p) for p in range(3)]
     forward = max(game.legal_actions(), key=lambda a: game.heuristic(a) or 0.0)
     game.apply(forward)
     assert game.scores()[0] == 0.0 and game.advantage(0) <= 0.0, "no die of red's has arrived"
-    assert game.standing(0) > 0 > game.standing(1), "red's die nearer its target shows in its standing"
+    assert game.standing(0) > before[0], "red's die nearer its target shows in its standing"
+    assert [game.standing(p) for p in (1, 2)] == before[1:]
     assert list(leads(game)) == [game.standing(p) for p in range(3)]

@@ -64,11 +64,15 @@ class JumpGame(Game):
         """How far ``player`` has come in ``cells``: the races say how; 0 in a game that is no race."""
         return 0.0
 
-    def progress_lead(self, player: Seat) -> float:
-        """``player``'s progress now less the best other player's: the standing of a race, whose score moves
-        only at the goal, so that a few moves ahead already tell a better position from a worse one."""
-        cells = self.state.cells
-        return self.progress(cells, player) - max(self.progress(cells, p) for p in range(self.players) if p != player)
+    def race_standing(self, player: Seat) -> float:
+        """``player``'s own progress now: the standing of a race of three (Mound Mover, Diebylon, Finish), whose
+        score moves only at the goal, so that a few moves ahead already tell a better position from a worse one.
+
+        Not the lead over the best other player: a move that sets the leader back helps the third player as
+        much as the mover, and a search that counted the lead spent its moves on that and fell behind greedy
+        in all three games; counting its own progress it is level in Diebylon and ahead in the others (README).
+        """
+        return self.progress(self.state.cells, player)
 
 
 class Race(JumpGame):
@@ -383,7 +387,7 @@ class Finish(JumpGame):
         return self.progress(cells, me) - max(self.progress(cells, p) for p in range(3) if p != me) / 2
 
     def standing(self, player: Seat) -> float:
-        return self.progress_lead(player)
+        return self.race_standing(player)
 
 
 class FireRedDevil(JumpGame):

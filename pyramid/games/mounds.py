@@ -72,7 +72,7 @@ class CornerGame(JumpGame):
         return self.progress(cells, me) - max(self.progress(cells, p) for p in range(3) if p != me) / 2
 
     def standing(self, player: Seat) -> float:
-        return self.progress_lead(player)
+        return self.race_standing(player)
 
 
 class MoundMover(CornerGame):
