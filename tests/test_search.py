@@ -8,11 +8,11 @@ import pytest
 from pyramid.agents.players import MctsPlayer, make_player
 from pyramid.agents.search import UctSearch, leads, rewards
 from pyramid.agents.seats import make_seat
-from pyramid.games.jumps import Finish
+from pyramid.games.jumps import Finish, Race
 from pyramid.games.mounds import Diebylon, MoundMover
 from pyramid.play import Match, play_game
 from pyramid.registry import find_game
-from pyramid.rules import Game, Phase
+from pyramid.rules import Game, Move, Phase
 from pyramid.tablegames.base import TableGame
 
 
@@ -86,6 +86,18 @@ def test_the_search_values_a_race_by_its_progress_not_only_by_dice_arrived() -> 
     assert ahead[0] > before[0], "the jump shows in the search's leads"
     assert list(ahead[1:]) == list(before[1:]), "a race of three: each counts its own progress"
     assert list(ahead) == [game.standing(p) for p in range(3)]
+
+
+def test_the_search_values_race_by_the_movers_own_progress() -> None:
+    game = Race(3, rng=np.random.default_rng(0))
+    for _ in range(3):  # a round: each enters a die at the start line
+        game.apply(max(game.legal_actions(), key=lambda a: game.heuristic(a) or 0.0))
+    before = [game.standing(p) for p in range(3)]
+    jump = max((a for a in game.legal_actions() if isinstance(a, Move)), key=lambda a: game.heuristic(a) or 0.0)
+    game.apply(jump)  # red's die jumps away from the start line, nowhere near the finish area
+    assert game.scores() == (0.0, 0.0, 0.0)
+    assert game.standing(0) > before[0] and [game.standing(p) for p in (1, 2)] == before[1:]
+    assert list(leads(game)) == [game.standing(p) for p in range(3)]
 
 
 @pytest.mark.parametrize("game_cls", [MoundMover, Diebylon])

@@ -65,12 +65,14 @@ class JumpGame(Game):
         return 0.0
 
     def race_standing(self, player: Seat) -> float:
-        """``player``'s own progress now: the standing of a race of three (Mound Mover, Diebylon, Finish), whose
-        score moves only at the goal, so that a few moves ahead already tell a better position from a worse one.
+        """``player``'s own progress now: the standing of a race of three or four (Race, Mound Mover, Diebylon,
+        Finish), whose score moves little before the goal, so that a few moves ahead already tell a better
+        position from a worse one.
 
         Not the lead over the best other player: a move that sets the leader back helps the third player as
-        much as the mover, and a search that counted the lead spent its moves on that and fell behind greedy
-        in all three games; counting its own progress it is level in Diebylon and ahead in the others (README).
+        much as the mover, and a search that counted the lead (or, in Race, the score lead) spent its moves on
+        that: behind greedy in Mound Mover and Diebylon, level in Finish and Race. Counting its own progress
+        it is level with greedy in Diebylon and ahead in the other three (README).
         """
         return self.progress(self.state.cells, player)
 
@@ -189,6 +191,9 @@ class Race(JumpGame):
         else:
             cells = self.after_state(action)
         return self.progress(cells, me) - max(self.progress(cells, p) for p in range(self.players) if p != me) / 2
+
+    def standing(self, player: Seat) -> float:
+        return self.race_standing(player)
 
 
 class FleaChase(JumpGame):
