@@ -419,6 +419,18 @@ def test_falling_rocks_an_attack_captures_into_a_start_funnel_of_the_attackers_c
     assert game.to_move == 1
 
 
+def test_falling_rocks_standing_is_the_own_progress_and_a_capture_costs_the_steps_made() -> None:
+    green_start = [s for s in geometry.BASE_SLOTS if s[1] >= 6]
+    game = rocks(cells(red=[(4, 2, 2)], green=[(5, 1, 2), *green_start[:4]], black=[(0, 0, 8)]))
+    red, green, black = (game.standing(p) for p in range(3))
+    capture = next(a for a in game.legal_actions() if isinstance(a, Move) and len(a.steps) == 2)
+    game.apply(capture)  # red steps back from its line (i = 0) and sends green's die back to its corner
+    assert game.standing(0) == red - 1  # one step farther: no credit for the harm done
+    assert game.standing(1) == green - (8 - 1) + (8 - capture.steps[1][1][1])  # green's die lost its steps
+    assert game.standing(2) == black
+    assert game.scores() == (0.0, 0.0, 0.0)  # nobody's score has moved
+
+
 def test_falling_rocks_dice_home_are_safe_and_move_only_along_the_line() -> None:
     game = rocks(cells(red=[(0, 4, 4)], green=[(1, 4, 3)], black=[(0, 0, 8)]), to_move=1)
     assert not any(a.steps[0][1] == (0, 4, 4) for a in game.legal_actions() if isinstance(a, Move))

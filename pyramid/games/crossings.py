@@ -289,6 +289,12 @@ class FallingRocks(PlateGame):
         cells.update(lifted)
         return self.progress(cells, me) - max(self.progress(cells, p) for p in range(3) if p != me) / 2
 
+    def standing(self, player: Seat) -> float:
+        """``player``'s own progress, as in the races of ``JumpGame.race_standing``: the score (dice on the line)
+        hardly moves within a search's few moves ahead, and a capture that sets the leader back helps the third
+        player as much as the mover. Being captured costs the steps made."""
+        return self.progress(self.state.cells, player)
+
 
 # --- Steps to the Throne ----------------------------------------------------------------------
 
