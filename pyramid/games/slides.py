@@ -223,8 +223,8 @@ class Slide(Game):
         tally = self.tallies(cells)
         return max(self.outlook(self.reach(tally, [up] * 3, [up] * 3), player) for up in geometry.ALL_UP_FACES)
 
-    def best_slide(self, cells: Mapping[Slot, Cell], top: UpFaces, player: Seat) -> float:
-        """``player``'s best ``value`` over their slides once the top die of ``cells`` shows ``top``.
+    def best_slide(self, cells: Mapping[Slot, Cell], tops: list[UpFaces], player: Seat) -> float:
+        """``player``'s best ``value`` over their slides once the top die of ``cells`` shows one of ``tops``.
 
         The same as the best of ``value`` after each slide, counted once: a slide of spar ``a`` keeps
         its dice and adds the old top (the die taken out leaves it and comes back as the new top), and
@@ -237,22 +237,21 @@ class Slide(Game):
             for s in _SPARS[axis][:-1]:
                 taken = cells[s].up
                 assert taken is not None
-                added = [top if b == axis else taken for b in range(3)]
-                roof = [taken if side == axis else top for side in range(3)]
-                best = max(best, self.outlook(self.reach(tally, added, roof), player))
+                for top in tops:
+                    added = [top if b == axis else taken for b in range(3)]
+                    roof = [taken if side == axis else top for side in range(3)]
+                    best = max(best, self.outlook(self.reach(tally, added, roof), player))
         return best
 
     def heuristic(self, action: Action) -> float | None:
         me, cells = self.to_move, self.state.cells
         if self.turn_first:  # the top is turned now and slid into a spar next: count the best slide
-            top = cells[APEX].up if APEX in cells else None
-            if isinstance(action, Place):
-                top = action.up
             if isinstance(action, Remove):
-                return max(self.best_slide(cells, up, me) for up in geometry.ALL_UP_FACES)
+                return self.best_slide(cells, list(geometry.ALL_UP_FACES), me)
             if isinstance(action, Pass | Place):
+                top = action.up if isinstance(action, Place) else cells[APEX].up
                 assert top is not None
-                return self.best_slide(cells, top, me)
+                return self.best_slide(cells, [top], me)
             return self.value(carry(cells, action.steps), me) if isinstance(action, Move) else None
         if isinstance(action, Move):
             # the top die will be turned at best: count the spar faces below the top, and one for the top
