@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal, TypeAlias
 
@@ -174,8 +174,7 @@ class Slide(Game):
 
     def value(self, cells: Mapping[Slot, Cell], player: Seat) -> float:
         """``player``'s outlook in ``cells``: their progress less half the best other player's."""
-        others = [self.progress(cells, p) for p in range(self.players) if p != player]
-        return self.progress(cells, player) - 0.5 * max(others, default=0.0)
+        return self.outlook([self.progress(cells, p) for p in range(self.players)], player)
 
     def top_choices(self, cells: Mapping[Slot, Cell]) -> list[dict[Slot, Cell]]:
         """``cells`` with the top die turned every way it can be set down."""
@@ -210,7 +209,7 @@ class Slide(Game):
                 )
         return out
 
-    def outlook(self, reached: list[int], player: Seat) -> float:
+    def outlook(self, reached: Sequence[float], player: Seat) -> float:
         """``value`` from the progress each player ``reached``."""
         return reached[player] - 0.5 * max((n for p, n in enumerate(reached) if p != player), default=0)
 
