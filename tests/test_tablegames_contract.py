@@ -15,7 +15,7 @@ from pyramid.physics.roller import FastRoller
 from pyramid.play import Match
 from pyramid.rules import Choice, IllegalAction, Phase, Rolled, Termination
 from pyramid.tablegames import TABLE_GAMES
-from pyramid.tablegames.base import TableGame
+from pyramid.tablegames.base import TableGame, ask
 
 SEATS = {"decathlon": 2, "heptathlon": 2, "knights": 3, "sport-is-murder": 3}
 ENDS = {
@@ -167,3 +167,64 @@ def test_names_and_player_counts() -> None:
         with pytest.raises(ValueError, match="unknown option"):
             game_type(rng=np.random.default_rng(0), colour="red")
     assert [g.default_player for g in TABLE_GAMES] == ["optimal", "strong", "strong", "strong"]
+
+
+class Counting(TableGame):
+    """A toy: each round checkpoints, then asks one player one question; it counts the questions it puts."""
+
+    info = TABLE_GAMES[0].info
+    asked = 0
+
+    def setup(self) -> None:
+        self.round, self.total = 0, 0
+
+    def script(self):  # type: ignore[no-untyped-def]
+        while self.round < 40:
+            self.checkpoint()
+            self.round += 1
+            Counting.asked += 1
+            choice = yield from ask(self.round % 2, f"round {self.round}: add what?", ["0", "1", "2"])
+            self.total += choice
+
+    def scores(self) -> tuple[float, ...]:
+        return (float(self.total), 0.0)
+
+    def score_sheet(self) -> str:
+        return f"{self.round} rounds, total {self.total}"
+
+
+def test_a_clone_restarts_at_the_last_checkpoint_not_at_the_start() -> None:
+    game = Counting(2, rng=np.random.default_rng(0))
+    for k in range(25):
+        game.apply(Choice(k % 3, str(k % 3)))
+    Counting.asked = 0
+    clone = game.clone()
+    assert Counting.asked == 1, "the clone asks only the pending question again, not all 26"
+    assert (clone.round, clone.total, clone.answers) == (game.round, game.total, game.answers)
+    clone.apply(Choice(2, "2"))
+    assert (game.round, game.total) == (26, sum(k % 3 for k in range(25))), "the original stays where it was"
+    again = game.clone()
+    assert (again.round, again.total) == (26, game.total), "a clone's moves leave the checkpoint as it was"
+
+
+@pytest.mark.parametrize("name", ["knights", "sport-is-murder"])
+def test_a_clone_from_a_checkpoint_is_the_clone_a_full_replay_gives(name: str) -> None:
+    game_type = next(g for g in TABLE_GAMES if g.info.name == name)
+    game, seat = _game(game_type, 7)
+    for _ in range(150):
+        game.apply(seat.action(game))
+    assert game._mark is not None and 0 < game._mark[1] < len(game.answers)
+    unmarked = copy.copy(game)
+    unmarked._mark = None
+    full, fast = unmarked.clone(), game.clone()
+    machinery = TableGame._MACHINERY | {"_MACHINERY"}
+    assert {k: v for k, v in vars(full).items() if k not in machinery} == {
+        k: v for k, v in vars(fast).items() if k not in machinery
+    }
+    assert _state(full) == _state(fast) and full.draws == fast.draws
+    while not full.is_over:
+        action = seat.action(full)
+        full.apply(action)
+        fast.apply(action)
+    assert fast.outcome == full.outcome and fast.events == full.events
+    assert _state(game.clone()) == _state(game), "playing a clone to the end leaves the original's checkpoint whole"

@@ -58,7 +58,17 @@ class TableGame(GameBase):
     ``faces = yield from roll(n)``, messages through ``say``. The base answers the contract from the
     pending request and records every answer, so that ``clone`` replays them into a fresh script.
     ``to_move`` is the seat of the pending decision (while a roll is pending, of the last one).
+
+    A long game may call ``checkpoint()`` where its script keeps nothing in local variables (the top of
+    its round loop): ``clone`` then starts a fresh script from a copy of the state there and replays only
+    the answers since, not the whole game.
     """
+
+    # Attributes that are the script's machinery, not the game's state a checkpoint copies.
+    _MACHINERY: ClassVar[frozenset[str]] = frozenset(
+        {"_script", "_pending", "_mark", "_replay", "answers", "draws", "rng"}
+    )
+    _mark: tuple[dict[str, Any], int, int] | None  # the last checkpoint: state, answers, draws
 
     kind: ClassVar[str] = "table"
     termination_reason: ClassVar[Termination] = Termination.ROUNDS_PLAYED
@@ -109,6 +119,15 @@ class TableGame(GameBase):
     def say(self, text: str) -> None:
         """Tell the table ``text`` (it goes to ``events``)."""
         self.events.append(text)
+
+    def checkpoint(self) -> None:
+        """Mark a point where ``script()``, started afresh on the state as it is, goes on as this one does."""
+        if self._mark is not None and self._mark[1] == len(self.answers):
+            return  # no request since the last mark (a clone restarting there)
+        state = {k: v for k, v in self.__dict__.items() if k not in self._MACHINERY and k != "events"}
+        state = copy.deepcopy(state)
+        state["events"] = list(self.events)  # strings: a shallow copy is a full one
+        self._mark = (state, len(self.answers), len(self.draws))
 
     def permutation(self, n: int) -> list[int]:
         """A random order of ``range(n)`` from the game's generator, recorded so that ``clone`` replays it."""
@@ -165,8 +184,21 @@ class TableGame(GameBase):
         """An independent game in the same state: a fresh script fed the recorded draws and answers."""
         other = copy.copy(self)
         other.rng = copy.deepcopy(self.rng)
-        other.names, other.options = list(self.names), dict(self.options)
-        other._start(self.draws, self.answers)
+        if self._mark is None:
+            other.names, other.options = list(self.names), dict(self.options)
+            other._start(self.draws, self.answers)
+            return other
+        state, answered, drawn = self._mark
+        other.__dict__.update(copy.deepcopy({k: v for k, v in state.items() if k != "events"}))
+        other.events = list(state["events"])
+        other.answers, other.draws = list(self.answers[:answered]), [list(d) for d in self.draws[:drawn]]
+        other._replay = [list(order) for order in self.draws[drawn:]]
+        other._pending = None
+        other._script = other.script()
+        other._advance(None)
+        for answer in self.answers[answered:]:
+            other.answers.append(answer)
+            other._advance(answer)
         return other
 
     # -- driving the script -------------------------------------------------------------------------
@@ -177,6 +209,7 @@ class TableGame(GameBase):
         self.answers: list[Answer] = []
         self._replay = [list(order) for order in draws]
         self._pending: Request | None = None
+        self._mark = None
         self.setup()
         self._script = self.script()
         self._advance(None)

@@ -49,7 +49,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from typing import ClassVar
 
 from pyramid.rules import GameInfo, Seat, Termination, cast_option
@@ -121,6 +121,13 @@ def _keep_text(kept: kd.Hand, rolled: int) -> str:
     return f"keep {','.join(map(str, kept))} and roll {rolled} {dice}"
 
 
+@cache
+def _ranked_keeps(hand: kd.Hand) -> tuple[tuple[kd.Hand, ...], tuple[str, ...]]:
+    """``hand``'s keeps, most dice and highest first, and their options' texts (a hand recurs often)."""
+    kept = tuple(sorted(kd.keeps(hand), key=lambda k: (len(k), k[::-1]), reverse=True))
+    return kept, tuple(_keep_text(k, len(hand) - len(k)) for k in kept)
+
+
 def _keep_values(hand: kd.Hand, kept: list[kd.Hand], target: Result, left: int, extra: tuple[int, ...]) -> list[float]:
     """The chance to beat ``target`` after stopping with ``hand``, then after each keep (optimal keeps later)."""
     stop = kd.hand_chance(hand, target, 0, extra)
@@ -185,6 +192,7 @@ class Knights(TableGame):
 
     def script(self) -> Steps[None]:
         while not self.winning and self.rounds < self.max_rounds:
+            self.checkpoint()
             self.rounds += 1
             for i in range(self.players):
                 yield from self.turn(i)
@@ -212,11 +220,11 @@ class Knights(TableGame):
                     return
                 continue
             options = [self._describe(t) for t in targets]
-            values = [self._target_value(i, t) for t in targets]
             unders = [s for s in range(2) if put_unders and self.stacks[s]]
             options += [f"put the top card of stack {s + 1} ({self.stacks[s][0]}) under it" for s in unders]
-            values += [self._put_under_value(i, s) for s in unders]
-            choice = yield from self._ask(i, f"{self.names[i]}'s turn: announce a card", options, values)
+            # Valued only when asked (a clone replaying the game never asks).
+            values = partial(self._announce_values, i, targets, unders)
+            choice = yield from ask(i, f"{self.names[i]}'s turn: announce a card", options, values)
             if choice >= len(targets):
                 self._put_under(unders[choice - len(targets)])
                 put_unders -= 1
@@ -346,9 +354,9 @@ class Knights(TableGame):
             result = kc.best_result(hand, extra)
             if r == rolls or not hand:
                 return result
-            kept = sorted(kd.keeps(hand), key=lambda k: (len(k), k[::-1]), reverse=True)
-            options = [f"stop with {kc.combo_text(result)}"] + [_keep_text(k, len(hand) - len(k)) for k in kept]
-            values = partial(_keep_values, hand, kept, target, rolls - r, extra)
+            kept, texts = _ranked_keeps(hand)
+            options = [f"stop with {kc.combo_text(result)}", *texts]
+            values = partial(_keep_values, hand, list(kept), target, rolls - r, extra)
             prompt = f"rolling {what} (beat {kc.combo_text(target)}): {list(hand)} + sixes set aside {DICE - len(hand)}"
             choice = yield from ask(i, prompt, options, values)
             if choice == 0:
@@ -440,6 +448,10 @@ class Knights(TableGame):
         elif card.special:
             value += 2.0 * chance  # another announcement
         return value
+
+    def _announce_values(self, i: int, targets: list[tuple[int, Card]], unders: list[int]) -> list[float]:
+        """The strong player's values of announcing each of ``targets``, then of each put-under."""
+        return [self._target_value(i, t) for t in targets] + [self._put_under_value(i, s) for s in unders]
 
     def _put_under_value(self, i: int, s: int) -> float:
         return 3.0

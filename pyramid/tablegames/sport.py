@@ -102,6 +102,7 @@ class SportIsMurder(SportTable):
 
     def script(self) -> Steps[None]:
         while not self.finished():
+            self.checkpoint()
             yield from self.play_round()
         if self.open_sports():
             self.say(f"round limit {self.rules.max_rounds} reached with {len(self.open_sports())} sports open")
