@@ -570,9 +570,11 @@ def test_witches_dance_physical_move_and_filler_are_read_back() -> None:
 RED = [(8, 0, 0), (7, 1, 0), (7, 0, 1)]
 
 
-def throne(runner: geometry.Slot, black: list[geometry.Slot], blue: geometry.UpFaces) -> StepsToTheThrone:
+def throne(
+    runner: geometry.Slot, black: list[geometry.Slot], blue: geometry.UpFaces, legs: int = 2
+) -> StepsToTheThrone:
     """The runner to move from ``runner`` with the blue die showing ``blue``."""
-    game = StepsToTheThrone(rng=np.random.default_rng(0))
+    game = StepsToTheThrone(rng=np.random.default_rng(0), legs=legs)
     game.runner, game.blue = runner, blue
     game.observe(cells(red=RED, green=[runner], black=black))
     return game
@@ -605,9 +607,52 @@ def test_throne_entering_the_goal_needs_the_right_parity(runner: geometry.Slot, 
         enter = Move(((runner, (7, 0, 0)),))
         assert (enter in game.legal_actions()) == (up[0] % 2 == parity)
     up = next(u for u in geometry.ALL_UP_FACES if u[0] % 2 == parity)
-    game = throne(runner, [], up)
+    game = throne(runner, [], up, legs=1)
     game.apply(Move(((runner, (7, 0, 0)),)))
     assert game.outcome is not None and game.outcome.winners == (0,)
+
+
+def turns_then_enter(game: StepsToTheThrone, turns: int) -> None:
+    """The runner plays ``turns - 1`` turns anywhere but the goal (the blocker placing a die after each),
+    then stands one row from the goal and enters it on its turn ``turns``."""
+    for _ in range(turns - 1):
+        runs = [a for a in game.legal_actions() if not (isinstance(a, Move) and a.steps[0][1] == (7, 0, 0))]
+        game.apply(runs[0])
+        if game.to_move == game.runner_seat:  # a capture: the move in follows
+            game.apply(game.legal_actions()[0])
+        game.apply(game.legal_actions()[0])
+    cells = {s: c for s, c in game.state.items() if c.colour != "green" and s != (6, 1, 1)}
+    game.observe(PyramidState({**cells, (6, 1, 1): game.state[game.runner]}))
+    game.runner = (6, 1, 1)
+    game.blue = next(u for u in geometry.ALL_UP_FACES if u[0] % 2 == 1)
+    game.apply(Move((((6, 1, 1), (7, 0, 0)),)))
+
+
+@pytest.mark.parametrize(("second", "captures", "winners"), [(2, 0, (1,)), (4, 0, (0,)), (3, 0, (0, 1)), (3, 1, (1,))])
+def test_throne_two_legs_the_faster_runner_wins(second: int, captures: int, winners: tuple[int, ...]) -> None:
+    game = StepsToTheThrone(rng=np.random.default_rng(3))
+    assert (game.legs, game.runner_seat, game.to_move) == (2, 0, 0)
+    turns_then_enter(game, 3)
+    assert game.times == [3, None] and game.outcome is None and game.to_move == 1
+    # player 1, the new runner, clears the plate: the black dice off, then the green die back to its start
+    blacks = {s for s, c in game.state.items() if c.colour == "black"}
+    assert len(blacks) == 2 - game.captures[0]
+    for _ in blacks:
+        (remove,) = game.legal_actions()
+        assert isinstance(remove, Remove) and remove.slot in blacks and game.to_move == 1
+        game.apply(remove)
+    assert game.legal_actions() == [Move((((7, 0, 0), (0, 4, 4)),))]
+    game.apply(Move((((7, 0, 0), (0, 4, 4)),)))
+    assert set(game.state) == set(RED) | {(0, 4, 4)} and game.runner == (0, 4, 4)
+    assert (game.runner_seat, game.to_move, game.blacks, game.turns) == (1, 1, 41, 0)
+    game.captures = [0, captures]
+    turns_then_enter(game, second)
+    assert game.outcome is not None and game.times == [3, second] and game.outcome.winners == winners
+
+
+def test_throne_legs_option_is_checked() -> None:
+    with pytest.raises(ValueError, match="legs of Steps to the Throne: 1 or 2, got 3"):
+        StepsToTheThrone(rng=np.random.default_rng(0), legs=3)
 
 
 def test_throne_a_stuck_green_die_gives_the_blocker_a_die_back() -> None:
@@ -640,8 +685,11 @@ def test_throne_greedy_beats_random_on_either_side(greedy: int) -> None:
 def test_throne_physical_climb_into_the_goal_is_read_back() -> None:
     up = next(u for u in geometry.ALL_UP_FACES if u[0] % 2 == 1)
     game = throne((6, 1, 1), [], up)
-    physical_moves(game, 1, seed=0, players=[Scripted([Move((((6, 1, 1), (7, 0, 0)),))]), Scripted([])])
-    assert game.state[(7, 0, 0)].colour == "green" and game.outcome is not None
+    carry_back = Move((((7, 0, 0), (0, 4, 4)),))
+    physical_moves(game, 2, seed=0, players=[Scripted([Move((((6, 1, 1), (7, 0, 0)),))]), Scripted([carry_back])])
+    # the first leg over in one turn; the second runner carried the green die back to its start
+    assert game.times == [1, None] and game.runner_seat == 1 and game.state[(0, 4, 4)].colour == "green"
+    assert (7, 0, 0) not in game.state and game.outcome is None
 
 
 @pytest.mark.parametrize("game_cls", [Sandwich, Reducto, WitchesDance, Smuggling, StepsToTheThrone, FallingRocks])

@@ -328,31 +328,72 @@ class StepsToTheThrone(PlateGame):
     Interpretation: the goal funnel is the one on top of the three red dice (the row next to it has
     one central and two outer funnels, as the text says); "roll an even number" is read as the
     number pointing along the row the green die stands in. The blue die is rolled by the game, not
-    in the world.
+    in the world. The rule book's variant is the default (option ``legs``): two legs with the roles
+    alternating (player 0 runs first, then player 1), the runner who arrived in fewer turns wins,
+    then the one who captured more black dice; equal, they share. A leg ends when the runner
+    enters the goal, after 150 turns of the runner, or when neither can act; a runner who did not
+    arrive counts 151 turns. Between the legs the new runner clears the plate (each black die
+    taken off, the green die carried back to its start). ``legs=1`` plays one leg, runner against
+    blocker, as the main text does.
     """
 
     info = GameInfo(51, "Steps to the Throne", "T", (2,), "3 red, 1 green, 1 blue, 41 black dice", ("throne",), 514)
+    options_help: ClassVar[dict[str, str]] = {
+        "legs": "2: each player runs once, the faster runner wins (the book's variant; default); 1: one leg, "
+        "player 0 runs and player 1 blocks"
+    }
     house_rules = (
         "The goal is the funnel on top of the 3 red dice; from the row next to it the green die enters when the "
         "blue die's number pointing along that row is even (outer funnels) or odd (central funnel). Without black "
-        "dice the blocker passes. The blocker wins at the turn limit."
+        "dice the blocker passes. The book's variant is played: two legs with the roles alternating; the runner "
+        "who arrived in fewer turns wins, then the one who captured more black dice. A leg ends after 150 turns "
+        "of the runner (151 counted if not arrived); with legs=1 the blocker wins then."
     )
-    max_moves: ClassVar[int] = 300
+    max_moves: ClassVar[int] = 800
+    leg_turns: ClassVar[int] = 150
     colours = ("green", "black")
+    START: ClassVar[Slot] = (0, 4, 4)
     GOAL: ClassVar[Slot] = (7, 0, 0)
-    RUNNER, BLOCKER = 0, 1
 
     def setup(self) -> None:
+        self.legs = self.option("legs", 2)
+        if self.legs not in (1, 2):
+            raise ValueError(f"option legs of {self.info.title}: 1 or 2, got {self.legs}")
         self.red = [(8, 0, 0), (7, 1, 0), (7, 0, 1)]
         cells = {s: Cell("red", self.draw_orientation()) for s in self.red}
-        cells[(0, 4, 4)] = Cell("green", self.draw_orientation())
+        cells[self.START] = Cell("green", self.draw_orientation())
         self.state = PyramidState(cells)
-        self.runner: Slot = (0, 4, 4)
+        self.times: list[int | None] = [None, None]  # each player's turns as runner, once their leg is over
+        self.captures = [0, 0]  # black dice each player captured as runner
+        self.clearing: list[Action] = []  # the plate cleared between the legs
+        self.start_leg(0)
+
+    @property
+    def runner_seat(self) -> Seat:
+        """The seat running this leg (the other blocks)."""
+        return self.leg
+
+    def start_leg(self, leg: int) -> None:
+        """The green die at its start, 41 black dice in hand, the blue die rolled; the runner to move."""
+        self.leg = leg
+        self.runner: Slot = self.START
         self.blacks = 41
+        self.turns = 0  # the runner's turns this leg
         self.entered = False
         self.stuck = False
         self.pending: list[Action] = []
+        self.to_move = self.runner_seat
         self.blue = self.roll_blue()
+
+    def end_leg(self) -> None:
+        """Note the runner's time; before the second leg, the plate is to be cleared by its runner."""
+        self.times[self.runner_seat] = self.turns if self.entered else self.leg_turns + 1
+        if self.legs == 2 and self.leg == 0:
+            self.leg = 1
+            blacks = [s for s, c in self.state.items() if c.colour == "black"]
+            back = [self.move(self.runner, self.START, "carry back")] if self.runner != self.START else []
+            self.clearing = [*(Remove(s) for s in blacks), *back]
+            self.to_move = 1
 
     def roll_blue(self) -> geometry.UpFaces:
         """The blue die rolled onto the plate: its three numbers, along +i, +j, +k."""
@@ -381,24 +422,37 @@ class StepsToTheThrone(PlateGame):
         return out
 
     def legal(self) -> list[Action]:
+        if self.clearing:
+            return [self.clearing[0]]
         if self.pending:
             return list(self.pending)
-        if self.to_move == self.RUNNER:
+        if self.to_move == self.runner_seat:
             return self.runs() or [Pass()]
         if self.stuck or not self.blacks:
             return [Pass()]
         return [Place(s, "black") for s in self.steps_from(self.runner)] or [Pass()]
 
     def after(self, action: Action, player: Seat, before: PyramidState) -> None:
+        if self.clearing:
+            self.clearing.pop(0)
+            if not self.clearing:
+                self.start_leg(1)
+            return
         if isinstance(action, Capture):
+            self.turns += 1
+            self.captures[player] += 1
             self.pending = [self.move(self.runner, action.slot)]
             return
-        self.pending = []
-        if player == self.RUNNER:
+        captured, self.pending = bool(self.pending), []
+        if player == self.runner_seat:
+            self.turns += not captured
             if isinstance(action, Move):
                 self.runner = action.steps[0][1]
                 self.entered = self.runner == self.GOAL
             self.stuck = isinstance(action, Pass)
+            if self.entered or self.turns >= self.leg_turns:
+                self.end_leg()
+                return
         else:
             if isinstance(action, Place):
                 self.blacks -= 1
@@ -408,24 +462,42 @@ class StepsToTheThrone(PlateGame):
         self.to_move = self.next_player(player)
 
     def scores(self) -> tuple[float, ...]:
-        return (1.0, 0.0) if self.entered else (0.0, 0.0)
+        """One leg: 1 to the runner who entered. Two legs: each runner's turns (fewer is better), those of
+        the leg under way so far."""
+        if self.legs == 1:
+            return (1.0, 0.0) if self.entered else (0.0, 0.0)
+        return tuple(float(self.turns if t is None and p == self.leg else t or 0) for p, t in enumerate(self.times))
 
     def winners(self, scores: tuple[float, ...]) -> tuple[Seat, ...]:
-        return (self.RUNNER,) if self.entered else (self.BLOCKER,)
+        if self.legs == 1:
+            return (0,) if self.times[0] is not None and self.times[0] <= self.leg_turns else (1,)
+        key = [(-self.expected_turns(p), self.captures[p]) for p in range(2)]
+        return tuple(p for p in range(2) if key[p] == max(key))
+
+    def expected_turns(self, player: Seat) -> float:
+        """``player``'s turns as runner: the count once their leg is over, else those so far and about the
+        rest (two and a half a row still to go, and two to enter), a whole leg for one not yet begun."""
+        done = self.times[player]
+        if done is not None:
+            return float(done)
+        if player == self.leg and not self.clearing:
+            return self.turns + 2.0 + 2.5 * (6 - min(self.runner[0], 6))
+        return 2.0 + 2.5 * 6
 
     def advantage(self, player: Seat) -> float:
-        lead = 2.0 if self.entered else self.runner[0] / 6 - 0.5
-        return lead if player == self.RUNNER else -lead
+        if self.legs == 1:
+            lead = 2.0 if self.entered else self.runner[0] / 6 - 0.5
+            return lead if player == 0 else -lead
+        return self.expected_turns(1 - player) - self.expected_turns(player)
 
     def termination(self) -> Termination | None:
-        if self.entered:
-            return Termination.GOAL_REACHED
-        if len(self.history) >= 2 and all(isinstance(a, Pass) for _, a in self.history[-2:]) and not self.blacks:
-            return Termination.BLOCKED
-        return None
+        if self.times[self.legs - 1] is None:
+            return None
+        arrived = any(t is not None and t <= self.leg_turns for t in self.times)
+        return Termination.GOAL_REACHED if arrived else Termination.TURN_LIMIT
 
     def heuristic(self, action: Action) -> float | None:
-        if self.to_move == self.RUNNER:
+        if self.to_move == self.runner_seat:
             if isinstance(action, Capture):
                 return action.slot[0] + 0.5
             if isinstance(action, Move):
