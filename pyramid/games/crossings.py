@@ -311,8 +311,9 @@ class StepsToTheThrone(PlateGame):
     """Steps to the Throne (no. 51), by Carsten Volle.
 
     Setup: 3 red dice in the corner triangle of corner a ((8, 0, 0), (7, 1, 0), (7, 0, 1)): the goal
-    is the funnel on top of them, (7, 0, 0). The green die (player 0, the runner) stands in the
-    middle funnel of the opposite edge, (0, 4, 4); player 1 (the blocker) holds 41 black dice.
+    is the funnel on top of them, (7, 0, 0). The green die (player 0, the runner of the first leg)
+    stands in the middle funnel of the opposite edge, (0, 4, 4); player 1 (the blocker) holds 41
+    black dice.
     Turn: the runner's turn starts with a roll of the blue die (drawn by the game): it shows three
     numbers, each pointing along one row family (``geometry.pointing_face``), both ways. The green die
     moves exactly that many funnels along such a row, staying on the plate and not over a black or
@@ -322,19 +323,19 @@ class StepsToTheThrone(PlateGame):
     die into a funnel next to the green die. If the green die cannot move, it passes and the blocker
     takes one black die back instead of placing one; a blocker with no black dice passes.
     Legal actions: as above.
-    Scoring: 1 to the winner.
-    End: the runner wins on entering the goal; the blocker when the runner has not entered within the
-    turn limit (300 actions) or neither can act.
+    Scoring: each runner's turns until it entered (two legs), 1 to the winner (one leg).
+    End: two legs: when the second runner has entered or run out of turns; one leg: the runner wins
+    on entering the goal, the blocker when the runner has not entered within 150 turns.
     Interpretation: the goal funnel is the one on top of the three red dice (the row next to it has
     one central and two outer funnels, as the text says); "roll an even number" is read as the
     number pointing along the row the green die stands in. The blue die is rolled by the game, not
     in the world. The rule book's variant is the default (option ``legs``): two legs with the roles
     alternating (player 0 runs first, then player 1), the runner who arrived in fewer turns wins,
     then the one who captured more black dice; equal, they share. A leg ends when the runner
-    enters the goal, after 150 turns of the runner, or when neither can act; a runner who did not
-    arrive counts 151 turns. Between the legs the new runner clears the plate (each black die
-    taken off, the green die carried back to its start). ``legs=1`` plays one leg, runner against
-    blocker, as the main text does.
+    enters the goal or after 150 turns of the runner; a runner who did not arrive counts 151
+    turns. Between the legs the new runner clears the plate (each black die taken off, the green
+    die carried back to its start). ``legs=1`` plays one leg, runner against blocker, as the main
+    text does.
     """
 
     info = GameInfo(51, "Steps to the Throne", "T", (2,), "3 red, 1 green, 1 blue, 41 black dice", ("throne",), 514)
@@ -394,6 +395,8 @@ class StepsToTheThrone(PlateGame):
             back = [self.move(self.runner, self.START, "carry back")] if self.runner != self.START else []
             self.clearing = [*(Remove(s) for s in blacks), *back]
             self.to_move = 1
+            if not self.clearing:
+                self.start_leg(1)
 
     def roll_blue(self) -> geometry.UpFaces:
         """The blue die rolled onto the plate: its three numbers, along +i, +j, +k."""
