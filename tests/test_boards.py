@@ -634,6 +634,7 @@ def test_throne_two_legs_the_faster_runner_wins(second: int, captures: int, winn
     assert (game.legs, game.runner_seat, game.to_move) == (2, 0, 0)
     turns_then_enter(game, 3)
     assert game.times == [3, None] and game.outcome is None and game.to_move == 1
+    assert game.scores() == (3.0, 0.0), "the second runner has no turns yet while the plate is cleared"
     # player 1, the new runner, clears the plate: the black dice off, then the green die back to its start
     blacks = {s for s, c in game.state.items() if c.colour == "black"}
     assert len(blacks) == 2 - game.captures[0]

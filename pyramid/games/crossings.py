@@ -469,7 +469,8 @@ class StepsToTheThrone(PlateGame):
         the leg under way so far."""
         if self.legs == 1:
             return (1.0, 0.0) if self.entered else (0.0, 0.0)
-        return tuple(float(self.turns if t is None and p == self.leg else t or 0) for p, t in enumerate(self.times))
+        running = None if self.clearing else self.leg
+        return tuple(float(self.turns if p == running else t or 0) for p, t in enumerate(self.times))
 
     def winners(self, scores: tuple[float, ...]) -> tuple[Seat, ...]:
         if self.legs == 1:
