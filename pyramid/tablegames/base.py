@@ -193,12 +193,7 @@ class TableGame(GameBase):
         other.events = list(state["events"])
         other.answers, other.draws = list(self.answers[:answered]), [list(d) for d in self.draws[:drawn]]
         other._replay = [list(order) for order in self.draws[drawn:]]
-        other._pending = None
-        other._script = other.script()
-        other._advance(None)
-        for answer in self.answers[answered:]:
-            other.answers.append(answer)
-            other._advance(answer)
+        other._run(self.answers[answered:])
         return other
 
     # -- driving the script -------------------------------------------------------------------------
@@ -211,6 +206,11 @@ class TableGame(GameBase):
         self._pending: Request | None = None
         self._mark = None
         self.setup()
+        self._run(answers)
+
+    def _run(self, answers: list[Answer]) -> None:
+        """A fresh script on the state as it is, fed ``answers`` (recorded as they are given)."""
+        self._pending = None
         self._script = self.script()
         self._advance(None)
         for answer in answers:
