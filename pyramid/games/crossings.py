@@ -474,7 +474,7 @@ class StepsToTheThrone(PlateGame):
 
     def winners(self, scores: tuple[float, ...]) -> tuple[Seat, ...]:
         if self.legs == 1:
-            return (0,) if self.times[0] is not None and self.times[0] <= self.leg_turns else (1,)
+            return (0,) if self.entered else (1,)
         key = [(-self.expected_turns(p), self.captures[p]) for p in range(2)]
         return tuple(p for p in range(2) if key[p] == max(key))
 
