@@ -358,6 +358,48 @@ def test_slipped_a_player_planning_ahead_sees_its_own_slip_and_never_the_others(
     assert game.objectives[game.to_move] == own and [o for o in game.objectives if o != own] == hidden  # untouched
 
 
+def test_slipped_clues_count_what_each_turn_did_to_every_objective_for_its_player_only() -> None:
+    game = Slipped(2, rng=np.random.default_rng(3))
+    index = {o: n for n, o in enumerate(OBJECTIVES)}
+    sixes = next(o for o in OBJECTIVES if o.text == "an edge with a 6 on every die")
+    cells = dict(game.state.cells)
+    for s in spar(2):
+        cells[s] = Cell("green", showing(0, 6))
+    cells[(0, 0, 4)] = Cell("green", showing(0, 1, 3))  # no 6 along i or j: spar k has 8 sixes
+    game.observe(PyramidState(cells))
+    game.to_move = 1
+    before = [o.progress(game.state) for o in OBJECTIVES]
+    take = next(a for a in game.legal_actions() if isinstance(a, Move) and slide_slots(a)[0] == (0, 0, 4))
+    game.apply(take)
+    assert game.clues[1] == (0,) * len(OBJECTIVES)  # the turn is not over: the top may still be turned
+    game.apply(Remove(APEX))
+    game.apply(Place(APEX, "green", showing(0, 6)))
+    gained = [o.progress(game.state) - b for o, b in zip(OBJECTIVES, before, strict=True)]
+    assert game.clues[1] == tuple(gained) and game.clues[1][index[sixes]] == 1
+    assert game.clues[0] == (0,) * len(OBJECTIVES)
+
+
+def test_slipped_a_searching_player_guesses_the_slip_a_greedy_player_works_towards() -> None:
+    """After about eight turns of each greedy player, player 0's copies draw player 1's true slip most often
+    (a guess from the turns alone: at the start every slip but its own is as likely)."""
+    from pyramid.agents.players import GreedyPlayer
+
+    right = 0
+    for seed in range(6):
+        game = Slipped(2, rng=np.random.default_rng(seed))
+        deck = [o for o in OBJECTIVES if o != game.objectives[0]]
+        assert np.allclose(game.belief(1, deck), 1 / len(deck))
+        greedy = GreedyPlayer(np.random.default_rng(seed))
+        while game.outcome is None and len(game.history) < 40:  # about eight turns each
+            game.apply(greedy.choose(game, game.legal_actions()))
+        belief = game.belief(1, deck)
+        right += int(np.argmax(belief)) == deck.index(game.objectives[1])
+        search = UctSearch(iterations=1, rng=np.random.default_rng(seed))
+        guesses = [search.fork(game).objectives[1] for _ in range(200)]
+        assert guesses.count(game.objectives[1]) > 200 / len(deck) * 2  # far above a blind guess
+    assert right >= 5
+
+
 def test_slipped_a_player_sees_only_its_own_progress_until_the_end() -> None:
     game = Slipped(2, rng=np.random.default_rng(2))
     own_view = observation_tensor(game, 0), observation_text(game, 0)

@@ -292,6 +292,9 @@ OBJECTIVES: tuple[Objective, ...] = (
 )
 
 
+CLUE_WEIGHT = 1.0  # a die gained on an objective's best edge by a player's turn: the odds it is theirs times e
+
+
 class Slipped(Slide):
     """Slipped (no. 36), by Jürgen Wagner.
 
@@ -308,8 +311,9 @@ class Slipped(Slide):
     3)", "all prime (2, 3, 5)", "of 1, 4 and 6 only" (both faces of every die), and "an edge with a
     1 on every die" to "a 6" (on one of its two faces).
     Interpretation: the list of objectives is not in the seed. The game knows every objective; the
-    greedy player reads only its own (the search player plays on copies that know them all), and
-    at one terminal the game reads every slip out at the start.
+    greedy player reads only its own, the search player plays on copies where the others' slips are
+    guessed from what their turns did (``clues``, ``redeal``), and at one terminal the game reads
+    every slip out at the start.
     """
 
     info = GameInfo(
@@ -326,6 +330,9 @@ class Slipped(Slide):
     def setup(self) -> None:
         super().setup()
         self.objectives = [OBJECTIVES[int(n)] for n in self.rng.choice(len(OBJECTIVES), self.players, replace=False)]
+        # what each player's turns did to each objective of the deck: its best edge's dice gained, summed
+        self.clues: tuple[tuple[int, ...], ...] = tuple((0,) * len(OBJECTIVES) for _ in range(self.players))
+        self.turn_began: PyramidState | None = None
         # one terminal cannot hide a seat's slip from the others: the slips are read out, for the people playing
         self.events += [f"player {p}'s objective: {o.text}" for p, o in enumerate(self.objectives)]
 
@@ -339,12 +346,43 @@ class Slipped(Slide):
         self.turn_first = False
         self.first_stage = self.stage = "slide"
 
+    def after(self, action: Action, player: Seat, before: PyramidState) -> None:
+        if self.turn_began is None:
+            self.turn_began = before
+        super().after(action, player, before)
+        if self.stage == self.first_stage:  # the turn is over: what did it do to each objective?
+            began, now = self.turn_began, self.state
+            gained = [o.progress(now) - o.progress(began) for o in OBJECTIVES]
+            self.clues = tuple(
+                tuple(c + g for c, g in zip(seen, gained, strict=True)) if p == player else seen
+                for p, seen in enumerate(self.clues)
+            )
+            self.turn_began = None
+
+    def belief(self, player: Seat, deck: Sequence[Objective]) -> np.ndarray:
+        """How likely each slip of ``deck`` is ``player``'s, from the public turns alone: a slip whose edge a
+        player's turns have raised by ``CLUE_WEIGHT`` dice more than another's is e times as likely theirs
+        (a player works towards their slip). Sums to 1."""
+        index = {o: n for n, o in enumerate(OBJECTIVES)}
+        logits = np.array([CLUE_WEIGHT * self.clues[player][index[o]] for o in deck], dtype=float)
+        weights = np.exp(logits - logits.max())
+        return weights / weights.sum()
+
     def redeal(self, player: Seat, rng: np.random.Generator) -> None:
-        """The others' slips drawn again from the deck less ``player``'s own: all ``player`` knows of them."""
+        """The others' slips drawn again from the deck less ``player``'s own, each as likely as what that
+        player's turns tell of it (``belief``): all ``player`` knows of them."""
         own = self.objectives[player]
-        deck = [o for o in OBJECTIVES if o != own]
-        drawn = iter(deck[int(n)] for n in rng.choice(len(deck), self.players - 1, replace=False))
-        self.objectives = [own if p == player else next(drawn) for p in range(self.players)]
+        taken = {own}
+        drawn = []
+        for p in range(self.players):
+            if p == player:
+                drawn.append(own)
+                continue
+            deck = [o for o in OBJECTIVES if o not in taken]
+            guess = deck[int(rng.choice(len(deck), p=self.belief(p, deck)))]
+            taken.add(guess)
+            drawn.append(guess)
+        self.objectives = drawn
 
     def progress(self, cells: Mapping[Slot, Cell], player: Seat) -> float:
         return self.objectives[player].progress(cells) / len(spar(0))
