@@ -11,6 +11,7 @@ from test_boards import Scripted, cells, physical_moves
 
 from pyramid import geometry
 from pyramid.agents.players import GreedyPlayer, MctsPlayer
+from pyramid.agents.search import UctSearch, leads
 from pyramid.agents.terminal import read_move
 from pyramid.encoding import action_ids
 from pyramid.games.hunts import (
@@ -320,6 +321,29 @@ def test_pharaoh_the_search_plays_to_the_exit() -> None:
     while not game.is_over:
         game.apply(seats[min(game.to_move, 1)].choose(game, game.legal_actions()))
     assert game.outcome is not None and game.outcome.termination is Termination.GOAL_REACHED
+
+
+def test_pharaoh_a_search_rollout_follows_the_shortest_ways_to_the_exit() -> None:
+    """The search's rollouts here (``greedy_rollouts``) play every explorer by its shortest way to the end;
+    a hunt for the wolf keeps the search's two decisions."""
+    game = PharaohsCurse(rng=np.random.default_rng(4))
+    search = UctSearch(np.random.default_rng(0), 1)
+    search.base = leads(game)
+    sim = game.clone()
+    reward = search.rollout(sim)
+    assert sim.outcome is not None and sim.outcome.termination is Termination.GOAL_REACHED
+    (winner,) = sim.outcome.winners
+    assert reward[winner] == 1.0 and reward.sum() == 1.0
+    replay = game.clone()
+    for _, action in sim.history[len(game.history) :]:  # each move the best by the heuristic: greedy's
+        best = max(replay.heuristic(a) or 0.0 for a in replay.legal_actions())
+        assert replay.heuristic(action) == best
+        replay.apply(action)
+    wolf = WolfInASheepsCoat(rng=np.random.default_rng(0))
+    sim = wolf.clone()
+    search.base = leads(wolf)
+    search.rollout(sim)
+    assert len(sim.history) == search.rollout_depth and sim.outcome is None
 
 
 def test_pharaoh_physical_climb_is_read_back() -> None:

@@ -76,6 +76,8 @@ class UctSearch:
     - A rollout plays ``rollout_depth`` more decisions (rolls in between are free), each by the
       game's heuristic when it has one (a random action with probability ``epsilon``), else at
       random; its value is ``rewards`` there: the outcome if the game ended, else how each lead grew.
+      A game that asks for them (``Game.greedy_rollouts``: The Pharaoh's Curse) gets longer rollouts,
+      by its heuristic alone, that mostly reach the end.
     - UCT adds the root's prior as a bias that fades with visits (``prior_weight / (visits + 1)``).
     - A reward is ``0.5 + 0.5 tanh(change of lead / scale)``. The scale is at least ``2 + 0.05`` times the
       largest score, and at least the spread (standard deviation) of the changes of lead the search's
@@ -238,16 +240,20 @@ class UctSearch:
         return Rolled(tuple(int(f) for f in self.rng.integers(1, 7, sim.chance().dice)))
 
     def rollout(self, sim: GameBase) -> np.ndarray:
-        """Play ``rollout_depth`` decisions by the rollout policy; each player's reward where it ends."""
+        """Play ``rollout_depth`` decisions by the rollout policy (or the game's ``greedy_rollouts``, by its
+        heuristic alone); each player's reward where it ends."""
+        depth, epsilon = self.rollout_depth, self.epsilon
+        if isinstance(sim, Game) and sim.greedy_rollouts:
+            depth, epsilon = sim.greedy_rollouts, 0.0
         decided = 0
-        while decided < self.rollout_depth:
+        while decided < depth:
             phase = sim.phase()
             if phase is Phase.CHANCE:
                 sim.apply(self.sample_roll(sim))  # type: ignore[attr-defined]
                 continue
             if phase is not Phase.DECIDE:
                 break
-            sim.apply(self.rollout_action(sim, sim.legal_actions()))  # type: ignore[attr-defined]
+            sim.apply(self.rollout_action(sim, sim.legal_actions(), epsilon))  # type: ignore[attr-defined]
             decided += 1
         if sim.outcome is not None:
             return rewards(sim, self.base, self.scale)
@@ -255,9 +261,11 @@ class UctSearch:
         self.met += (change.size, change.sum(), (change**2).sum())
         return 0.5 + 0.5 * np.tanh(change / self.scale)  # as ``rewards``, with the change counted once
 
-    def rollout_action(self, sim: GameBase, legal: Sequence[Any]) -> Any:
-        """The game's heuristic choice (a random one with probability ``epsilon``), else a random one."""
-        if len(legal) > 1 and isinstance(sim, Game) and self.rng.random() >= self.epsilon:
+    def rollout_action(self, sim: GameBase, legal: Sequence[Any], epsilon: float | None = None) -> Any:
+        """The game's heuristic choice (a random one with probability ``epsilon``, by default the search's),
+        else a random one."""
+        epsilon = self.epsilon if epsilon is None else epsilon
+        if len(legal) > 1 and isinstance(sim, Game) and self.rng.random() >= epsilon:
             values = [sim.heuristic(a) for a in legal]
             if all(v is not None for v in values):
                 scored = np.array(values, dtype=float)

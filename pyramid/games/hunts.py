@@ -257,6 +257,9 @@ class PharaohsCurse(Game):
         "(the exits) stay empty; a heap where an explorer cannot reach its exit is drawn again."
     )
     max_moves: ClassVar[int] = 300
+    # a search's rollouts follow every explorer's shortest way to the end: who arrives first, where
+    # they stand in each other's way, is what a few moves ahead cannot tell (README)
+    greedy_rollouts: ClassVar[int] = 60
     colours = ("red", "blue", "black")
     STARTS: ClassVar[tuple[Slot, Slot, Slot]] = ((0, 4, 4), (4, 0, 4), (4, 4, 0))
     EXITS: ClassVar[tuple[Slot, Slot, Slot]] = ((8, 0, 0), (0, 8, 0), (0, 0, 8))

@@ -46,6 +46,10 @@ class Game(GameBase):
     kind: ClassVar[str] = "board"
     default_player: ClassVar[str] = "greedy"
     max_moves: ClassVar[int] = 3000
+    # Decisions a search's rollout plays here by the heuristic alone (no random moves), instead of the
+    # search's few: 0 keeps the search's own. For a game without chance whose heuristic is a sound way
+    # to play and whose end is near (a race of short ways), so that a rollout tells who arrives.
+    greedy_rollouts: ClassVar[int] = 0
 
     def __init__(self, players: int | None = None, *, rng: np.random.Generator, **options: Any) -> None:
         super().__init__(players, rng=rng, **options)
