@@ -261,10 +261,8 @@ class UctSearch:
         self.met += (change.size, change.sum(), (change**2).sum())
         return 0.5 + 0.5 * np.tanh(change / self.scale)  # as ``rewards``, with the change counted once
 
-    def rollout_action(self, sim: GameBase, legal: Sequence[Any], epsilon: float | None = None) -> Any:
-        """The game's heuristic choice (a random one with probability ``epsilon``, by default the search's),
-        else a random one."""
-        epsilon = self.epsilon if epsilon is None else epsilon
+    def rollout_action(self, sim: GameBase, legal: Sequence[Any], epsilon: float) -> Any:
+        """The game's heuristic choice (a random one with probability ``epsilon``), else a random one."""
         if len(legal) > 1 and isinstance(sim, Game) and self.rng.random() >= epsilon:
             values = [sim.heuristic(a) for a in legal]
             if all(v is not None for v in values):

@@ -363,8 +363,7 @@ class Slipped(Slide):
         """How likely each slip of ``deck`` is ``player``'s, from the public turns alone: a slip whose edge a
         player's turns have raised by ``CLUE_WEIGHT`` dice more than another's is e times as likely theirs
         (a player works towards their slip). Sums to 1."""
-        index = {o: n for n, o in enumerate(OBJECTIVES)}
-        logits = np.array([CLUE_WEIGHT * self.clues[player][index[o]] for o in deck], dtype=float)
+        logits = np.array([CLUE_WEIGHT * self.clues[player][OBJECTIVES.index(o)] for o in deck], dtype=float)
         weights = np.exp(logits - logits.max())
         return weights / weights.sum()
 
