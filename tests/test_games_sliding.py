@@ -395,7 +395,9 @@ def test_slipped_a_searching_player_guesses_the_slip_a_greedy_player_works_towar
         belief = game.belief(1, deck)
         right += int(np.argmax(belief)) == deck.index(game.objectives[1])
         search = UctSearch(iterations=1, rng=np.random.default_rng(seed))
-        guesses = [search.fork(game).objectives[1] for _ in range(200)]
+        copies = [search.fork(game) for _ in range(200)]
+        guesses = [c.objectives[1] for c in copies if isinstance(c, Slipped)]
+        assert len(guesses) == 200
         assert guesses.count(game.objectives[1]) > 200 / len(deck) * 2  # far above a blind guess
     assert right >= 5
 

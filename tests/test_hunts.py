@@ -340,10 +340,10 @@ def test_pharaoh_a_search_rollout_follows_the_shortest_ways_to_the_exit() -> Non
         assert replay.heuristic(action) == best
         replay.apply(action)
     wolf = WolfInASheepsCoat(rng=np.random.default_rng(0))
-    sim = wolf.clone()
+    hunt = wolf.clone()
     search.base = leads(wolf)
-    search.rollout(sim)
-    assert len(sim.history) == search.rollout_depth and sim.outcome is None
+    search.rollout(hunt)
+    assert len(hunt.history) == search.rollout_depth and hunt.outcome is None
 
 
 def test_pharaoh_physical_climb_is_read_back() -> None:
