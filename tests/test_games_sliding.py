@@ -11,6 +11,7 @@ import pytest
 from gameplay import physical_moves, play
 
 from pyramid import geometry
+from pyramid.agents.players import GreedyPlayer
 from pyramid.agents.search import UctSearch
 from pyramid.encoding import observation_tensor, observation_text
 from pyramid.games.mounds import Diebylon, MoundMover, corner_pyramid
@@ -382,8 +383,6 @@ def test_slipped_clues_count_what_each_turn_did_to_every_objective_for_its_playe
 def test_slipped_a_searching_player_guesses_the_slip_a_greedy_player_works_towards() -> None:
     """After about eight turns of each greedy player, player 0's copies draw player 1's true slip most often
     (a guess from the turns alone: at the start every slip but its own is as likely)."""
-    from pyramid.agents.players import GreedyPlayer
-
     right = 0
     for seed in range(6):
         game = Slipped(2, rng=np.random.default_rng(seed))
