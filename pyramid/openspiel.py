@@ -388,7 +388,8 @@ class PyramidState(pyspiel.State):  # type: ignore[misc,name-defined]
             self.step, self.dice = Rolled(tuple(self.dice)), []
         else:
             self.step = self._legal()[action]
-        self._record(f"p{self.base.to_move if not isinstance(self.step, Rolled) else 'chance'} {self.step}")
+        who = "chance" if isinstance(self.step, Rolled) else f"p{self.base.to_move}"
+        self._record(f"{who} {self.base.told(self.step)}")  # a secret choice is told only as made
         self._resolve()
 
     def _record(self, text: str) -> None:

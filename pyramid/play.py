@@ -136,7 +136,7 @@ class Match:
         game.apply(action, observed)
         self.turns += 1
         scores = " ".join(f"{s:g}" for s in game.scores())
-        self._say(f"{self.turns:4d}. player {seat} ({self.players[seat].name}): {action}   [{scores}]")
+        self._say(f"{self.turns:4d}. player {seat} ({self.players[seat].name}): {game.told(action)}   [{scores}]")
         if isinstance(action, Place) and action.slot not in observed:
             self._say(f"      the die did not come to rest in {action.slot}")
         self._flush_events()

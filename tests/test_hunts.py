@@ -13,9 +13,10 @@ from pyramid import geometry
 from pyramid.agents.players import GreedyPlayer, MctsPlayer
 from pyramid.agents.search import UctSearch, leads
 from pyramid.agents.terminal import read_move
-from pyramid.encoding import action_ids
+from pyramid.encoding import action_ids, observation_text
 from pyramid.games.hunts import (
     Accuse,
+    Hide,
     PharaohsCurse,
     WolfInASheepsCoat,
     dog_rays,
@@ -24,6 +25,7 @@ from pyramid.games.hunts import (
     sight,
 )
 from pyramid.moves import jump_targets
+from pyramid.play import Match
 from pyramid.rules import Game, IllegalAction, Move, Pass, Place, Remove, Termination, check_game
 from pyramid.state import Cell, PyramidState
 
@@ -59,9 +61,9 @@ def test_no_dog_looks_through_another_dog_or_over_a_bush() -> None:
     assert not {(3, 3, 2), (2, 4, 2), (3, 4, 1)} & sight(flock, DOG)
 
 
-def wolf(players: int = 2, seed: int = 0) -> WolfInASheepsCoat:
-    """A new game of Wolf in a Sheep's Coat."""
-    return WolfInASheepsCoat(players, rng=np.random.default_rng(seed))
+def wolf(players: int = 2, seed: int = 0, mode: str = "drawn") -> WolfInASheepsCoat:
+    """A new game of Wolf in a Sheep's Coat: the wolf drawn at random (``mode`` chosen: by the hider)."""
+    return WolfInASheepsCoat(players, rng=np.random.default_rng(seed), wolf=mode)
 
 
 def test_wolf_the_shepherd_places_dogs_on_the_flock_or_asks_about_a_die() -> None:
@@ -162,14 +164,14 @@ def test_wolf_greedy_needs_fewer_dogs_than_random() -> None:
     wins = 0
     for seed in range(6):
         kinds = ["greedy", "random"] if seed % 2 == 0 else ["random", "greedy"]
-        game = play(wolf(seed=seed), kinds, seed)
+        game = play(wolf(seed=seed, mode="chosen"), kinds, seed)
         assert game.outcome is not None
         wins += game.outcome.winners == (seed % 2,)
     assert wins >= 5
 
 
 def test_wolf_the_search_finds_the_wolf_with_few_dogs() -> None:
-    game = wolf(seed=4)
+    game = wolf(seed=4, mode="chosen")
     seats = [MctsPlayer(np.random.default_rng(4), 10), GreedyPlayer(np.random.default_rng(5))]
     while not game.is_over:
         game.apply(seats[game.to_move].choose(game, game.legal_actions()))
@@ -186,6 +188,76 @@ def test_wolf_physical_dog_and_question_are_read_back() -> None:
     game = wolf(seed=2)
     physical_moves(game, 2, seed=0, players=[Scripted([Place(DOG, "red"), Accuse((0, 0, 8))]), Scripted([])])
     assert game.state[DOG].colour == "red" and game.dogs == [2, 0]
+
+
+def hidden(players: int = 2, seed: int = 0, **options: int) -> WolfInASheepsCoat:
+    """A game whose wolf the hider chooses (the book's rule, the default)."""
+    return WolfInASheepsCoat(players, rng=np.random.default_rng(seed), **options)
+
+
+def test_wolf_the_player_after_the_shepherd_chooses_the_wolf_and_the_answers_follow_it() -> None:
+    game = hidden(3)
+    assert game.to_move == 1 and {type(a) for a in game.legal_actions()} == {Hide}
+    assert len(game.legal_actions()) == 45 and game.dogs == [0, 0, 0]
+    game.apply(Hide((8, 0, 0)))  # a corner die, seen along two rows only
+    assert game.to_move == 0 and game.dogs == [0, 0, 0] and game.wolf == (8, 0, 0)
+    for dog in ((3, 2, 2), (6, 1, 0), (0, 3, 4)):
+        game.apply(Place(dog, "red"))
+        seen = (8, 0, 0) in sight(game.state.cells, dog)
+        assert game.events[-1].endswith("sees the wolf" if seen else "does not see the wolf")
+        assert (8, 0, 0) in game.candidates
+    assert game.dogs == [3, 0, 0] and game.candidates != set(geometry.BASE_SLOTS)
+    game.apply(Accuse((8, 0, 0)))
+    while game.clearing:
+        game.apply(game.legal_actions()[0])
+    assert game.shepherd() == 1 and game.to_move == 2 and game.wolf is None  # round 2: player 2 hides for 1
+    with pytest.raises(ValueError, match="option wolf .* chosen or drawn, got 'hidden'"):
+        WolfInASheepsCoat(2, rng=np.random.default_rng(0), wolf="hidden")
+
+
+def test_wolf_the_chosen_wolf_is_kept_from_the_shepherd_alone() -> None:
+    game = hidden(3)
+    game.apply(Hide((4, 2, 2)))
+    assert game.secret(0) == "" and game.secret(1) == game.secret(2) == "the wolf is i33 (4, 2, 2)"
+    assert "i33" not in observation_text(game, 0) and "i33" in observation_text(game, 2)
+    lines: list[str] = []
+    match = Match(hidden(2), [Scripted([Accuse((4, 2, 2))]), Scripted([Hide((4, 2, 2))])], log=lines.append)
+    match.step()  # the hider chooses: the log every player reads tells only that it was chosen
+    assert "hide the wolf" in lines[-2] and "i33" not in lines[-2] and "4, 2, 2" not in " ".join(lines)
+    assert read_move("hide i33", hidden().legal_actions()) == Hide((4, 2, 2))  # typed at the terminal
+
+
+def test_wolf_a_shepherd_believes_the_wolf_hides_where_few_dogs_see_it() -> None:
+    game = hidden()
+    inner = {s for s in geometry.BASE_SLOTS if min(s) >= 1}  # seen by 13 funnels' dogs; the rim by 14 or 15
+    assert {s for s, n in game.cover.items() if n == 13} == inner and set(game.cover.values()) == {13, 14, 15}
+    greedy = GreedyPlayer(np.random.default_rng(0))
+    choice = greedy.choose(game, game.legal_actions())
+    assert isinstance(choice, Hide) and choice.slot in inner  # the greedy hider: where fewest dogs see it
+    game.apply(Hide((0, 0, 8)))
+    before = game.wolf
+    game.redeal(1, np.random.default_rng(0))  # the hider knows the wolf: nothing to redraw
+    assert game.wolf == before
+    drawn = []
+    for seed in range(400):
+        copy = game.clone()
+        copy.redeal(0, np.random.default_rng(seed))
+        drawn.append(copy.wolf)
+    share = sum(s in inner for s in drawn) / len(drawn)
+    assert 0.6 < share < 0.85 and len(set(drawn)) > 30  # e**-13 against e**-14 a die: 0.72 of the belief inside
+    game.apply(Place((0, 0, 7), "red"))  # under it (0, 0, 8), (1, 0, 7), (0, 1, 7): the wolf is seen
+    assert game.candidates <= sight(game.state.cells, (0, 0, 7))
+    copy = game.clone()
+    copy.redeal(0, np.random.default_rng(1))
+    assert copy.wolf in game.candidates  # drawn again only among the dice that fit the answers
+    assert game.hidden_among(game.candidates) < len(game.candidates)  # a belief knows more than a count
+
+
+def test_wolf_bushes_make_a_hiding_place_the_greedy_hider_finds() -> None:
+    game = hidden(2, seed=1, bushes=10)
+    greedy = GreedyPlayer(np.random.default_rng(0))
+    hide = greedy.choose(game, game.legal_actions())
+    assert isinstance(hide, Hide) and game.cover[hide.slot] == min(game.cover.values()) < 13
 
 
 # --- The Pharaoh's Curse ------------------------------------------------------------------------

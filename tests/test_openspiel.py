@@ -125,3 +125,17 @@ def test_slipped_information_states_tell_each_player_only_its_own_slip() -> None
         others = [o.text for o in OBJECTIVES if o != game.objectives[player]]
         assert not any(text in known for text in others)  # neither the other slip, nor the deal's draws
         assert "chance" not in known
+
+
+def test_wolf_information_states_keep_the_chosen_wolf_from_the_shepherd() -> None:
+    state = pyspiel.load_game("pyramid_47").new_initial_state()
+    rng = np.random.default_rng(0)
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+    assert state.current_player() == 1  # the hider chooses first
+    hide = next(a for a in state.legal_actions() if "i33" in state.action_to_string(1, a))
+    state.apply_action(hide)
+    shepherd, hider = state.information_state_string(0), state.information_state_string(1)
+    assert "hide the wolf (chosen in secret)" in shepherd and "i33" not in shepherd and "(4, 2, 2)" not in shepherd
+    assert "the wolf is i33 (4, 2, 2)" in hider

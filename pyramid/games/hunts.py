@@ -1,8 +1,10 @@
 """Hunts on the plate (rule book 47, 50): dogs looking for a hidden wolf, explorers in a maze of dice.
 
-Rules layer only (no physics). A dog is a ``Place`` on the flock, a question about one die a
-``Declare``; an explorer's move is the jump of ``pyramid.moves`` carried out as one ``Move``. The
-wolf is never held by the game before it is found, so no observation or copy of the game shows it.
+Rules layer only (no physics). A dog is a ``Place`` on the flock, a question about one die and the
+choice of the wolf are ``Declare``s; an explorer's move is the jump of ``pyramid.moves`` carried out as
+one ``Move``. The chosen wolf is a secret: told to the others only as chosen (``told``), shown only
+to the players who are not the shepherd (``secret``), and drawn afresh in a shepherd's copies
+(``redeal``).
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
+
+import numpy as np
 
 from pyramid import geometry
 from pyramid.drawing import slot_label
@@ -36,6 +40,19 @@ class Accuse(Declare):
 
     def __str__(self) -> str:
         return f"ask whether {slot_label(self.slot)} {self.slot} is the wolf"
+
+
+@dataclass(frozen=True)
+class Hide(Declare):
+    """The hider chooses the wolf: the black die in ``slot``, while the shepherd looks away.
+
+    Typed at the terminal by the die's label: ``hide i33``. The others are told only that it was chosen.
+    """
+
+    slot: Slot
+
+    def __str__(self) -> str:
+        return f"hide the wolf in {slot_label(self.slot)} {self.slot}"
 
 
 def dog_rays(dog: Slot) -> list[list[Slot]]:
@@ -67,7 +84,7 @@ def sight(cells: Mapping[Slot, Cell], dog: Slot) -> set[Slot]:
     return seen
 
 
-def search_cost(n: int) -> float:
+def search_cost(n: float) -> float:
     """About the dogs still needed to find the wolf among ``n`` candidates: halve them, then ask."""
     return 1.0 + math.log2(n) if n > 0 else 0.0
 
@@ -76,41 +93,57 @@ class WolfInASheepsCoat(Game):
     """Wolf in a Sheep's Coat (no. 47).
 
     Setup: 45 black dice fill the base funnels; with the option ``bushes`` that many of them, drawn
-    at random, are green bushes instead. One black die is the wolf, unknown to the shepherd.
-    Turn: each player in turn is the shepherd of one round (player 0 first). The shepherd places a
-    red dog in a free funnel of the flock (the 36 funnels the base dice form), and the game answers
-    whether it sees the wolf; or asks whether one black die is the wolf (an ``Accuse``), which costs a
-    dog too, whatever the answer. A dog looks both ways along the three rows of the plate its
-    funnel lies between, starting at the three dice under it (``dog_rays``); it sees every die up to
-    one that another dog stands on, or a bush: no dog looks through another dog or over a bush. It
-    always sees the dice under it. Once the wolf is found (asked about, yes), the shepherd takes the
-    dogs off (one ``Remove`` each, forced) and the next player is shepherd of a new wolf.
-    Legal actions: a dog in any free flock funnel, or a question about any black die not yet asked
-    about this round.
+    at random, are green bushes instead.
+    Turn: each player in turn is the shepherd of one round (player 0 first). The round begins with
+    the next player (the hider) choosing one black die as the wolf for the others, in secret (a
+    ``Hide``). The shepherd then places a red dog in a free funnel of the flock (the 36 funnels the
+    base dice form), and the game answers whether it sees the wolf; or asks whether one black die
+    is the wolf (an ``Accuse``), which costs a dog too, whatever the answer. A dog looks both ways
+    along the three rows of the plate its funnel lies between, starting at the three dice under it
+    (``dog_rays``); it sees every die up to one that another dog stands on, or a bush: no dog looks
+    through another dog or over a bush. It always sees the dice under it. Once the wolf is found
+    (asked about, yes), the shepherd takes the dogs off (one ``Remove`` each, forced) and the next
+    player is shepherd of a new wolf.
+    Legal actions: the hider: any black die; the shepherd: a dog in any free flock funnel, or a
+    question about any black die not yet asked about this round.
     Scoring: the dogs (and questions) each shepherd needed.
     End: when every player has been shepherd once; the fewest dogs win.
     Interpretation: the figure of the directions of view is lost; a dog's three faces pointing along
-    the three row families (``geometry.pointing_face``) give the six directions. The wolf is not
-    chosen by the other players but drawn at random, as late as possible: at each answer it is drawn
-    among the dice that fit every answer so far, which is the same as a die drawn at the start and
-    kept secret, while no copy of the game (a search player's) can know it.
+    the three row families (``geometry.pointing_face``) give the six directions. "The others decide"
+    on the wolf: the player after the shepherd chooses it for them (with two players, the other).
+    Option ``wolf=drawn``: nobody chooses; the wolf is drawn at random as late as possible, at each
+    answer among the dice that fit every answer so far (the same as a die drawn at the start and
+    kept secret, while no copy of the game, a search player's, can know it).
     """
 
     info = GameInfo(
         47, "Wolf in a Sheep's Coat", "T", (2, 3, 4, 5, 6), "45 black, red dogs (green bushes)", ("wolf",), 478
     )
-    options_help: ClassVar[dict[str, str]] = {"bushes": "black dice replaced by green bushes at random (default 0)"}
+    options_help: ClassVar[dict[str, str]] = {
+        "bushes": "black dice replaced by green bushes at random (default 0)",
+        "wolf": "chosen: the player after the shepherd chooses it in secret (the book, default); "
+        "drawn: drawn at random, as late as the answers allow",
+    }
     house_rules = (
         "A dog looks both ways along the three rows its funnel lies between, from the dice under it, up to a die "
-        "another dog stands on or a bush (figure lost). The wolf is drawn at random (not chosen by the others), "
-        "as late as the answers allow. Every player is shepherd once; dogs stand only on the flock."
+        "another dog stands on or a bush (figure lost). The player after the shepherd chooses the wolf for the "
+        "others (with --option wolf=drawn it is drawn at random, as late as the answers allow). Every player is "
+        "shepherd once; dogs stand only on the flock."
     )
     max_moves: ClassVar[int] = 800
+    WOLVES: ClassVar[tuple[str, ...]] = ("chosen", "drawn")
+    # a shepherd's belief of the hider: each funnel more whose dog would see a die makes it e times less
+    # likely the wolf (a hider hides where the fewest dogs can see it, as greedy does)
+    HIDE_WEIGHT: ClassVar[float] = 1.0
 
     def setup(self) -> None:
         bushes = self.option("bushes", 0)
         if not 0 <= bushes <= 40:
             raise ValueError(f"option bushes of {self.info.title}: 0 to 40 bushes, got {bushes}")
+        wolf = self.option("wolf", "chosen")
+        if wolf not in self.WOLVES:
+            raise ValueError(f"option wolf of {self.info.title}: expected chosen or drawn, got {wolf!r}")
+        self.chosen = wolf == "chosen"
         green = {geometry.BASE_SLOTS[int(n)] for n in self.rng.permutation(45)[:bushes]}
         self.state = PyramidState(
             {s: Cell("green" if s in green else "black", self.draw_orientation()) for s in geometry.BASE_SLOTS}
@@ -121,9 +154,23 @@ class WolfInASheepsCoat(Game):
         self.new_round()
 
     def new_round(self) -> None:
-        """A new wolf: every black die a candidate, nothing asked."""
+        """A new wolf: every black die a candidate, nothing asked; the hider to choose it (unless drawn)."""
         self.candidates = {s for s in geometry.BASE_SLOTS if s in self.state and self.state[s].colour == "black"}
         self.asked: set[Slot] = set()
+        self.wolf: Slot | None = None  # the chosen wolf (never set when drawn)
+        # how many flock funnels' dogs would see each black die, the flock empty: public, a hider's guide
+        empty = set(self.state)
+        funnels = [s for s in geometry.layer_slots(FLOCK_LAYER) if is_open_for(empty, s)]
+        self.cover = {s: sum(1 for f in funnels if s in sight(self.state.cells, f)) for s in self.candidates}
+        self.to_move = self.hider() if self.chosen else self.shepherd()
+
+    def shepherd(self) -> Seat:
+        """The shepherd of this round (of the next while the dogs are taken off)."""
+        return self.rounds % self.players
+
+    def hider(self) -> Seat:
+        """Who chooses the wolf for this round: the player after the shepherd."""
+        return self.next_player(self.shepherd())
 
     def flock_funnels(self) -> list[Slot]:
         """The free funnels of the flock, where a dog can stand."""
@@ -133,14 +180,46 @@ class WolfInASheepsCoat(Game):
     def legal(self) -> list[Action]:
         if self.clearing:
             return [Remove(self.clearing[0])]
-        dogs: list[Action] = [Place(s, "red") for s in self.flock_funnels()]
         black = [s for s in geometry.BASE_SLOTS if s in self.state and self.state[s].colour == "black"]
+        if self.chosen and self.wolf is None:
+            return [Hide(s) for s in black]
+        dogs: list[Action] = [Place(s, "red") for s in self.flock_funnels()]
         return dogs + [Accuse(s) for s in black if s not in self.asked]
 
-    def answer(self, seen: Iterable[Slot]) -> bool:
-        """Whether the wolf is among ``seen``: the wolf drawn among the candidates, which then shrink to fit."""
+    def told(self, action: Action) -> str:
+        """The choice of the wolf is told only as made."""
+        return "hide the wolf (chosen in secret)" if isinstance(action, Hide) else str(action)
+
+    def secret(self, player: Seat) -> str:
+        """The chosen wolf, to every player but the shepherd, until it is found."""
+        if self.wolf is None or player == self.shepherd() or self.clearing:
+            return ""
+        return f"the wolf is {slot_label(self.wolf)} {self.wolf}"
+
+    def belief(self, slots: list[Slot]) -> list[float]:
+        """How likely each of ``slots`` is the chosen wolf to a shepherd: e to the power of ``-HIDE_WEIGHT``
+        per funnel whose dog would see it (``cover``). Sums to 1."""
+        logits = [-self.HIDE_WEIGHT * self.cover.get(s, 0) for s in slots]
+        top = max(logits)
+        weights = [math.exp(v - top) for v in logits]
+        total = sum(weights)
+        return [w / total for w in weights]
+
+    def redeal(self, player: Seat, rng: np.random.Generator) -> None:
+        """The chosen wolf, for its shepherd, drawn again among the dice that fit the answers (``belief``)."""
+        if self.wolf is None or player != self.shepherd() or self.clearing:
+            return
         pool = sorted(self.candidates, key=geometry.SLOT_INDEX.__getitem__)
-        wolf = pool[int(self.rng.integers(len(pool)))]
+        self.wolf = pool[int(rng.choice(len(pool), p=self.belief(pool)))]
+
+    def answer(self, seen: Iterable[Slot]) -> bool:
+        """Whether the wolf is among ``seen`` (drawn among the candidates if nobody chose it); the candidates
+        shrink to fit."""
+        if self.wolf is not None:
+            wolf = self.wolf
+        else:
+            pool = sorted(self.candidates, key=geometry.SLOT_INDEX.__getitem__)
+            wolf = pool[int(self.rng.integers(len(pool)))]
         seen = set(seen)
         self.candidates = self.candidates & seen if wolf in seen else self.candidates - seen
         return wolf in seen
@@ -150,7 +229,11 @@ class WolfInASheepsCoat(Game):
             self.clearing.pop(0)
             if not self.clearing:
                 self.new_round()
-                self.to_move = self.next_player(player)
+            return
+        if isinstance(action, Hide):
+            self.wolf = action.slot
+            self.to_move = self.shepherd()
+            self.events.append(f"player {player} has chosen the wolf: player {self.to_move}, find it")
             return
         self.dogs[player] += 1
         if isinstance(action, Place):
@@ -168,7 +251,6 @@ class WolfInASheepsCoat(Game):
             self.clearing = [s for s in geometry.layer_slots(FLOCK_LAYER) if s in self.state]
             if not self.clearing:
                 self.new_round()
-                self.to_move = self.next_player(player)
 
     def scores(self) -> tuple[float, ...]:
         return tuple(float(d) for d in self.dogs)
@@ -182,9 +264,17 @@ class WolfInASheepsCoat(Game):
         if player < self.rounds:
             return float(self.dogs[player])
         if player == self.rounds and not self.clearing:
-            return self.dogs[player] + search_cost(len(self.candidates))
-        black = sum(1 for s in geometry.BASE_SLOTS if s in self.state and self.state[s].colour == "black")
-        return self.dogs[player] + search_cost(black)
+            return self.dogs[player] + search_cost(self.hidden_among(self.candidates))
+        black = [s for s in geometry.BASE_SLOTS if s in self.state and self.state[s].colour == "black"]
+        return self.dogs[player] + search_cost(self.hidden_among(black))
+
+    def hidden_among(self, slots: Iterable[Slot]) -> float:
+        """How many dice the wolf hides among, to a shepherd who knows it is one of ``slots``: their number when
+        it is drawn; when chosen, 2 to the power of the entropy (bits) of the shepherd's ``belief``."""
+        pool = list(slots)
+        if not self.chosen or len(pool) < 2:
+            return float(len(pool))
+        return 2.0 ** -sum(p * math.log2(p) for p in self.belief(pool) if p > 0)
 
     def advantage(self, player: Seat) -> float:
         projected = [self.projected(p) for p in range(self.players)]
@@ -194,6 +284,9 @@ class WolfInASheepsCoat(Game):
         return Termination.ROUNDS_PLAYED if self.rounds >= self.players else None
 
     def heuristic(self, action: Action) -> float | None:
+        """The shepherd's: less the dog and about the dogs still to come after each answer, the candidates
+        counted alike (greedy has no belief of the hider); the hider's: the fewer funnels whose dogs would
+        see the die, the better."""
         n = len(self.candidates)
         if isinstance(action, Place):
             m = len(self.candidates & sight(self.state.cells, action.slot))
@@ -202,6 +295,8 @@ class WolfInASheepsCoat(Game):
             if action.slot not in self.candidates:
                 return -2.0 - search_cost(n)
             return -1.0 - (n - 1) / n * search_cost(n - 1)
+        if isinstance(action, Hide):
+            return -float(self.cover[action.slot])
         return 0.0
 
 

@@ -115,6 +115,11 @@ class GameBase(abc.ABC):
         """What only ``player`` knows, in words ("" when the game deals nothing in secret)."""
         return ""
 
+    def told(self, action: Any) -> str:
+        """What every player learns of ``action`` when it is made: its words, unless the rules keep part of
+        it secret (Wolf in a Sheep's Coat: which die the wolf is)."""
+        return str(action)
+
     def scores_seen_by(self, player: Seat | None) -> tuple[float | None, ...]:
         """The scores as ``player`` sees them: None where the rules hide one from that player.
 
@@ -152,7 +157,7 @@ class GameBase(abc.ABC):
 
         Called on a copy (``clone``) by a player that plans ahead, so that its plans never see what
         the rules hide from it. Nothing by default: most games hide nothing, or draw the hidden part
-        only when it is revealed (Wolf in a Sheep's Coat).
+        only when it is revealed (Wolf in a Sheep's Coat with ``wolf=drawn``).
         """
         return None
 
