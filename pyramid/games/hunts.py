@@ -159,9 +159,8 @@ class WolfInASheepsCoat(Game):
         self.asked: set[Slot] = set()
         self.wolf: Slot | None = None  # the chosen wolf (never set when drawn)
         # how many flock funnels' dogs would see each black die, the flock empty: public, a hider's guide
-        empty = set(self.state)
-        funnels = [s for s in geometry.layer_slots(FLOCK_LAYER) if is_open_for(empty, s)]
-        self.cover = {s: sum(1 for f in funnels if s in sight(self.state.cells, f)) for s in self.candidates}
+        views = [sight(self.state.cells, f) for f in self.flock_funnels()]
+        self.cover = {s: sum(1 for seen in views if s in seen) for s in self.candidates}
         self.to_move = self.hider() if self.chosen else self.shepherd()
 
     def shepherd(self) -> Seat:
