@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -109,14 +111,20 @@ def test_copies_of_a_table_state_stay_apart() -> None:
     assert copy.information_state_string(0) != state.information_state_string(0)
 
 
-def test_slipped_information_states_tell_each_player_only_its_own_slip() -> None:
-    from pyramid.games.slides import OBJECTIVES
-
-    state = pyspiel.load_game("pyramid_36").new_initial_state()
-    rng = np.random.default_rng(3)
+def dealt(name: str, seed: int) -> Any:
+    """A new state of game ``name`` past its set-up's draws, each drawn with the generator from ``seed``."""
+    state = pyspiel.load_game(name).new_initial_state()
+    rng = np.random.default_rng(seed)
     while state.is_chance_node():
         outcomes = state.chance_outcomes()
         state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+    return state
+
+
+def test_slipped_information_states_tell_each_player_only_its_own_slip() -> None:
+    from pyramid.games.slides import OBJECTIVES
+
+    state = dealt("pyramid_36", 3)
     game = state.base
     assert game is not None
     for player in (0, 1):
@@ -128,11 +136,7 @@ def test_slipped_information_states_tell_each_player_only_its_own_slip() -> None
 
 
 def test_wolf_information_states_keep_the_chosen_wolf_from_the_shepherd() -> None:
-    state = pyspiel.load_game("pyramid_47").new_initial_state()
-    rng = np.random.default_rng(0)
-    while state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+    state = dealt("pyramid_47", 0)
     assert state.current_player() == 1  # the hider chooses first
     hide = next(a for a in state.legal_actions() if "i33" in state.action_to_string(1, a))
     state.apply_action(hide)
