@@ -112,23 +112,3 @@ def test_the_search_values_a_corner_race_by_its_progress(game_cls: type[MoundMov
     assert game.standing(0) > before[0], "red's die nearer its target shows in its standing"
     assert [game.standing(p) for p in (1, 2)] == before[1:]
     assert list(leads(game)) == [game.standing(p) for p in range(3)]
-
-
-def test_the_search_starts_from_the_games_foresight() -> None:
-    # by default the heuristic; Diebylon adds the chance the mover's next roll fills a slot after the move
-    race = Race(3, rng=np.random.default_rng(1))
-    search = UctSearch(np.random.default_rng(0), 10)
-    legal = race.legal_actions()
-    assert search.prior(race, legal) == [race.heuristic(a) for a in legal]
-    game = Diebylon(3, rng=np.random.default_rng(2))
-    greedy = [make_player("greedy", np.random.default_rng(p)) for p in range(3)]
-    raised = 0
-    for _ in range(120):
-        legal = game.legal_actions()
-        prior = search.prior(game, legal)
-        for action, value in zip(legal, prior, strict=True):
-            chance = game.fill_chance(game.to_move, game.after_state(action)) if isinstance(action, Move) else 0.0
-            assert value == pytest.approx((game.heuristic(action) or 0.0) + Diebylon.FILL_WEIGHT * chance)
-            raised += chance > 0
-        game.apply(greedy[game.to_move].choose(game, legal))
-    assert raised > 0, "some move leaves a die where a number fills a slot"

@@ -164,9 +164,8 @@ class UctSearch:
         return [0.0] * len(legal)
 
     def greedy_value(self, game: Game, action: Any) -> float:
-        """The greedy player's value: the game's quick value of the action (its ``foresight``, by default the
-        heuristic), else the mover's advantage one move ahead."""
-        quick = game.foresight(action)
+        """The greedy player's value: the game's heuristic, else the mover's advantage one move ahead."""
+        quick = game.heuristic(action)
         if quick is not None:
             return quick
         player = game.to_move

@@ -85,14 +85,6 @@ class Game(GameBase):
         """A quick value of ``action`` for the greedy player, or None to let it look one move ahead."""
         return None
 
-    def foresight(self, action: Action) -> float | None:
-        """How good ``action`` looks to a search before it simulates (its prior): by default the heuristic.
-
-        A game overrides it where a position's worth for the rolls to come is known beyond what the move
-        gains now (Diebylon: the chance the next roll fills a slot), and its ``standing`` counts the same.
-        """
-        return self.heuristic(action)
-
     def dice_left(self) -> tuple[int, ...] | None:
         """Each player's dice still to place, where players hold dice; None where they hold none."""
         return None
