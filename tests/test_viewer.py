@@ -1169,3 +1169,24 @@ def test_a_still_picture_has_smooth_edges_and_a_moving_one_keeps_its_pace(displa
     finally:
         viewer.close()
         world.close()
+
+
+def test_the_list_of_a_long_choice_follows_the_first_digits_typed(display: str) -> None:
+    from pyramid.ui.hands import Prompt
+    from pyramid.ui.player import match_text
+
+    game = find_game(47, Game)(2, rng=np.random.default_rng(0))  # the hider picks the wolf among 45 dice
+    prompt = Prompt(game.legal_actions(), lambda _: None)
+    assert len(prompt.legal) == 45
+
+    def numbers() -> list[int]:
+        text, _ = match_text(game, ["greedy", "human"], prompt, [])
+        return [int(m) for m in re.findall(r"^\s+(\d+)\. ", text, re.MULTILINE)]
+
+    assert numbers() == list(range(1, 13))
+    assert "45 actions in all: type a number's first digit" in match_text(game, ["greedy", "human"], prompt, [])[0]
+    prompt.typed = "3"
+    assert numbers() == [3, *range(30, 40)]
+    prompt.typed = "34"
+    assert numbers() == [34]
+    assert "i34" in match_text(game, ["greedy", "human"], prompt, [])[0]

@@ -56,6 +56,14 @@ class Prompt:
         self.state = state if state is not None else PyramidState()  # the game's state: the dice that move
         self.source: geometry.Slot | None = None  # a die clicked to move: the next click says where
 
+    def listed(self, limit: int = 12) -> list[tuple[int, Action]]:
+        """The numbered actions to show, at most ``limit``: the first ones, or those whose number begins with the
+        digits typed so far (so that each of 45 choices can be found by its first digit)."""
+        numbered = list(enumerate(self.legal, 1))
+        if self.typed:
+            numbered = [(n, a) for n, a in numbered if str(n).startswith(self.typed)]
+        return numbered[:limit]
+
     def pick(self, options: Sequence[Action], refusal: str) -> None:
         """Take the one option, or say why nothing was taken (several: their numbers, to type one)."""
         if len(options) == 1:

@@ -194,10 +194,10 @@ def match_text(
     else:
         lines.append(f"player {game.to_move} ({kinds[game.to_move]}) to move")
         if prompt is not None:
-            for n, action in enumerate(prompt.legal[:12], 1):
+            for n, action in prompt.listed():
                 lines.append(f"  {n:3d}. {with_labels(str(action))}")
             if len(prompt.legal) > 12:
-                lines.append(f"  ... {len(prompt.legal)} actions in all")
+                lines.append(f"  ... {len(prompt.legal)} actions in all: type a number's first digit to list those")
             lines.append(f"number: {prompt.typed}_")
     return "\n".join(lines + ["", *messages[-4:]]), face_table(game.state)
 
