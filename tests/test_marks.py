@@ -14,6 +14,9 @@ def test_action_texts_name_each_slot_by_its_label_too() -> None:
     # a direction is no slot: it stays as it is
     assert with_labels("shift (0, 6, 2) by (1, -1, 0)") == "shift i7 (0, 6, 2) by (1, -1, 0)"
     assert with_labels("pass") == "pass"
+    # a slot the text already labels is labelled once
+    assert with_labels("hide the wolf in i3 (0, 2, 6)") == "hide the wolf in i3 (0, 2, 6)"
+    assert with_labels("i3 (0, 2, 6) to (6, 0, 1)") == "i3 (0, 2, 6) to h34 (6, 0, 1)"
 
 
 def test_the_corner_letters_stand_beyond_their_corners_and_turn_with_the_plate() -> None:

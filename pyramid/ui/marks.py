@@ -56,10 +56,13 @@ def slot_marks(
 
 
 def with_labels(text: str) -> str:
-    """``text`` with each slot written as ``(i, j, k)`` given its label first: ``i12 (5, 0, 3)``."""
+    """``text`` with each slot written as ``(i, j, k)`` given its label first: ``i12 (5, 0, 3)`` (once: a slot
+    the text already labels stays as it is)."""
 
     def label(match: re.Match[str]) -> str:
         slot = (int(match.group(1)), int(match.group(2)), int(match.group(3)))
-        return f"{slot_label(slot)} {match.group(0)}" if geometry.is_slot(slot) else match.group(0)
+        if not geometry.is_slot(slot) or match.string.endswith(f"{slot_label(slot)} ", 0, match.start()):
+            return match.group(0)
+        return f"{slot_label(slot)} {match.group(0)}"
 
     return _SLOT.sub(label, text)
