@@ -1190,3 +1190,50 @@ def test_the_list_of_a_long_choice_follows_the_first_digits_typed(display: str) 
     prompt.typed = "34"
     assert numbers() == [34]
     assert "i34" in match_text(game, ["greedy", "human"], prompt, [])[0]
+
+
+def test_a_person_hides_the_wolf_by_clicking_a_die(display: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pyramid.games.hunts import Hide
+    from pyramid.ui.hands import Hands
+    from pyramid.ui.player import play_in_window
+    from pyramid.ui.viewer import Viewer
+
+    hands_made: list[Hands] = []
+    clicked: list[geometry.Slot] = []
+    labelled: list[bool] = []
+    original_init, original_frame = Hands.__init__, Viewer.frame
+
+    def init(self: Hands, *args: object) -> None:
+        original_init(self, *args)  # type: ignore[arg-type]
+        hands_made.append(self)
+
+    def frame(self: Viewer, simulated: float) -> None:
+        original_frame(self, simulated)
+        _give_up_after(self, 1500)
+        prompt = hands_made[-1].chooser
+        if any(isinstance(a, Hide) for _, a in games[-1].history):
+            self.has_exit = True  # the wolf is hidden: the person closes the window
+        elif prompt is not None and not clicked:
+            # The hider points at a die in the middle of the plate (the 34th of 45: no number in the first list).
+            slot = [a for a in prompt.legal if isinstance(a, Hide)][33].slot
+            labelled.append(slot_label(slot) in {m.text for m in self.marks})
+            x, y = _screen_point(self, hands_made[-1].slot_pose(slot, (1, 2, 3))[0])
+            _xdotool(self, "mousemove", "--window", str(self._window), str(x), str(y))
+            original_frame(self, 0.0)
+            if hands_made[-1].slot_at(*hands_made[-1].mouse) == slot:
+                clicked.append(slot)
+                _xdotool(self, "click", "1")
+
+    monkeypatch.setattr(Hands, "__init__", init)
+    monkeypatch.setattr(Viewer, "frame", frame)
+    games: list[Game] = []
+
+    def make_game():  # type: ignore[no-untyped-def]
+        game = find_game(47, Game)(2, rng=np.random.default_rng(0))
+        games.append(game)
+        return game
+
+    game = play_in_window(make_game, ["greedy", "human"], seed=0, physical=False, delay=0.0, speed=20.0)
+    hidden = [a for p, a in game.history if p == 1 and isinstance(a, Hide)]
+    assert clicked and [a.slot for a in hidden] == clicked, "the click hid the wolf in the die pointed at"
+    assert labelled == [True], "the dice that may be chosen are named on the plate"

@@ -22,7 +22,7 @@ from pyramid.perception import Status
 from pyramid.physics import actions
 from pyramid.physics.hands import HAND_SPEED, unit
 from pyramid.picking import face_cell, nearest_funnel, pick_die, ray_hit, table_point
-from pyramid.rules import Action, Move, Place, Remove, RemoveColumn
+from pyramid.rules import Action, Declare, Move, Place, Remove, RemoveColumn
 from pyramid.skillgames.base import DiceInHand, SkillGame
 from pyramid.skillgames.mount import Mounting, corner_down
 from pyramid.skillgames.throwing import Trulla
@@ -43,6 +43,12 @@ PULL = 0.008  # metres: how far U pulls a die out (half an edge: a balcony); shi
 CARRY_LIFT = 0.03  # metres: how far above where it lay a carried die is held
 MOVED = 0.25  # edges: a die a breath moved farther than this is lit up
 MOVED_SHOWN = 1.5  # seconds (of the world's time): how long after the breath the dice it moved stay lit up
+
+
+def named_slot(action: Action) -> geometry.Slot | None:
+    """The slot a choice that moves no die names (``Declare`` with a ``slot``: hide the wolf there), else None."""
+    slot = getattr(action, "slot", None) if isinstance(action, Declare) else None
+    return slot if isinstance(slot, tuple) and geometry.is_slot(slot) else None
 
 
 class Prompt:
@@ -73,6 +79,10 @@ class Prompt:
         else:
             numbers = ", ".join(str(self.legal.index(a) + 1) for a in options)
             self.say(f"{len(options)} actions fit: type the number of one ({numbers}) and Enter")
+
+    def naming(self, slot: geometry.Slot) -> list[Declare]:
+        """The legal choices that name the die in ``slot`` and move none (hide the wolf there, ask about it)."""
+        return [a for a in self.legal if isinstance(a, Declare) and named_slot(a) == slot]
 
     def moves_of(self, slot: geometry.Slot) -> list[Move]:
         """The legal moves that carry the die in ``slot``."""
@@ -283,6 +293,8 @@ class Hands:
                 found.update(a.slots)
             elif isinstance(a, Move):
                 found.update(s for s, _ in a.steps)
+            elif (named := named_slot(a)) is not None:
+                found.add(named)
         return sorted(found, key=geometry.SLOT_INDEX.__getitem__)
 
     def target_at(self, x: float, y: float) -> geometry.Slot | None:
@@ -689,7 +701,8 @@ class Hands:
         return True
 
     def _choose_at(self, x: float, y: float) -> None:
-        """A click while choosing: remove the die clicked, or pick it to move, or (a die picked) say where it goes."""
+        """A click while choosing: name the die clicked (a choice about it), remove it, or pick it to move, or
+        (a die picked) say where it goes."""
         chooser = self.chooser
         assert chooser is not None
         slot = self.slot_at(x, y)
@@ -712,6 +725,9 @@ class Hands:
                 self.note(f"the die in {chooser.source} goes to {where}: click one (Esc: choose another die)")
                 return
         if slot is None:
+            return
+        if chooser.naming(slot) and not chooser.moves_of(slot):
+            chooser.pick(chooser.naming(slot), f"no legal choice names the die in {slot}")
             return
         removing = [a for a in chooser.legal if isinstance(a, Remove | RemoveColumn)]
         if chooser.moves_of(slot) and not removing:
