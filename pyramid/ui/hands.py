@@ -726,9 +726,6 @@ class Hands:
                 return
         if slot is None:
             return
-        if chooser.naming(slot) and not chooser.moves_of(slot):
-            chooser.pick(chooser.naming(slot), f"no legal choice names the die in {slot}")
-            return
         removing = [a for a in chooser.legal if isinstance(a, Remove | RemoveColumn)]
         if chooser.moves_of(slot) and not removing:
             chooser.source = slot
@@ -736,18 +733,20 @@ class Hands:
             return
         self._choose_remove(slot)
 
-    def shift_held(self) -> bool:
-        """Whether a Shift key is down now."""
-        return bool(self.keys[key.LSHIFT] or self.keys[key.RSHIFT])
-
     def _choose_remove(self, slot: geometry.Slot | None) -> None:
+        """A click on a die: the legal actions that remove it or name it (one is taken; several, a choice by number)."""
         assert self.chooser is not None
-        options = [
+        options: list[Action] = [
             a
             for a in self.chooser.legal
             if (isinstance(a, Remove) and a.slot == slot) or (isinstance(a, RemoveColumn) and slot in a.slots)
         ]
-        self.chooser.pick(options, f"no legal action removes the die in {slot}")
+        options += self.chooser.naming(slot) if slot is not None else []
+        self.chooser.pick(options, f"no legal action removes or names the die in {slot}")
+
+    def shift_held(self) -> bool:
+        """Whether a Shift key is down now."""
+        return bool(self.keys[key.LSHIFT] or self.keys[key.RSHIFT])
 
     def _place_options(self, slot: geometry.Slot) -> list[Place]:
         """The legal placements in ``slot`` of the chosen colour and faces; failing that, of the first legal colour."""
