@@ -43,6 +43,7 @@ PULL = 0.008  # metres: how far U pulls a die out (half an edge: a balcony); shi
 CARRY_LIFT = 0.03  # metres: how far above where it lay a carried die is held
 MOVED = 0.25  # edges: a die a breath moved farther than this is lit up
 MOVED_SHOWN = 1.5  # seconds (of the world's time): how long after the breath the dice it moved stay lit up
+LISTED = 12  # actions a choice lists at a time
 
 
 def named_slot(action: Action) -> geometry.Slot | None:
@@ -62,7 +63,7 @@ class Prompt:
         self.state = state if state is not None else PyramidState()  # the game's state: the dice that move
         self.source: geometry.Slot | None = None  # a die clicked to move: the next click says where
 
-    def listed(self, limit: int = 12) -> list[tuple[int, Action]]:
+    def listed(self, limit: int = LISTED) -> list[tuple[int, Action]]:
         """The numbered actions to show, at most ``limit``: the first ones, or those whose number begins with the
         digits typed so far (so that each of 45 choices can be found by its first digit)."""
         numbered = list(enumerate(self.legal, 1))
@@ -731,9 +732,9 @@ class Hands:
             chooser.source = slot
             self.note(f"the die in {slot}: click where it goes ({len(chooser.targets())} places); Esc: another die")
             return
-        self._choose_remove(slot)
+        self._choose_die(slot)
 
-    def _choose_remove(self, slot: geometry.Slot | None) -> None:
+    def _choose_die(self, slot: geometry.Slot | None) -> None:
         """A click on a die: the legal actions that remove it or name it (one is taken; several, a choice by number)."""
         assert self.chooser is not None
         options: list[Action] = [

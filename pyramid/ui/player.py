@@ -26,7 +26,7 @@ from pyramid.play import Match
 from pyramid.rules import Action, Game, Place
 from pyramid.state import PyramidState, random_pattern
 from pyramid.ui.film import runner_worlds
-from pyramid.ui.hands import Hands, Prompt
+from pyramid.ui.hands import LISTED, Hands, Prompt
 from pyramid.ui.marks import corner_marks, slot_marks, with_labels
 from pyramid.ui.replay import ReplayPlayer
 from pyramid.ui.viewer import Viewer, WindowClosed, watching
@@ -196,7 +196,7 @@ def match_text(
         if prompt is not None:
             for n, action in prompt.listed():
                 lines.append(f"  {n:3d}. {with_labels(str(action))}")
-            if len(prompt.legal) > 12:
+            if len(prompt.legal) > LISTED:
                 lines.append(f"  ... {len(prompt.legal)} actions in all: type a number's first digit to list those")
             lines.append(f"number: {prompt.typed}_")
     return "\n".join(lines + ["", *messages[-4:]]), face_table(game.state)
