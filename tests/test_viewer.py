@@ -10,6 +10,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -26,6 +27,9 @@ from pyramid.rules import Game, Move, Place
 from pyramid.skillgames.base import SkillGame
 from pyramid.skillgames.mount import Mounting
 from pyramid.state import Cell, PyramidState
+
+if TYPE_CHECKING:
+    from pyramid.ui.hands import Hands
 
 # The window modules (pyramid.ui.viewer, hands, player, skill) are imported inside the tests: pyglet's window
 # module opens the display as it loads, and the display is the private Xvfb screen the fixture starts.
@@ -60,6 +64,27 @@ def display() -> Iterator[str]:
         os.environ["DISPLAY"] = old
     server.terminate()
     server.wait(5)
+
+
+@pytest.fixture
+def hands_made(display: str, monkeypatch: pytest.MonkeyPatch) -> list[Hands]:
+    """Every ``Hands`` the window makes in the test, the latest last (its ``chooser`` is the choice it waits for)."""
+    return _record_hands(monkeypatch)
+
+
+def _record_hands(monkeypatch: pytest.MonkeyPatch) -> list[Hands]:
+    """The list every ``Hands`` made from now on is added to."""
+    from pyramid.ui.hands import Hands
+
+    made: list[Hands] = []
+    original = Hands.__init__
+
+    def init(self: Hands, *args: object) -> None:
+        original(self, *args)  # type: ignore[arg-type]
+        made.append(self)
+
+    monkeypatch.setattr(Hands, "__init__", init)
+    return made
 
 
 def _xdotool(viewer, *args: str) -> None:  # type: ignore[no-untyped-def]
@@ -238,21 +263,17 @@ def _tilt(pose: np.ndarray) -> float:
     return math.degrees(math.acos(min(1.0, float(normal[2]))))
 
 
-def test_a_game_played_to_its_end_in_the_window_and_replayed(display: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_game_played_to_its_end_in_the_window_and_replayed(
+    display: str, hands_made: list[Hands], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from pyramid.ui import player as window_player
-    from pyramid.ui.hands import Hands
     from pyramid.ui.player import play_in_window
     from pyramid.ui.viewer import Viewer
 
     game_type = find_game(14, Game)  # The Clever Mole: 10 rounds for two children, exact (no physics)
-    hands_made: list[Hands] = []
     chosen: list[int] = []
     waits: list[bool] = []  # one per finished match: whether Enter was pressed for it
-    original_init, original_frame, original_wait = Hands.__init__, Viewer.frame, window_player.wait_for_replay
-
-    def init(self: Hands, *args: object) -> None:
-        original_init(self, *args)  # type: ignore[arg-type]
-        hands_made.append(self)
+    original_frame, original_wait = Viewer.frame, window_player.wait_for_replay
 
     def frame(self: Viewer, simulated: float) -> None:
         original_frame(self, simulated)
@@ -274,7 +295,6 @@ def test_a_game_played_to_its_end_in_the_window_and_replayed(display: str, monke
         waits.append(False)
         return original_wait(viewer)
 
-    monkeypatch.setattr(Hands, "__init__", init)
     monkeypatch.setattr(Viewer, "frame", frame)
     monkeypatch.setattr(window_player, "wait_for_replay", wait)
     game = play_in_window(
@@ -479,21 +499,17 @@ def test_p_places_a_die_of_the_chosen_colour_and_faces_in_the_funnel_under_the_m
         world.close()
 
 
-def test_a_skill_game_played_by_hand_in_the_window_and_replayed(display: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pyramid.ui.hands import Hands
+def test_a_skill_game_played_by_hand_in_the_window_and_replayed(
+    display: str, hands_made: list[Hands], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from pyramid.ui.skill import play_skill_in_window
     from pyramid.ui.viewer import Viewer
 
-    hands_made: list[Hands] = []
     outcomes: list[tuple[float, ...]] = []
     clicks: list[int] = []
     pending: list[bool] = []  # a click sent and not yet taken
     shown: list[str] = []  # the status text of every frame
-    original_init, original_frame, original_run = Hands.__init__, Viewer.frame, Match.run
-
-    def init(self: Hands, *args: object) -> None:
-        original_init(self, *args)  # type: ignore[arg-type]
-        hands_made.append(self)
+    original_frame, original_run = Viewer.frame, Match.run
 
     def frame(self: Viewer, simulated: float) -> None:
         original_frame(self, simulated)
@@ -522,7 +538,6 @@ def test_a_skill_game_played_by_hand_in_the_window_and_replayed(display: str, mo
         outcomes.append(outcome.scores)
         return outcome
 
-    monkeypatch.setattr(Hands, "__init__", init)
     monkeypatch.setattr(Viewer, "frame", frame)
     monkeypatch.setattr(Match, "run", run)
     game = play_skill_in_window(
@@ -541,20 +556,14 @@ def test_a_skill_game_played_by_hand_in_the_window_and_replayed(display: str, mo
 
 @pytest.mark.parametrize("physical", [True, False], ids=["physical", "exact"])
 def test_a_person_plays_a_match_by_clicking_funnels(
-    display: str, monkeypatch: pytest.MonkeyPatch, physical: bool
+    display: str, hands_made: list[Hands], monkeypatch: pytest.MonkeyPatch, physical: bool
 ) -> None:
-    from pyramid.ui.hands import Hands
     from pyramid.ui.player import play_in_window
     from pyramid.ui.viewer import Viewer
 
-    hands_made: list[Hands] = []
     clicked: list[geometry.Slot] = []
     asked: list[object] = []  # the choice a click was sent for
-    original_init, original_frame = Hands.__init__, Viewer.frame
-
-    def init(self: Hands, *args: object) -> None:
-        original_init(self, *args)  # type: ignore[arg-type]
-        hands_made.append(self)
+    original_frame = Viewer.frame
 
     def frame(self: Viewer, simulated: float) -> None:
         original_frame(self, simulated)
@@ -573,7 +582,6 @@ def test_a_person_plays_a_match_by_clicking_funnels(
                 clicked.append(slot)
                 _xdotool(self, "click", "1")
 
-    monkeypatch.setattr(Hands, "__init__", init)
     monkeypatch.setattr(Viewer, "frame", frame)
     games: list[Game] = []
     game_type = find_game(27, Game)  # Mucho: each player places the die they rolled
@@ -592,21 +600,15 @@ def test_a_person_plays_a_match_by_clicking_funnels(
 
 @pytest.mark.parametrize("physical", [True, False], ids=["physical", "exact"])
 def test_a_person_moves_a_die_by_clicking_it_and_then_where_it_goes(
-    display: str, monkeypatch: pytest.MonkeyPatch, physical: bool
+    display: str, hands_made: list[Hands], monkeypatch: pytest.MonkeyPatch, physical: bool
 ) -> None:
-    from pyramid.ui.hands import Hands
     from pyramid.ui.player import play_in_window
     from pyramid.ui.viewer import Viewer
 
-    hands_made: list[Hands] = []
     clicked: list[Move] = []
     asked: list[object] = []
     ghosts: list[bool] = []  # whether the see-through die stood in the target before the second click
-    original_init, original_frame = Hands.__init__, Viewer.frame
-
-    def init(self: Hands, *args: object) -> None:
-        original_init(self, *args)  # type: ignore[arg-type]
-        hands_made.append(self)
+    original_frame = Viewer.frame
 
     def point_at(viewer: Viewer, slot: geometry.Slot) -> None:
         x, y = _screen_point(viewer, hands_made[-1].slot_pose(slot, (1, 2, 3))[0])
@@ -644,7 +646,6 @@ def test_a_person_moves_a_die_by_clicking_it_and_then_where_it_goes(
             else:
                 _xdotool(self, "click", "1")
 
-    monkeypatch.setattr(Hands, "__init__", init)
     monkeypatch.setattr(Viewer, "frame", frame)
     games: list[Game] = []
     game_type = find_game(53, Game)  # Triangle: rows of dice shift across the plate
@@ -769,17 +770,13 @@ def test_l_pours_dice_of_the_chosen_colour_from_a_ladle_onto_the_plate(display: 
 def _skill_game_by_keys(monkeypatch: pytest.MonkeyPatch, press) -> list:  # type: ignore[no-untyped-def]
     """Hook a skill game's window: ``press(viewer, hands)`` is called once each time the person's hands are
     asked for an action; returns the list that collects (action, dice in play after it) as performed."""
-    from pyramid.ui.hands import Hands
     from pyramid.ui.viewer import Viewer
 
-    hands_made: list[Hands] = []
+    hands_made = _record_hands(monkeypatch)
+
     pending: list[bool] = []
     performed: list[tuple[object, set[int]]] = []
-    original_init, original_frame, original_perform = Hands.__init__, Viewer.frame, actions.perform
-
-    def init(self: Hands, *args: object) -> None:
-        original_init(self, *args)  # type: ignore[arg-type]
-        hands_made.append(self)
+    original_frame, original_perform = Viewer.frame, actions.perform
 
     def frame(self: Viewer, simulated: float) -> None:
         original_frame(self, simulated)
@@ -795,7 +792,6 @@ def _skill_game_by_keys(monkeypatch: pytest.MonkeyPatch, press) -> list:  # type
         original_perform(world, action, rng)
         performed.append((action, set(world.dice)))
 
-    monkeypatch.setattr(Hands, "__init__", init)
     monkeypatch.setattr(Viewer, "frame", frame)
     monkeypatch.setattr(actions, "perform", perform)
     return performed
@@ -1192,20 +1188,16 @@ def test_the_list_of_a_long_choice_follows_the_first_digits_typed(display: str) 
     assert "i34" in match_text(game, ["greedy", "human"], prompt, [])[0]
 
 
-def test_a_person_hides_the_wolf_by_clicking_a_die(display: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_person_hides_the_wolf_by_clicking_a_die(
+    display: str, hands_made: list[Hands], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from pyramid.games.hunts import Hide
-    from pyramid.ui.hands import Hands
     from pyramid.ui.player import play_in_window
     from pyramid.ui.viewer import Viewer
 
-    hands_made: list[Hands] = []
     clicked: list[geometry.Slot] = []
     labelled: list[bool] = []
-    original_init, original_frame = Hands.__init__, Viewer.frame
-
-    def init(self: Hands, *args: object) -> None:
-        original_init(self, *args)  # type: ignore[arg-type]
-        hands_made.append(self)
+    original_frame = Viewer.frame
 
     def frame(self: Viewer, simulated: float) -> None:
         original_frame(self, simulated)
@@ -1224,7 +1216,6 @@ def test_a_person_hides_the_wolf_by_clicking_a_die(display: str, monkeypatch: py
                 clicked.append(slot)
                 _xdotool(self, "click", "1")
 
-    monkeypatch.setattr(Hands, "__init__", init)
     monkeypatch.setattr(Viewer, "frame", frame)
     games: list[Game] = []
 
