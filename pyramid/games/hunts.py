@@ -155,7 +155,7 @@ class WolfInASheepsCoat(Game):
 
     def new_round(self) -> None:
         """A new wolf: every black die a candidate, nothing asked; the hider to choose it (unless drawn)."""
-        self.candidates = {s for s in geometry.BASE_SLOTS if s in self.state and self.state[s].colour == "black"}
+        self.candidates = set(self.black_dice())
         self.asked: set[Slot] = set()
         self.wolf: Slot | None = None  # the chosen wolf (never set when drawn)
         # how many flock funnels' dogs would see each black die, the flock empty: public, a hider's guide
@@ -166,6 +166,14 @@ class WolfInASheepsCoat(Game):
     def shepherd(self) -> Seat:
         """The shepherd of this round (of the next while the dogs are taken off)."""
         return self.rounds % self.players
+
+    def black_dice(self) -> list[Slot]:
+        """The black dice on the plate (each may be the wolf of a new round), in slot order."""
+        return [s for s in geometry.BASE_SLOTS if s in self.state and self.state[s].colour == "black"]
+
+    def pool(self) -> list[Slot]:
+        """The dice that fit every answer of this round, in slot order (the wolf is one of them)."""
+        return sorted(self.candidates, key=geometry.SLOT_INDEX.__getitem__)
 
     def hider(self) -> Seat:
         """Who chooses the wolf for this round: the player after the shepherd."""
@@ -179,7 +187,7 @@ class WolfInASheepsCoat(Game):
     def legal(self) -> list[Action]:
         if self.clearing:
             return [Remove(self.clearing[0])]
-        black = [s for s in geometry.BASE_SLOTS if s in self.state and self.state[s].colour == "black"]
+        black = self.black_dice()
         if self.chosen and self.wolf is None:
             return [Hide(s) for s in black]
         dogs: list[Action] = [Place(s, "red") for s in self.flock_funnels()]
@@ -208,7 +216,7 @@ class WolfInASheepsCoat(Game):
         """The chosen wolf, for its shepherd, drawn again among the dice that fit the answers (``belief``)."""
         if self.wolf is None or player != self.shepherd() or self.clearing:
             return
-        pool = sorted(self.candidates, key=geometry.SLOT_INDEX.__getitem__)
+        pool = self.pool()
         self.wolf = pool[int(rng.choice(len(pool), p=self.belief(pool)))]
 
     def answer(self, seen: Iterable[Slot]) -> bool:
@@ -217,7 +225,7 @@ class WolfInASheepsCoat(Game):
         if self.wolf is not None:
             wolf = self.wolf
         else:
-            pool = sorted(self.candidates, key=geometry.SLOT_INDEX.__getitem__)
+            pool = self.pool()
             wolf = pool[int(self.rng.integers(len(pool)))]
         seen = set(seen)
         self.candidates = self.candidates & seen if wolf in seen else self.candidates - seen
@@ -264,7 +272,7 @@ class WolfInASheepsCoat(Game):
             return float(self.dogs[player])
         if player == self.rounds and not self.clearing:
             return self.dogs[player] + search_cost(self.hidden_among(self.candidates))
-        black = [s for s in geometry.BASE_SLOTS if s in self.state and self.state[s].colour == "black"]
+        black = self.black_dice()
         return self.dogs[player] + search_cost(self.hidden_among(black))
 
     def hidden_among(self, slots: Iterable[Slot]) -> float:
