@@ -292,10 +292,42 @@ def test_diebylon_is_won_by_the_pyramid_in_the_next_corner(faster: bool) -> None
     assert (game.outcome is not None) == faster
 
 
+def test_diebylon_fill_chance_counts_the_numbers_that_carry_a_free_die_into_the_target() -> None:
+    # red's target is corner c; from (2, 2, 4) its open base slots lie at lengths 4, 6 and 8
+    game = diebylon_with({(2, 2, 4): "red"}, 4)
+    assert sorted({move_length((2, 2, 4), s) for s in game.targets[0] if geometry.layer(s) == 8}) == [4, 6, 8]
+    assert game.fill_chance(0) == pytest.approx(2 / 6)
+    assert game.standing(0) == pytest.approx(game.progress(game.state.cells, 0) + Diebylon.FILL_WEIGHT * 2 / 6)
+    # a die another rests on cannot be lifted: no number fills
+    above = geometry.resting_on((2, 2, 4))[0]
+    beside = {s: "green" for s in geometry.supports(above) if s != (2, 2, 4)}
+    under = diebylon_with({(2, 2, 4): "red", above: "green"} | beside, 4)
+    assert under.fill_chance(0) == 0.0
+
+
+def test_diebylon_fill_chance_agrees_with_the_legal_moves_of_each_number() -> None:
+    game = Diebylon(3, rng=np.random.default_rng(3))
+    greedy = [GreedyPlayer(np.random.default_rng(p)) for p in range(3)]
+    checked = 0
+    while game.outcome is None:
+        me = game.to_move
+        if game.arrived(me) >= 4:
+            filling = 0
+            for rolled in range(2, 7):
+                trial = game.clone()
+                trial.rolled, trial._legal_cache = rolled, None
+                arrived = trial.arrived(me)
+                filling += any(trial.arrived(me, trial.after_state(a)) > arrived for a in trial.legal_actions())
+            assert game.fill_chance(me) == pytest.approx(filling / 6)
+            checked += 1
+        game.apply(greedy[me].choose(game, game.legal_actions()))
+    assert checked > 30
+
+
 def test_corner_race_standing_is_the_own_progress_whatever_the_others_do() -> None:
     game = diebylon_with({(4, 2, 2): "red", (2, 2, 4): "green", (2, 4, 2): "black"}, 4)
     before, green = game.standing(0), game.progress(game.state.cells, 1)
-    assert before == game.progress(game.state.cells, 0)
+    assert game.fill_chance(0) == 0.0 and before == game.progress(game.state.cells, 0)  # no number reaches corner c
     # green carries its die into its target (the 10 slots of corner a): red's standing does not move
     cells = dict(game.state.cells)
     cells[(6, 1, 1)] = cells.pop((2, 2, 4))

@@ -112,3 +112,64 @@ def test_the_search_values_a_corner_race_by_its_progress(game_cls: type[MoundMov
     assert game.standing(0) > before[0], "red's die nearer its target shows in its standing"
     assert [game.standing(p) for p in (1, 2)] == before[1:]
     assert list(leads(game)) == [game.standing(p) for p in range(3)]
+
+
+def test_the_search_starts_from_the_games_foresight() -> None:
+    # by default the heuristic; Diebylon adds the chance the mover's next roll fills a slot after the move
+    race = Race(3, rng=np.random.default_rng(1))
+    search = UctSearch(np.random.default_rng(0), 10)
+    legal = race.legal_actions()
+    assert search.prior(race, legal) == [race.heuristic(a) for a in legal]
+    game = Diebylon(3, rng=np.random.default_rng(2))
+    greedy = [make_player("greedy", np.random.default_rng(p)) for p in range(3)]
+    raised = 0
+    for _ in range(120):
+        legal = game.legal_actions()
+        prior = search.prior(game, legal)
+        for action, value in zip(legal, prior, strict=True):
+            chance = game.fill_chance(game.to_move, game.after_state(action)) if isinstance(action, Move) else 0.0
+            assert value == pytest.approx((game.heuristic(action) or 0.0) + Diebylon.FILL_WEIGHT * chance)
+            raised += chance > 0
+        game.apply(greedy[game.to_move].choose(game, legal))
+    assert raised > 0, "some move leaves a die where a number fills a slot"
+
+
+def test_a_prior_temperature_keeps_a_fine_difference_of_value_where_a_fill_gains_far_more() -> None:
+    # Diebylon weighs each action by e ** (value - best): a step that leaves one more number filling a slot
+    # keeps a clearly larger bias than a step that does not, though a fill outvalues both by some 10
+    class Linear(Diebylon):
+        prior_temperature = None
+
+    assert Diebylon.prior_temperature == 1.0
+    game = Diebylon(3, rng=np.random.default_rng(2))
+    greedy = [make_player("greedy", np.random.default_rng(p)) for p in range(3)]
+    search = UctSearch(np.random.default_rng(0), 10)
+    found = squashed = 0
+    for _ in range(400):
+        legal = game.legal_actions()
+        values = dict(zip(legal, search.prior(game, legal), strict=True))
+        me, arrived = game.to_move, game.arrived(game.to_move)
+        steps = [a for a in legal if isinstance(a, Move) and game.arrived(me, game.after_state(a)) == arrived]
+        fills = [a for a in legal if isinstance(a, Move) and game.arrived(me, game.after_state(a)) > arrived]
+        if fills and len({values[a] for a in steps}) > 1:
+            sharp = search.root(game, legal).bias
+            linear = search.root(_as(Linear, game), legal).bias
+            best, worst = max(values.values()), min(values.values())
+            for a in legal:
+                assert sharp[a] == pytest.approx(np.exp(values[a] - best))
+                assert linear[a] == pytest.approx((values[a] - worst) / (best - worst))
+            better, worse = max(steps, key=values.__getitem__), min(steps, key=values.__getitem__)
+            squashed += linear[better] - linear[worse] < 0.1 and sharp[better] / sharp[worse] > 2.0
+            found += 1
+        game.apply(greedy[me].choose(game, legal))
+        if game.outcome is not None or (found >= 3 and squashed):
+            break
+    assert found >= 3, "decisions with a fill and steps of different worth"
+    assert squashed >= 1, "the linear scaling squashes a step's clear advantage under a fill's"
+
+
+def _as(cls: type[Diebylon], game: Diebylon) -> Diebylon:
+    """``game`` as an instance of ``cls`` (a subclass differing in class settings only)."""
+    twin = game.clone()
+    twin.__class__ = cls
+    return twin

@@ -78,7 +78,10 @@ class UctSearch:
       random; its value is ``rewards`` there: the outcome if the game ended, else how each lead grew.
       A game that asks for them (``Game.greedy_rollouts``: The Pharaoh's Curse) gets longer rollouts,
       by its heuristic alone, that mostly reach the end.
-    - UCT adds the root's prior as a bias that fades with visits (``prior_weight / (visits + 1)``).
+    - UCT adds the root's prior as a bias that fades with visits (``prior_weight / (visits + 1)``). The prior
+      is scaled linearly over the legal actions, or, where the game sets a ``prior_temperature`` T, as
+      e ** ((value - best) / T): a move a little worse than the best then keeps a clearly smaller bias even
+      where another move gains far more than both (Diebylon: a fill against a step nearer).
     - A reward is ``0.5 + 0.5 tanh(change of lead / scale)``. The scale is at least ``2 + 0.05`` times the
       largest score, and at least the spread (standard deviation) of the changes of lead the search's
       rollouts have met so far in this game: a game whose standing counts in large units (a die in the
@@ -146,12 +149,17 @@ class UctSearch:
         return sim
 
     def root(self, game: GameBase, legal: Sequence[Any]) -> Node:
-        """The root: ``legal`` best first by the prior (ties in random order), each with its prior scaled to [0, 1]."""
+        """The root: ``legal`` best first by the prior (ties in random order), each with its prior scaled to [0, 1]:
+        linearly over the legal actions, or by the game's ``prior_temperature`` where it sets one."""
         values = np.array(self.prior(game, legal), dtype=float)
         shuffle = self.rng.permutation(len(legal))
         ranked = sorted(range(len(legal)), key=lambda i: (-values[i], shuffle[i]))
+        temperature = game.prior_temperature if isinstance(game, Game) else None
         spread = values.max() - values.min()
-        scaled = (values - values.min()) / spread if spread > 0 else np.zeros(len(legal))
+        if temperature is not None:
+            scaled = np.exp((values - values.max()) / temperature)
+        else:
+            scaled = (values - values.min()) / spread if spread > 0 else np.zeros(len(legal))
         return Node(order=[legal[i] for i in ranked], bias={legal[i]: float(scaled[i]) for i in range(len(legal))})
 
     def prior(self, game: GameBase, legal: Sequence[Any]) -> list[float]:
@@ -164,8 +172,9 @@ class UctSearch:
         return [0.0] * len(legal)
 
     def greedy_value(self, game: Game, action: Any) -> float:
-        """The greedy player's value: the game's heuristic, else the mover's advantage one move ahead."""
-        quick = game.heuristic(action)
+        """The greedy player's value: the game's quick value of the action (its ``foresight``, by default the
+        heuristic), else the mover's advantage one move ahead."""
+        quick = game.foresight(action)
         if quick is not None:
             return quick
         player = game.to_move

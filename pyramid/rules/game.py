@@ -50,6 +50,11 @@ class Game(GameBase):
     # search's few: 0 keeps the search's own. For a game without chance whose heuristic is a sound way
     # to play and whose end is near (a race of short ways), so that a rollout tells who arrives.
     greedy_rollouts: ClassVar[int] = 0
+    # How sharply a search trusts its prior (``foresight``): None scales the prior's values linearly over
+    # the legal actions (the best 1, the worst 0); a number T weighs each action by e ** ((value - best) / T),
+    # so that a difference of value T makes an action e times less favoured however wide the values spread.
+    # For a game whose fine differences of value matter while a few of its moves gain far more (Diebylon).
+    prior_temperature: ClassVar[float | None] = None
 
     def __init__(self, players: int | None = None, *, rng: np.random.Generator, **options: Any) -> None:
         super().__init__(players, rng=rng, **options)
@@ -84,6 +89,14 @@ class Game(GameBase):
     def heuristic(self, action: Action) -> float | None:
         """A quick value of ``action`` for the greedy player, or None to let it look one move ahead."""
         return None
+
+    def foresight(self, action: Action) -> float | None:
+        """How good ``action`` looks to a search before it simulates (its prior): by default the heuristic.
+
+        A game overrides it where a position's worth for the rolls to come is known beyond what the move
+        gains now (Diebylon: the chance the next roll fills a slot), and its ``standing`` counts the same.
+        """
+        return self.heuristic(action)
 
     def dice_left(self) -> tuple[int, ...] | None:
         """Each player's dice still to place, where players hold dice; None where they hold none."""
