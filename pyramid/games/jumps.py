@@ -72,7 +72,7 @@ class JumpGame(Game):
         Not the lead over the best other player: a move that sets the leader back helps the third player as
         much as the mover, and a search that counted the lead (or, in Race, the score lead) spent its moves on
         that: behind greedy in Mound Mover and Diebylon, no margin in Finish and Race. Counting its own progress
-        it is level with greedy in Diebylon and beats it in the other three (README).
+        it beats greedy in the other three; Diebylon adds the chance the next roll fills a slot (README).
         """
         return self.progress(self.state.cells, player)
 
