@@ -260,7 +260,8 @@ class Diebylon(CornerGame):
         Greedy takes the move that gains most now, and at the end it often leaves its dice where few numbers
         fill a slot: over 17 end games from 7 dice in the target, played alone with the others' dice standing
         still, it needed 29.4 turns to the last die, and 23.9 when it also counted this chance (weight 10).
-        In whole games the search starts from this value and its standing counts the same chance.
+        In whole games the search starts from this value, sharply (``prior_temperature``), and its standing
+        counts the same chance: over 1800 seeds it won 666 games to greedy's 587 in the same seats (README).
         """
         value = self.heuristic(action)
         if value is None or not isinstance(action, Move):
