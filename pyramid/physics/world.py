@@ -12,6 +12,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 from scipy.spatial.transform import Rotation
@@ -60,7 +61,7 @@ class World:
 
     def __post_init__(self) -> None:
         self.client = connect(self.gui)
-        self.time = 0.0
+        self._ticks: int | Fraction = 0  # engine steps taken (a sub-step counts its part): the clock
         self._bodies: dict[DieId, int] = {}
         self._at_rest = True
         self._asleep = False
@@ -556,16 +557,24 @@ class World:
     # -- time ------------------------------------------------------------------------------------
 
     def step(self, seconds: float) -> None:
-        """Advance simulated time; nothing is computed while every die sleeps."""
-        n = max(1, round(seconds / self.physics.time_step))
-        if self._asleep:
-            self.time += n * self.physics.time_step
-            return
-        start = self.time
-        for k in range(n):
-            self._advance(self.physics.time_step)
-            self.time = start + (k + 1) * self.physics.time_step
-        self._at_rest = False
+        """Advance simulated time by ``seconds`` in whole time steps (at least one); nothing is computed while every die sleeps.
+
+        Whether every die sleeps is asked before each engine step, and the clock counts steps: a span
+        split into calls of any size gives the same poses, bit for bit, as one call.
+        """
+        stepped = False
+        for _ in range(max(1, round(seconds / self.physics.time_step))):
+            if not self._asleep:
+                self._advance(self.physics.time_step)
+                stepped = True
+            self._ticks += 1
+        if stepped:
+            self._at_rest = False
+
+    @property
+    def time(self) -> float:
+        """Simulated seconds since the world was made: engine steps counted, times the time step."""
+        return float(self._ticks) * self.physics.time_step
 
     def substep(self, parts: int) -> None:
         """Advance one ``parts``-th of a time step: a plate moving faster than a step can follow is moved that often."""
@@ -580,7 +589,7 @@ class World:
             self._advance(h)
         finally:
             self.client.setPhysicsEngineParameter(fixedTimeStep=self.physics.time_step)
-        self.time += h
+        self._ticks += Fraction(1, parts)
         self._at_rest = False
 
     def _advance(self, h: float) -> None:
