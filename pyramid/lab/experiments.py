@@ -28,6 +28,7 @@ import numpy as np
 from pyramid.agents.seats import make_seat
 from pyramid.lab.experiment_folder import ExperimentError as ExperimentError  # re-exported: the experiments' error
 from pyramid.lab.experiment_folder import FolderLock, read_manifest, scan_rows, tidy_rows, write_manifest
+from pyramid.lab.provenance import provenance, warnings
 from pyramid.lab.runner import run_scene
 from pyramid.lab.scene import scene_from_dict
 from pyramid.lab.summaries import plot_summary, plural, summarise
@@ -39,6 +40,7 @@ from pyramid.tablegames.base import TableGame
 ENGINES = ("local", "dask")
 MAX_POINTS = 10_000  # settings of a sweep
 MAX_RUNS = 1_000_000  # runs of an experiment: settings x seeds
+PROVENANCE = "provenance"  # experiment.json's record of the machine and physics stack it was started on
 
 
 @dataclass(frozen=True)
@@ -281,12 +283,14 @@ def run_experiment(
 ) -> ExperimentResult:
     """Run ``plan`` into the folder ``out``, skipping runs already written there; then table, summary, plots.
 
-    The folder holds ``experiment.json`` (the plan), ``rows.jsonl`` (one row per run, written as each
-    finishes), ``rows.csv``, ``summary.json`` and ``summary.png``; while it runs, ``lock`` (a second
-    experiment on the folder is refused). Ctrl-C keeps every row written. On resume each row is checked
-    (``experiment_folder``); runs whose row holds an error are run again with ``retry_failed``, else
-    counted. ``progress`` is told (runs done, runs in all) before the first run and after each; ``say``
-    gets notes (lines set aside, failed runs kept, no plot without matplotlib).
+    The folder holds ``experiment.json`` (the plan, and the ``provenance`` it was started on: a resume on
+    another machine or physics stack is told to ``say``, each difference on a line), ``rows.jsonl`` (one
+    row per run, written as each finishes), ``rows.csv``, ``summary.json`` and ``summary.png``; while it
+    runs, ``lock`` (a second experiment on the folder is refused). Ctrl-C keeps every row written. On
+    resume each row is checked (``experiment_folder``); runs whose row holds an error are run again with
+    ``retry_failed``, else counted. ``progress`` is told (runs done, runs in all) before the first run and
+    after each; ``say`` gets notes (other versions than the experiment's, lines set aside, failed runs
+    kept, no plot without matplotlib).
     """
     if engine not in ENGINES:
         raise ExperimentError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
@@ -339,7 +343,10 @@ def _run_in(
             )
         created = [] if saved is not None else [manifest]
         if saved is None:
-            write_manifest(manifest, plan_data)
+            write_manifest(manifest, {**plan_data, PROVENANCE: provenance()})
+        else:
+            for line in warnings(saved.get(PROVENANCE), provenance()):
+                say(line)
         if not rows_path.exists():
             rows_path.touch()
             created.append(rows_path)
@@ -405,10 +412,10 @@ def _run_in(
 
 
 def _comparable(plan_data: dict[str, Any]) -> dict[str, Any]:
-    """A plan as compared on resume: what runs, not the path the scene file was named by."""
+    """A plan as compared on resume: what runs, not the path the scene file was named by nor the machine."""
     spec = plan_data.get("spec", {})
     spec = {k: v for k, v in spec.items() if k != "source"} if isinstance(spec, dict) else spec
-    return {**plan_data, "spec": spec}
+    return {**{k: v for k, v in plan_data.items() if k != PROVENANCE}, "spec": spec}
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:

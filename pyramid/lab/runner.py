@@ -1,7 +1,8 @@
 """Run one scene: build its world, play its timeline, measure what it asks for, report.
 
 Sits after ``scene`` in the flow: Scene -> World (settle) -> timeline of actions -> poses -> Readout
--> measures. Same scene and seed, same report (wall time aside).
+-> measures. Same scene and seed, same report (wall time and the machine it ran on aside: ``provenance``,
+recorded in the report, says which; ``docs/reproducibility.md`` what is bit-exact and what only statistical).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from scipy.spatial.transform import Rotation
 
 from pyramid import geometry
 from pyramid.dice import DICE, DieId
+from pyramid.lab.provenance import provenance, summary_line
 from pyramid.lab.scene import (
     Scene,
     Start,
@@ -105,6 +107,7 @@ def run_scene(
             "events": record.events,
             "measures": measures,
             "pictures": [str(p) for p in shots],
+            "provenance": provenance(),  # the machine and physics stack: like wall_seconds, not part of the result
         }
     finally:
         world.close()
@@ -438,6 +441,8 @@ def report_text(report: dict[str, Any]) -> str:
         f"simulated {report['simulated_seconds']:.2f} s in {report['wall_seconds']:.2f} s wall; "
         + ("all at rest" if report["at_rest"] else "NOT all at rest at the end"),
     ]
+    if "provenance" in report:
+        lines.append(f"on {summary_line(report['provenance'])}")
     lines += [f"  {event}" for event in report["events"]]
     for key, value in report["measures"].items():
         if key == "thrown":

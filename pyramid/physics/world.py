@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -47,6 +47,15 @@ class SettleReport:
     moving: tuple[DieId, ...] = ()  # dice still moving at the end (on a timeout)
 
 
+@dataclass(eq=False)
+class _Observer:
+    """A callback due every ``period`` engine steps (see ``World.observe``)."""
+
+    period: int
+    callback: Callable[[], object]
+    due: int | Fraction = 0
+
+
 @dataclass
 class World:
     """A table with the plate on it (``plate=False``: the bare table) and the dice in play.
@@ -62,6 +71,7 @@ class World:
     def __post_init__(self) -> None:
         self.client = connect(self.gui)
         self._ticks: int | Fraction = 0  # engine steps taken (a sub-step counts its part): the clock
+        self._observers: list[_Observer] = []  # called as simulated time passes (see ``observe``)
         self._bodies: dict[DieId, int] = {}
         self._at_rest = True
         self._asleep = False
@@ -557,7 +567,7 @@ class World:
     # -- time ------------------------------------------------------------------------------------
 
     def step(self, seconds: float) -> None:
-        """Advance simulated time by ``seconds`` in whole time steps (at least one); nothing is computed while every die sleeps.
+        """Advance ``seconds`` of simulated time in whole steps (at least one); nothing is computed while every die sleeps.
 
         Whether every die sleeps is asked before each engine step, and the clock counts steps: a span
         split into calls of any size gives the same poses, bit for bit, as one call.
@@ -567,9 +577,33 @@ class World:
             if not self._asleep:
                 self._advance(self.physics.time_step)
                 stepped = True
-            self._ticks += 1
+            self._tick(1)
         if stepped:
             self._at_rest = False
+
+    def observe(self, seconds: float, callback: Callable[[], object]) -> Callable[[], None]:
+        """Call ``callback`` each time ``seconds`` of simulated time have passed (whole steps, at least one).
+
+        Returns the undo. An observer (the window's pictures, a film's frames) sees the world between
+        engine steps and cannot change how it steps: watched or not, a run is the same.
+        """
+        watcher = _Observer(max(1, round(seconds / self.physics.time_step)), callback)
+        watcher.due = self._ticks + watcher.period
+        self._observers.append(watcher)
+
+        def stop() -> None:
+            if watcher in self._observers:
+                self._observers.remove(watcher)
+
+        return stop
+
+    def _tick(self, steps: int | Fraction) -> None:
+        """The clock moves on by ``steps`` time steps; observers whose time has come are called."""
+        self._ticks += steps
+        for watcher in list(self._observers):
+            if self._ticks >= watcher.due:
+                watcher.due += watcher.period
+                watcher.callback()
 
     @property
     def time(self) -> float:
@@ -589,7 +623,7 @@ class World:
             self._advance(h)
         finally:
             self.client.setPhysicsEngineParameter(fixedTimeStep=self.physics.time_step)
-        self._ticks += Fraction(1, parts)
+        self._tick(Fraction(1, parts))
         self._at_rest = False
 
     def _advance(self, h: float) -> None:

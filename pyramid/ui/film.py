@@ -238,28 +238,7 @@ class Film:
 
     def attach(self, world: World) -> Callable[[], None]:
         """From now on every 1/fps simulated seconds of ``world.step`` leave a frame; returns the undo."""
-        original = world.step
-        dt = world.physics.time_step
-        per_frame = max(1, round(1 / self.fps / dt))
-        pending = 0
-
-        def step(seconds: float) -> None:
-            nonlocal pending
-            n = max(1, round(seconds / dt))
-            while n > 0:
-                k = min(per_frame - pending, n)
-                original(k * dt)
-                n, pending = n - k, pending + k
-                if pending >= per_frame:
-                    pending = 0
-                    self.take(world)
-
-        world.step = step  # type: ignore[method-assign]
-
-        def detach() -> None:
-            del world.step
-
-        return detach
+        return world.observe(1 / self.fps, lambda: self.take(world))
 
     @contextmanager
     def filming(self, world: World) -> Iterator[None]:

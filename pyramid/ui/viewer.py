@@ -787,25 +787,10 @@ def watching(world: World, viewer: Viewer, fps: float = 60.0) -> Iterator[None]:
 
     Whoever steps the world (a Match settling, a hand pulling a die) is seen as it happens.
     """
-    original = world.step
     dt = world.physics.time_step
     per_frame = max(1, round(1 / fps / dt))
-    pending = 0
-
-    def step(seconds: float) -> None:
-        nonlocal pending
-        n = max(1, round(seconds / dt))
-        while n > 0:
-            k = min(per_frame - pending, n)
-            original(k * dt)
-            n -= k
-            pending += k
-            if pending >= per_frame:
-                pending = 0
-                viewer.frame(per_frame * dt)
-
-    world.step = step  # type: ignore[method-assign]
+    stop = world.observe(per_frame * dt, lambda: viewer.frame(per_frame * dt))
     try:
         yield
     finally:
-        del world.step
+        stop()
