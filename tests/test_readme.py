@@ -1,4 +1,5 @@
-"""The README's Python examples run as written (its ``>>>`` examples are doctests, run by pytest itself)."""
+"""The README's and docs/'s Python examples run as written (their ``>>>`` examples are doctests, run by pytest
+itself), and every link to a local file (and heading) in them resolves."""
 
 from __future__ import annotations
 
@@ -7,21 +8,51 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+PAGES = [README, *sorted(DOCS.rglob("*.md"))]
+# Examples that need an optional extra run where it is installed and are skipped where it is not.
+# Each module such an example imports: (the module it needs, the extra that installs it).
+EXTRAS = {
+    "gymnasium": ("gymnasium", "gymnasium"),
+    "pyramid.gymnasium": ("gymnasium", "gymnasium"),
+    "pyspiel": ("pyspiel", "openspiel"),
+    "pyramid.openspiel": ("pyspiel", "openspiel"),
+    "pettingzoo": ("pettingzoo", "pettingzoo"),
+    "pyramid.pettingzoo": ("pettingzoo", "pettingzoo"),
+}
 
 
-def python_blocks() -> list[str]:
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+def name(page: Path) -> str:
+    return page.relative_to(ROOT).as_posix() if page.is_relative_to(ROOT) else page.name
+
+
+def python_blocks(page: Path) -> list[str]:
+    blocks = re.findall(r"```python\n(.*?)```", page.read_text(), flags=re.S)
     return [b for b in blocks if ">>>" not in b]
 
 
+SCRIPTS = [
+    pytest.param(page, block, id=f"{name(page)}-{n}") for page in PAGES for n, block in enumerate(python_blocks(page))
+]
+
+
 def test_the_readme_has_a_script_example() -> None:
-    assert python_blocks(), "the README should show the API as a script"
+    assert python_blocks(README), "the README should show the API as a script"
 
 
-@pytest.mark.parametrize("block", python_blocks())
-def test_a_readme_script_runs_as_written(block: str, capsys: pytest.CaptureFixture[str]) -> None:
-    exec(compile(block, str(README), "exec"), {"__name__": "readme_example"})
+def test_the_docs_have_pages() -> None:
+    assert len(PAGES) > 5, "the docs/ pages should be found (docs/*.md)"
+
+
+@pytest.mark.parametrize(("page", "block"), SCRIPTS)
+def test_a_script_runs_as_written(page: Path, block: str, capsys: pytest.CaptureFixture[str]) -> None:
+    for imported in re.findall(r"^(?:import|from) ([\w.]+)", block, flags=re.M):
+        if imported in EXTRAS:
+            module, extra = EXTRAS[imported]
+            pytest.importorskip(module, reason=f"{module} is not installed (pip install -e '.[{extra}]')")
+    exec(compile(block, str(page), "exec"), {"__name__": "readme_example"})
     assert capsys.readouterr().out.strip()  # it prints its read-out
 
 
@@ -34,3 +65,48 @@ def test_the_readme_counts_the_games_the_registry_plays() -> None:
     assert int(played.group(1)) == len(numbered())
     missing = re.search(r"the other (\d+) (?:is|are) named in `pyramid.registry.NOT_YET`", text)
     assert (int(missing.group(1)) if missing else 0) == len(NOT_YET)
+
+
+def anchor(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    text = re.sub(r"[`*_]|\[([^\]]*)\]\([^)]*\)", r"\1", heading.strip().lower())
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def anchors(page: Path) -> set[str]:
+    prose = re.sub(r"```.*?```", "", page.read_text(), flags=re.S)
+    return {anchor(h) for h in re.findall(r"^#+ (.*)$", prose, flags=re.M)}
+
+
+def local_links(page: Path) -> list[str]:
+    """The targets of the page's links and images that are not web addresses (code blocks left out)."""
+    prose = re.sub(r"```.*?```", "", page.read_text(), flags=re.S)
+    targets = re.findall(r"\]\(([^)\s]+)\)", prose)
+    return [t for t in targets if not re.match(r"[a-z]+:", t)]
+
+
+def broken_links(page: Path) -> list[str]:
+    broken = []
+    for target in local_links(page):
+        path, _, fragment = target.partition("#")
+        file = (page.parent / path).resolve() if path else page
+        if not file.exists():
+            broken.append(f"{target}: no such file")
+        elif fragment and file.suffix == ".md" and fragment not in anchors(file):
+            broken.append(f"{target}: no heading #{fragment} in {name(file)}")
+    return broken
+
+
+@pytest.mark.parametrize("page", PAGES, ids=name)
+def test_every_local_link_resolves(page: Path) -> None:
+    assert not broken_links(page), f"{name(page)} links to what is not there"
+
+
+def test_a_broken_link_is_found(tmp_path: Path) -> None:
+    (tmp_path / "there.md").write_text("# A heading, with `code`\n")
+    page = tmp_path / "page.md"
+    page.write_text(
+        "[ok](there.md) [ok](there.md#a-heading-with-code) ![gone](gone.png) [web](https://example.org/x.png)\n"
+        "[bad](there.md#nowhere)\n```\n[in code](ignored.md)\n```\n"
+    )
+    assert broken_links(page) == ["gone.png: no such file", "there.md#nowhere: no heading #nowhere in there.md"]
