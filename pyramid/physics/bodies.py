@@ -1,0 +1,153 @@
+"""The dice in the engine and how they are read: the base of ``World`` (see ``pyramid.physics.world``).
+
+It holds the state every part of the world shares (the engine client, the dice's bodies, the plate's
+pose) and reads poses and velocities back; stepping, the hands and building sit on top of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from pyramid.dice import DICE, DieId
+from pyramid.physics import stage
+from pyramid.physics.bullet import BulletClient
+from pyramid.physics.region import Region
+from pyramid.physics.settings import Physics
+
+if TYPE_CHECKING:
+    from pyramid.physics.stepping import Observer
+
+Vector = Sequence[float] | np.ndarray  # a point, direction, velocity or quaternion
+
+
+class Bodies:
+    """The shared state of a world and its read-outs of the engine; ``World.__post_init__`` fills it in."""
+
+    physics: Physics
+    plate: bool
+    client: BulletClient
+    _ticks: int | Fraction  # engine steps taken (a sub-step counts its part): the clock
+    _observers: list[Observer]  # called as simulated time passes (see ``observe``)
+    _bodies: dict[DieId, int]
+    _at_rest: bool
+    _asleep: bool
+    _plate_bodies: list[int]
+    _plate_pose: np.ndarray
+    _ride: float
+    _finger: tuple[int, int] | None  # the pressing fingertip's body and joint (see ``press``)
+    _grip: tuple[DieId, int, int] | None  # the die a hand carries, the hand, the joint (``hold``)
+    _plate_velocity: tuple[Vector, Vector]
+    _plate_moving: bool  # the hand moves the plate: it has a mass (see ``_plate_mass``)
+    _plate_moved: bool  # the plate moved since the last hold test: hold nothing
+    _region: Region | None  # local physics: which dice are held still (None: every die is simulated)
+    _stepped: list[int]  # dice simulated, summed over steps; steps (see ``count_steps``)
+    _die_shape: int
+    _die_visual: int
+    _textures: dict[str, int]
+
+    @property
+    def dice(self) -> list[DieId]:
+        """The dice in play, by number."""
+        return sorted(self._bodies)
+
+    @property
+    def asleep(self) -> bool:
+        """Whether every die sleeps now (``sleep``): nothing moves until something wakes them."""
+        return self._asleep
+
+    @property
+    def at_rest(self) -> bool:
+        """Whether the last settle found every die at rest and nothing has happened since."""
+        return self._at_rest
+
+    def _body(self, die: DieId) -> int:
+        try:
+            return self._bodies[die]
+        except KeyError:
+            raise ValueError(f"die {die} is not in play") from None
+
+    def _raw_poses(self, dice: Iterable[DieId]) -> np.ndarray:
+        get = self.client.getBasePositionAndOrientation
+        return np.array([sum(map(tuple, get(self._bodies[d])), ()) for d in dice]).reshape(-1, 7)
+
+    def poses(self) -> tuple[list[DieId], np.ndarray]:
+        """The dice in play and their poses (n, 7): position (metres) and quaternion (x, y, z, w)."""
+        dice = self.dice
+        return dice, self._raw_poses(dice)
+
+    def velocities(self) -> np.ndarray:
+        """Linear (m/s) and angular (rad/s) velocity (n, 6) of the dice in play, in ``dice`` order."""
+        return self._raw_velocities(self.dice)
+
+    def _raw_velocities(self, dice: Iterable[DieId]) -> np.ndarray:
+        get = self.client.getBaseVelocity
+        return np.array([sum(map(tuple, get(self._bodies[d])), ()) for d in dice]).reshape(-1, 6)
+
+    @property
+    def plate_pose(self) -> np.ndarray:
+        """The plate's pose (7,): position of its underside centre and quaternion (x, y, z, w)."""
+        return self._plate_pose.copy()
+
+    @property
+    def die_mass(self) -> float:
+        """Mass of one die in kilograms."""
+        ph = self.physics
+        return ph.density * ph.edge**3 * float(np.prod(ph.proportions))
+
+    def _spawn(self, die: DieId, position: Vector, orientation: Vector) -> int:
+        _check_die(die)
+        if die in self._bodies:
+            raise ValueError(f"die {die} is already in play")
+        c, ph = self.client, self.physics
+        body = c.createMultiBody(
+            self.die_mass,
+            self._die_shape,
+            self._die_visual,
+            basePosition=list(position),
+            baseOrientation=list(orientation),
+            useMaximalCoordinates=ph.maximal_coordinates,
+        )
+        c.changeDynamics(
+            body,
+            -1,
+            lateralFriction=ph.friction_die,
+            restitution=ph.restitution_die,
+            rollingFriction=ph.rolling_friction,
+            spinningFriction=ph.spinning_friction,
+            # Continuous collision detection: a die flung fast must not tunnel through the table.
+            ccdSweptSphereRadius=0.4 * ph.edge,
+        )
+        c.changeVisualShape(body, -1, textureUniqueId=self._textures[DICE[die].colour])
+        self._bodies[die] = body
+        if self._region is not None:
+            self._region.activated([die], np.array([[*position, *orientation]], dtype=float))
+        self._changed()
+        return body
+
+    def _changed(self) -> None:
+        self._at_rest = False
+        if self._asleep:
+            # A new or vanished body touches the sleeping island: let Bullet wake what it reaches.
+            self._asleep = False
+
+    def _plate_mass(self, moving: bool) -> None:
+        """Give the plate a mass while the hand moves it, and none while it stands still.
+
+        The contact solver uses a body's velocity only if the body has a mass (see
+        ``stage.make_plate``); standing still, the plate is static again: dice resting on it then
+        form islands of their own, and held dice touching it are not tested against it.
+        """
+        if moving != self._plate_moving:
+            for body in self._plate_bodies:
+                self.client.changeDynamics(body, -1, mass=stage.PLATE_MASS if moving else 0.0)
+            self._plate_moving = moving
+
+
+def _check_die(die: DieId) -> None:
+    """ValueError unless ``die`` numbers a die of the set."""
+    if not (isinstance(die, int | np.integer) and 0 <= die < len(DICE)):
+        raise ValueError(f"die {die!r} is not in the set (0..{len(DICE) - 1})")

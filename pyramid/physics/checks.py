@@ -1,0 +1,80 @@
+"""The checks of impossible states: a die whose pose or speed cannot be is an error that names its cause.
+
+``World`` runs them after every engine step on the dice it simulates (``World.check`` on all of them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from pyramid import geometry
+from pyramid.dice import DieId
+from pyramid.physics import stage
+from pyramid.physics.errors import ImpossibleStateError
+from pyramid.physics.settings import Physics
+from pyramid.tolerances import TOL
+
+
+def check_state(
+    dice: Sequence[DieId],
+    poses: np.ndarray,
+    velocities6: np.ndarray,
+    h: float | None,
+    physics: Physics,
+    plate_pose: np.ndarray | None,
+    time: float,
+) -> None:
+    """Raise ImpossibleStateError naming the first die of ``dice`` whose pose (n, 7) or velocity (n, 6) cannot be.
+
+    Not a number; inside the table, the floor or the plate (``plate_pose`` (7,), None without a
+    plate) deeper than a step of ``h`` seconds could take it before its contact pushes it out; faster
+    than any action sends a die. ``time`` is the world's clock, for the message.
+    """
+    if not len(dice):
+        return
+    velocities = velocities6[:, :3]
+    speeds = np.linalg.norm(velocities, axis=1)
+    finite = np.isfinite(poses).all(axis=1) & np.isfinite(speeds)
+    if not finite.all():
+        n = int(np.argmin(finite))
+        raise ImpossibleStateError(dice[n], time, f"its pose or speed is not a number ({poses[n].tolist()})")
+    ph = physics
+    lowest = ph.edge * min(ph.proportions) / 2  # the lowest a die's centre rests, whichever way it lies
+    # Box contacts start when a die already overlaps: one falling at v can be v dt deep before
+    # its first contact, which then pushes it out. Deeper than that, it went through.
+    sink = TOL.sunk * ph.edge + np.maximum(0.0, -velocities[:, 2]) * (h or ph.time_step)
+    x, y, z = poses[:, 0], poses[:, 1], poses[:, 2]
+    inner = stage.TABLE_HALF_WIDTH - ph.edge  # over the table, not tipping over its edge
+    in_table = (np.abs(x) < inner) & (np.abs(y) < inner) & (z < lowest - sink)
+    in_floor = z < -stage.FLOOR_DEPTH + lowest - sink
+    for inside, what, top in ((in_table, "table", 0.0), (in_floor, "floor", -stage.FLOOR_DEPTH)):
+        if inside.any():
+            n = int(np.argmax(inside))
+            raise ImpossibleStateError(
+                dice[n],
+                time,
+                f"it is inside the {what}: its centre lies {1000 * (z[n] - top):.1f} mm from the {what}'s top, "
+                f"a die at rest lies at least {1000 * lowest:.1f} mm above it",
+            )
+    if plate_pose is not None:
+        local = geometry.in_plate_frame(poses[:, :3], plate_pose)
+        slab = geometry.SLAB_TOP * ph.edge
+        over = geometry.on_plate_footprint(local[:, :2] / ph.edge)
+        in_plate = over & (local[:, 2] > 0) & (local[:, 2] < slab - sink)
+        if in_plate.any():
+            n = int(np.argmax(in_plate))
+            raise ImpossibleStateError(
+                dice[n],
+                time,
+                f"it is inside the plate: its centre lies {1000 * (slab - local[n, 2]):.1f} mm under its top",
+            )
+    if speeds.max() > TOL.max_speed:
+        n = int(np.argmax(speeds))
+        raise ImpossibleStateError(
+            dice[n],
+            time,
+            f"it moves at {speeds[n]:.1f} m/s, faster than any action can send a die "
+            f"({TOL.max_speed:g} m/s): energy from nowhere",
+        )
