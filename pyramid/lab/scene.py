@@ -234,6 +234,8 @@ class _Validator(SceneChecks):
                 values[key] = value
             elif kind == "int":
                 values[key] = self.integer(data, key, path, 0, 1, SOLVER_ITERATIONS)
+            elif key == "jitter":
+                values[key] = self.integer(data, key, path, 0, 0, 2**32 - 1)
             elif kind.startswith("tuple"):
                 values[key] = self.vector(value, path, 3, *PROPORTIONS)
             else:

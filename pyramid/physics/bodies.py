@@ -6,11 +6,13 @@ pose) and reads poses and velocities back; stepping, the hands and building sit 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import numpy as np
+from scipy.spatial.transform import Rotation
 
 from pyramid.dice import DICE, DieId
 from pyramid.physics import stage
@@ -46,6 +48,7 @@ class Bodies:
     _region: Region | None  # local physics: which dice are held still (None: every die is simulated)
     _stepped: list[int]  # dice simulated, summed over steps; steps (see ``count_steps``)
     _die_shape: int
+    _jitter: np.random.Generator | None  # nudges every die put in (``Physics.jitter``), or None
     _die_visual: int
     _textures: dict[str, int]
 
@@ -103,6 +106,8 @@ class Bodies:
         if die in self._bodies:
             raise ValueError(f"die {die} is already in play")
         c, ph = self.client, self.physics
+        if self._jitter is not None:
+            position, orientation = nudged(self._jitter, position, orientation)
         body = c.createMultiBody(
             self.die_mass,
             self._die_shape,
@@ -151,3 +156,27 @@ def _check_die(die: DieId) -> None:
     """ValueError unless ``die`` numbers a die of the set."""
     if not (isinstance(die, int | np.integer) and 0 <= die < len(DICE)):
         raise ValueError(f"die {die!r} is not in the set (0..{len(DICE) - 1})")
+
+
+JITTER_SHIFT = 1e-9  # m: the standard deviation of a jittered die's nudge along each axis
+JITTER_TURN = 1e-9  # rad: and of its turn about each axis
+
+
+def jitter_seed(physics: Physics) -> int | None:
+    """The seed of the nudges: ``physics.jitter``, else the environment's PYRAMID_JITTER, else None (off)."""
+    if physics.jitter is not None:
+        return physics.jitter
+    text = os.environ.get("PYRAMID_JITTER", "").strip()
+    if not text:
+        return None
+    if not text.isdigit():
+        raise ValueError(f"PYRAMID_JITTER must be a seed (a whole number >= 0) or empty, got {text!r}")
+    return int(text)
+
+
+def nudged(rng: np.random.Generator, position: Vector, orientation: Vector) -> tuple[list[float], list[float]]:
+    """``position`` (3,) and quaternion ``orientation`` (4,) moved and turned by a seeded hair (``JITTER_*``)."""
+    shift = rng.normal(0.0, JITTER_SHIFT, size=3)
+    turn = Rotation.from_rotvec(rng.normal(0.0, JITTER_TURN, size=3))
+    quat = (turn * Rotation.from_quat(np.asarray(orientation, dtype=float))).as_quat()
+    return (np.asarray(position, dtype=float) + shift).tolist(), quat.tolist()

@@ -44,6 +44,11 @@ class Physics:
       local               simulate only the dice that something can move; hold the others still
                           until motion reaches them (``pyramid.physics.region``). False: the whole
                           pyramid is solved at every step, as a comparison (the README's bench)
+      jitter              None (off): dice start exactly where they are put. A seed: every die put
+                          into the world is nudged by a seeded ~1e-9 m and ~1e-9 rad, as another
+                          machine's rounding would; what a figure claims must survive it. The
+                          environment variable PYRAMID_JITTER=S turns it on for every world whose
+                          settings leave it off (the test suite's ``--jitter S``)
     """
 
     edge: float = EDGE
@@ -78,6 +83,7 @@ class Physics:
     spinning_friction: float = 0.0
     sleep_after_settle: bool = True
     local: bool = True
+    jitter: int | None = None
 
     @classmethod
     def pybullet_defaults(cls) -> Physics:

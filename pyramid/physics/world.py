@@ -23,7 +23,7 @@ from pyramid.dice import DICE, EDGE, DieId
 from pyramid.geometry import Slot, UpFaces
 from pyramid.perception import Readout, read_poses
 from pyramid.physics import stage
-from pyramid.physics.bodies import Vector, _check_die
+from pyramid.physics.bodies import Vector, _check_die, jitter_seed
 from pyramid.physics.bullet import connect
 from pyramid.physics.errors import ImpossibleStateError as ImpossibleStateError
 from pyramid.physics.errors import NotAtRestError as NotAtRestError
@@ -54,6 +54,8 @@ class World(Handling):
         self._ticks: int | Fraction = 0  # engine steps taken (a sub-step counts its part): the clock
         self._observers: list[Observer] = []  # called as simulated time passes (see ``observe``)
         self._bodies: dict[DieId, int] = {}
+        seed = jitter_seed(self.physics)
+        self._jitter = None if seed is None else np.random.default_rng(seed)
         self._at_rest = True
         self._asleep = False
         self._plate_bodies: list[int] = []
