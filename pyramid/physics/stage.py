@@ -14,6 +14,9 @@ from pyramid.physics.bullet import BulletClient, pb
 from pyramid.physics.settings import Physics
 
 FLOOR_DEPTH = 0.75  # metres from the table top down to the floor
+FLOOR_HALF_WIDTH = 50.0  # metres: the floor is 100 m square, further than any die goes (see ``floor_boxes``)
+FLOOR_THICKNESS = 0.1  # metres
+TABLE_TOP = 0.04  # metres: the thickness of the table's top
 PLATE_MASS = 1000.0  # kg: what the contact solver weighs the hand-held plate at (a die is 4.8 g)
 TABLE_HALF_WIDTH = 1.0  # metres: the table is 2 m square, its top at z = 0
 
@@ -40,22 +43,54 @@ def configure(c: BulletClient, ph: Physics) -> None:
 
 
 def make_table(c: BulletClient, ph: Physics) -> tuple[int, int]:
-    """The table (2 m square, its top at z = 0) and the floor under it: their body ids."""
-    shape = c.createCollisionShape(pb.GEOM_BOX, halfExtents=[TABLE_HALF_WIDTH, TABLE_HALF_WIDTH, 0.02])
-    visual = c.createVisualShape(
-        pb.GEOM_BOX, halfExtents=[TABLE_HALF_WIDTH, TABLE_HALF_WIDTH, 0.02], rgbaColor=[0.55, 0.40, 0.25, 1]
-    )
+    """The table (2 m square, its top at z = 0) and the floor with the table's base (``floor_boxes``): their ids."""
+    half = [TABLE_HALF_WIDTH, TABLE_HALF_WIDTH, TABLE_TOP / 2]
+    shape = c.createCollisionShape(pb.GEOM_BOX, halfExtents=half)
+    visual = c.createVisualShape(pb.GEOM_BOX, halfExtents=half, rgbaColor=TABLE_RGBA)
     # Table, floor and plate are rigid bodies whatever the dice are: Bullet's contacts with a fixed
     # multibody ignore split impulse and turn every overlap into speed (a die dropped on the table
     # rebounded with restitution 0.5 where its materials say 0.36; see the README).
-    table = c.createMultiBody(0, shape, visual, basePosition=[0, 0, -0.02], useMaximalCoordinates=True)
+    table = c.createMultiBody(0, shape, visual, basePosition=[0, 0, -TABLE_TOP / 2], useMaximalCoordinates=True)
     c.changeDynamics(table, -1, lateralFriction=ph.friction_table, restitution=ph.restitution_table)
-    # The floor under the table: a die that leaves the table comes to rest there. A box, not a plane:
-    # a die on Bullet's plane touches it at one point a step and spins on it for ever.
-    floor_shape = c.createCollisionShape(pb.GEOM_BOX, halfExtents=[5.0, 5.0, 0.05])
-    floor = c.createMultiBody(0, floor_shape, basePosition=[0, 0, -FLOOR_DEPTH - 0.05], useMaximalCoordinates=True)
+    boxes = floor_boxes()
+    floor_shape = c.createCollisionShapeArray(
+        [pb.GEOM_BOX] * len(boxes),
+        halfExtents=[list(h) for _, h in boxes],
+        collisionFramePositions=[list(p) for p, _ in boxes],
+    )
+    floor_visual = c.createVisualShapeArray(
+        [pb.GEOM_BOX] * len(boxes),
+        halfExtents=[list(h) for _, h in boxes],
+        visualFramePositions=[list(p) for p, _ in boxes],
+        rgbaColors=[FLOOR_RGBA, TABLE_RGBA],
+    )
+    floor = c.createMultiBody(0, floor_shape, floor_visual, useMaximalCoordinates=True)
     c.changeDynamics(floor, -1, lateralFriction=ph.friction_table, restitution=ph.restitution_table)
     return table, floor
+
+
+TABLE_RGBA = [0.55, 0.40, 0.25, 1]
+FLOOR_RGBA = [1.0, 1.0, 1.0, 1]
+
+
+def floor_boxes() -> list[tuple[tuple[float, float, float], tuple[float, float, float]]]:
+    """The floor's two boxes as (centre, half extents), metres: the floor itself and the table's base on it.
+
+    One static body, made second as the floor always was: no body after it changes its number, and a run
+    that never reaches the floor is the same to the last bit as on the floor before (a 10 m square).
+    The floor is a box, not a plane: a die on Bullet's plane touches it at one point a step and spins on it
+    for ever. It is 100 m square: a die flicked off the table hops across the floor spinning, and 1 in 20
+    of the falls of examples/floor_probe.py went past the edge of a 10 m floor and fell below it (which the
+    world's check saw as a die inside the floor). The table stands on a closed base down to the floor,
+    flush with its top's edges: nothing lies under the top (the check counts a die there as inside the
+    table; 1 in 12 of those falls rolled under an open table).
+    """
+    half, t, depth = FLOOR_HALF_WIDTH, FLOOR_THICKNESS, FLOOR_DEPTH
+    base = (depth - TABLE_TOP) / 2
+    return [
+        ((0.0, 0.0, -depth - t / 2), (half, half, t / 2)),
+        ((0.0, 0.0, -TABLE_TOP - base), (TABLE_HALF_WIDTH, TABLE_HALF_WIDTH, base)),
+    ]
 
 
 def make_plate(c: BulletClient, ph: Physics) -> list[int]:
