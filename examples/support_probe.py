@@ -75,7 +75,7 @@ def slope(physics: Physics, angles: list[float]) -> str:
         world.step(0.2)
         t, az = math.radians(deg), math.radians(30)
         g = physics.gravity
-        world.client.setGravity(g * math.sin(t) * math.cos(az), g * math.sin(t) * math.sin(az), -g * math.cos(t))
+        world.set_gravity((g * math.sin(t) * math.cos(az), g * math.sin(t) * math.sin(az), -g * math.cos(t)))
         before = np.array(world.readout(require_rest=False).dice[0].position)
         world.step(1.0)
         after = np.array(world.readout(require_rest=False).dice[0].position)

@@ -18,6 +18,7 @@ from pyramid.geometry import quat_to_matrix
 from pyramid.tolerances import TOL
 
 HOLD_WINDOW = 0.1  # s: how often resting dice are held again (the settle test scaled to this window)
+HOLD_WINDOWS = 1  # windows in a row a die must rest, moving no more in all than in one, before it is held
 MOVE_SHIFT = 0.01  # edges: an active die further than this from where it was last still is moving
 MOVE_TURN = 0.5  # degrees: or turned more than this
 MOVE_SPEED = 0.01  # m/s: or faster than this (a die set down 1 mm hits at 0.14 m/s)
@@ -46,6 +47,8 @@ class Region:
     window: dict[DieId, np.ndarray] = field(default_factory=dict)  # active die -> pose (7,) at the window's start
     busy: set[DieId] = field(default_factory=set)  # dice a hand acts on in this window: never held
     bearing: dict[DieId, np.ndarray] = field(default_factory=dict)  # die -> pose (7,) when what rests on it was held
+    streak: dict[DieId, tuple[np.ndarray, int]] = field(default_factory=dict)  # active die -> pose (7,) when its
+    # rest began, and the windows it has rested since
     corners: np.ndarray = field(default_factory=lambda: np.zeros((8, 3)))  # a die's corners in its own frame (8, 3)
     _centres: tuple[list[DieId], np.ndarray] | None = field(default=None, repr=False)  # held dice, sorted; centres
 
@@ -67,6 +70,7 @@ class Region:
             self.held.pop(die, None)
             self.anchors[die] = pose.copy()
             self.window[die] = pose.copy()
+            self.streak.pop(die, None)
 
     def forget(self, die: DieId) -> None:
         """``die`` left the world."""
@@ -75,6 +79,7 @@ class Region:
         self.anchors.pop(die, None)
         self.window.pop(die, None)
         self.bearing.pop(die, None)
+        self.streak.pop(die, None)
         self.busy.discard(die)
 
     def ahead(self, velocities: np.ndarray, h: float) -> np.ndarray:
@@ -107,6 +112,7 @@ class Region:
         self.held[die] = np.asarray(position, dtype=float).copy()
         self.anchors.pop(die, None)
         self.window.pop(die, None)
+        self.streak.pop(die, None)
 
     def bear(self, held: Sequence[DieId], dice: Sequence[DieId], poses: np.ndarray) -> None:
         """Dice ``held`` were just held: record the pose of each of ``dice`` (poses (n, 7)) that may carry one."""
@@ -176,12 +182,16 @@ class Region:
     def to_hold(
         self, dice: Sequence[DieId], poses: np.ndarray, velocities: np.ndarray, plate_moved: bool
     ) -> list[DieId]:
-        """At the end of a hold window: the active ``dice`` that rested through it and may be held.
+        """At the end of a hold window: the active ``dice`` that rested through it and the one before, and may be held.
 
-        A die rested if it moved and turned no more than the settle test allows (``TOL.rest_shift``,
-        ``TOL.rest_turn`` per settle window, scaled to ``HOLD_WINDOW``) and is slow now; it is held
-        unless a hand acts on it or a die within reach is still moving. Nothing is held in a window in
-        which the plate moved. Dice that rested but stay active are anchored where they are now.
+        A die rested in a window if it moved and turned no more than the settle test allows
+        (``TOL.rest_shift``, ``TOL.rest_turn`` per settle window, scaled to ``HOLD_WINDOW``) and is slow
+        now. It is held once it has rested through two windows in a row and, over both together, has
+        still moved no more than one window allows: a die that creeps (on a slope just under its
+        friction angle, under a load that slowly wins) drifts further with every window, where a
+        resting die's jitter does not, and stays simulated. Nothing is held in a window in which the
+        plate moved, nor a die a hand acts on, nor one within reach of a die still moving. Dice that
+        rested but stay active are anchored where they are now.
         """
         if not dice:
             return []
@@ -192,16 +202,29 @@ class Region:
             np.linalg.norm(velocities[:, 3:], axis=1) < MOVE_SPIN
         )
         rested = (shift <= TOL.rest_shift * scale) & (turn <= TOL.rest_turn * scale) & slow
+        # Where each die's present rest began (this window's start for a die that just came to rest).
+        began = np.array(
+            [self.streak[d][0] if rested[n] and d in self.streak else before[n] for n, d in enumerate(dice)]
+        )
+        drift, drift_turn = shift_and_turn(began, poses, self.edge)
+        steady = rested & (drift <= TOL.rest_shift * scale) & (drift_turn <= TOL.rest_turn * scale)
+        ripe = np.zeros(len(dice), dtype=bool)
         for n, die in enumerate(dice):
             self.window[die] = poses[n].copy()
             if rested[n]:
                 self.anchors[die] = poses[n].copy()
+            if steady[n]:
+                windows = self.streak[die][1] + 1 if die in self.streak else 1
+                self.streak[die] = (began[n].copy(), windows)
+                ripe[n] = windows >= HOLD_WINDOWS
+            else:
+                self.streak.pop(die, None)
         if plate_moved:
             return []
         restless = poses[~rested, :3]
         hold = []
         for n, die in enumerate(dice):
-            if not rested[n] or die in self.busy:
+            if not ripe[n] or die in self.busy:
                 continue
             if len(restless) and (np.linalg.norm(restless - poses[n, :3], axis=1) <= self.reach).any():
                 continue

@@ -260,6 +260,21 @@ class Stepping(Bodies):
             self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
         self._asleep = False
 
+    def set_gravity(self, acceleration: Sequence[float]) -> None:
+        """Point gravity along ``acceleration`` (m/s^2, world frame; the table's is (0, 0, -g)): every die feels it.
+
+        What holds each resting die has changed, so every held die is simulated again (local physics)
+        and every sleeping die wakes: a die on a slope slides if friction cannot hold it there.
+        """
+        g = [float(v) for v in acceleration]
+        if len(g) != 3 or not all(np.isfinite(g)):
+            raise ValueError(f"gravity is an acceleration (x, y, z) of 3 finite numbers in m/s^2, got {acceleration!r}")
+        # Bullet gives the new gravity only to the bodies awake and dynamic now (a held or sleeping
+        # die would keep the old one when it moves again): wake them all first.
+        self.wake()
+        self.client.setGravity(*g)
+        self._at_rest = False
+
     def _wake_near(self, position: np.ndarray, radius: float) -> None:
         if self._region is not None:
             self._release(self._region.within_reach(np.asarray(position, dtype=float)[None, :], radius))
