@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import re
@@ -1228,3 +1229,32 @@ def test_a_person_hides_the_wolf_by_clicking_a_die(
     hidden = [a for p, a in game.history if p == 1 and isinstance(a, Hide)]
     assert clicked and [a.slot for a in hidden] == clicked, "the click hid the wolf in the die pointed at"
     assert labelled == [True], "the dice that may be chosen are named on the plate"
+
+
+def test_a_scene_watched_in_the_window_leaves_the_world_pyramid_run_leaves(display: str) -> None:
+    # The window draws while the scene runs (``view_scene``: the runner's worlds, watched); the world it
+    # leaves is the one ``pyramid run`` leaves for the same scene and seed, bit for bit.
+    from pyramid.lab.runner import run_scene
+    from pyramid.lab.scene import load_scene
+    from pyramid.ui.film import runner_worlds
+    from pyramid.ui.player import open_view
+    from pyramid.ui.viewer import Viewer, watching
+
+    scene = load_scene(Path(__file__).resolve().parent.parent / "scenes" / "tilt.toml")
+    plain: list[bytes] = []
+    headless = run_scene(scene, 5, inspect=lambda w: plain.append(w.poses()[1].tobytes()))
+    views: list[Viewer] = []
+    shown: list[bytes] = []
+    with contextlib.ExitStack() as stack:
+
+        def on_new(world: World) -> None:
+            viewer, _ = open_view(world, "test", np.random.default_rng(0))
+            views.append(viewer)
+            stack.enter_context(watching(world, viewer))
+
+        with runner_worlds(on_new, lambda w: shown.append(w.poses()[1].tobytes())):
+            watched = run_scene(scene, 5)
+    for viewer in views:
+        viewer.close()
+    assert watched["measures"] == headless["measures"]
+    assert shown == plain
