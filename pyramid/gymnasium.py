@@ -29,9 +29,10 @@ from pyramid.dice import EDGE, DieId
 from pyramid.perception import Readout, Status
 from pyramid.physics import actions
 from pyramid.physics.actions import Blow, Flick, Lift, PhysicalAction, Tilt
+from pyramid.physics.errors import ImpossibleStateError, NotAtRestError
 from pyramid.physics.render import render
 from pyramid.physics.settings import Physics
-from pyramid.physics.stage import FLOOR_DEPTH, TABLE_HALF_WIDTH
+from pyramid.physics.stage import FLOOR_DEPTH, FLOOR_HALF_WIDTH, TABLE_HALF_WIDTH
 from pyramid.physics.world import World
 from pyramid.play import Match
 from pyramid.skillgames.base import SkillGame, TurnEnd
@@ -41,11 +42,12 @@ from pyramid.skillgames.throwing import Flickers, on_plate
 
 SETTLE_TIMEOUT = 3.0  # simulated seconds the world may take to come to rest after an action (as in Match)
 MAX_STEPS = 500  # actions in an episode before the TimeLimit wrapper truncates it
-# The room a die can be in: over the floor (10 m square, 0.75 m under the table top) and below 2 m. The
+# The room a die can be in: over the floor (100 m square, 0.75 m under the table top) and below 2 m. The
 # hands' bounded parameters cannot send a die further: the hardest flick (0.02 N s) leaves at 4 m/s,
-# which rises 0.8 m and slides 2 m on the table.
-ROOM_LOW = (-5.0, -5.0, -FLOOR_DEPTH)
-ROOM_HIGH = (5.0, 5.0, 2.0)
+# which rises 0.8 m; flicked off the table, a die hops across the floor up to 9 m from the table's centre
+# (examples/floor_probe.py).
+ROOM_LOW = (-FLOOR_HALF_WIDTH, -FLOOR_HALF_WIDTH, -FLOOR_DEPTH)
+ROOM_HIGH = (FLOOR_HALF_WIDTH, FLOOR_HALF_WIDTH, 2.0)
 PLATE_REACH = 2 * geometry.SLAB_INRADIUS * EDGE  # metres from the plate's centre to its corners (0.159)
 SEAT_HEIGHT = float(geometry.slot_centre((3, 3, 2))[2] * EDGE)  # a base die's centre above the table (m)
 STATUS = {Status.SEATED: 1, Status.LYING: 2, Status.COCKED: 3}  # 0: the die is out of play
@@ -72,7 +74,12 @@ class SkillEnv(gym.Env[dict[str, Any], Any]):
     and what each game shows besides (``extra_spaces``).
     Reward: the change in seat 0's score as the game judges it from the poses (signed so that more is
     better); the rewards of an episode add up to the game's final score of seat 0. Terminated: the
-    game is over (its verdict, its time limit). Truncated: ``MAX_STEPS`` actions (``gymnasium.make``).
+    game is over (its verdict, its time limit). Truncated: ``MAX_STEPS`` actions (``gymnasium.make``),
+    or the world reached a state that cannot be (a die inside the table, a pose that is not a number:
+    ``ImpossibleStateError``; or dice that never came to rest where the game needed them to,
+    ``NotAtRestError``). Then ``info["impossible"]`` names the die, the simulated time and the cause,
+    the observation is the last one before that action and the reward 0; ``step`` never raises for an
+    action inside the action space. Call ``reset`` after either end.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["rgb_array", "human"], "render_fps": 4}
@@ -95,6 +102,8 @@ class SkillEnv(gym.Env[dict[str, Any], Any]):
         self.done_actions = 0
         self.value = 0.0
         self.last_end: TurnEnd | None = None
+        self.impossible = ""  # why the episode was cut short: the world's error (see ``step``)
+        self.last_observation: dict[str, np.ndarray] = {}
         self.viewer: Any = None
         n, p = self.dice_count, self.players
         lo, hi = self.score_bounds()
@@ -168,11 +177,13 @@ class SkillEnv(gym.Env[dict[str, Any], Any]):
         seats = [hand] * self.players if hand is not None else [_NoHand()] * self.players
         self.match = Match(self.game, seats, rng=world_rng, make_world=self.new_world, settle_timeout=SETTLE_TIMEOUT)
         self.last_end = None
+        self.impossible = ""
         self.value = 0.0
         self.start_turn()
         self.value = self.current_value()
         self.show()
-        return self.observe(), self.info()
+        self.last_observation = self.observe()
+        return self.last_observation, self.info()
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         game, world = self.game, self.world
@@ -180,21 +191,32 @@ class SkillEnv(gym.Env[dict[str, Any], Any]):
             raise RuntimeError("call reset() before step()")
         if game.outcome is not None:
             raise RuntimeError(f"the game is over ({game.outcome.result()}): call reset()")
+        if self.impossible:
+            raise RuntimeError(f"the episode was cut short ({self.impossible}): call reset()")
         physical = self.hand(action, world.readout(require_rest=False))
         refused = physical if isinstance(physical, str) else ""
-        if not isinstance(physical, str):
-            try:
-                self.perform(world, physical)
-            except ValueError as err:  # the hand cannot do it (too fast, no die there): checked before it moves
-                refused = str(err)
-        if not refused:
-            self.done_actions += 1
-            self.judge()
+        try:
+            if not isinstance(physical, str):
+                try:
+                    self.perform(world, physical)
+                except ValueError as err:  # the hand cannot do it (too fast, no die there): checked before it moves
+                    refused = str(err)
+            if not refused:
+                self.done_actions += 1
+                self.judge()  # the other seats' turns too: their hands step the world
+        except (ImpossibleStateError, NotAtRestError) as err:
+            # The world (this turn's, or the next seat's) cannot go on: the episode ends here, and says why.
+            self.impossible = f"{type(err).__name__}: {err}"
+            info = SkillEnv.info(self)  # only what needs no read-out of the broken world
+            info["action"] = str(physical)
+            info["impossible"] = self.impossible
+            return self.last_observation, 0.0, False, True, info
         before, self.value = self.value, self.current_value()
         self.show()
         info = self.info()
         info["action"] = refused and f"refused: {refused}" or str(physical)
-        return self.observe(), self.value - before, game.outcome is not None, False, info
+        self.last_observation = self.observe()
+        return self.last_observation, self.value - before, game.outcome is not None, False, info
 
     def perform(self, world: World, action: PhysicalAction) -> None:
         """Carry out ``action`` and let the world come to rest; shown live in the window in human mode."""

@@ -50,6 +50,7 @@ EPILOG = """examples:
   pyramid assets --out assets                   write the meshes and URDF files
   pyramid bench                                 speed and accuracy figures of the physics
   pyramid soak --runs 1000                      seeded runs of the physical scenes: any state that cannot be?
+  pyramid soak --mode games --runs 130          every skill game, random legal actions (--mode envs: Gymnasium)
   pyramid locality --seeds 200                  local against whole physics: same read-outs, how much faster
   pyramid view                                  a window: the full pyramid and every die, hands on
   pyramid play 14 --players human,greedy --view  play in a window, hot-seat
@@ -57,6 +58,22 @@ EPILOG = """examples:
   pyramid run scenes/full_pyramid.toml          run one scene headless: summary, JSON report
   pyramid experiment scenes/die_throw.toml --vary throw.height=0.01,0.05,0.2 --seeds 100
                                                 many seeded runs in parallel: rows, summary, plot
+"""
+
+SOAK_EPILOG = """modes (run n goes to item n mod K of the K items, with the seed SEED + n // K):
+  scenes  scenes/tilt, blow, throw_at_pyramid, ladle, flick and balcony (K = 6), as pyramid run runs them
+  games   every skill game (K = 13) sets out its first turn in a fresh world, then a hand does --actions
+          random legal actions, every parameter drawn from the seed: flicks (up to 0.02 N s), throws and
+          pours from above everything in play, pulls, lifts (where the game lets dice leave), tilts, shakes
+          and blows the hand can do; the world settles after each, and must rest at the end
+  envs    random-action episodes of every Gymnasium environment (K = 5; the gymnasium extra), the action
+          space seeded, up to --steps actions: an episode the world cuts short (info["impossible"]), an
+          exception from reset or step, an observation outside the observation space each count
+examples:
+  pyramid soak --runs 1000                        the scenes, 1000 runs
+  pyramid soak --mode games --runs 130            every skill game 10 times, 4 random actions each
+  pyramid soak --mode games --only flickers --seed 17 --runs 1   repeat one run the soak named
+  pyramid soak --mode envs --runs 50 --steps 100  every environment 10 times
 """
 
 PLAY_EPILOG = """a human seat at the terminal:
@@ -138,15 +155,37 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "soak",
-        help="run the physical scenes seed after seed and count states that cannot be and runs that never rest",
-        description="Runs scenes/tilt, blow, throw_at_pyramid, ladle, flick and balcony in turn (run n: "
-        "scene n mod 6, seed FIRST + n // 6) and counts, per scene, the runs that came to rest, the "
-        "impossible states the world found (non-finite poses, dice inside the table, floor or plate, "
-        "speeds no action gives) and the runs that never rested. Exit 1 if it found any.",
+        help="seeded runs of scenes, skill games with random hands, or Gymnasium episodes: any state that cannot be?",
+        description="Runs the physics seed after seed and counts, per scene (game, environment), the runs that "
+        "ended well, the impossible states the world found (non-finite poses, dice inside the table, floor or "
+        "plate, speeds no action gives), the runs that never came to rest and any other error. Exit 1 if it "
+        "found any: each is named with its seed, so that one run can be repeated (--only, --seed, --runs).",
+        epilog=SOAK_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--runs", type=run_count, default=60, help="runs in all (default 60; the README: 1000)")
+    p.add_argument(
+        "--mode",
+        choices=("scenes", "games", "envs"),
+        default="scenes",
+        help="what runs: scenes (default), games or envs (see below)",
+    )
+    p.add_argument("--runs", type=run_count, default=60, help="runs in all (default 60; docs/soak.md: 1000)")
     p.add_argument("--seed", type=seed_value, default=0, help="first seed (default 0)")
-    p.add_argument("--scenes", default="scenes", help="folder holding the scene files (default scenes)")
+    p.add_argument("--scenes", default="scenes", help="scenes: folder holding the scene files (default scenes)")
+    p.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="games and envs: only this game (number, title, name) or environment (Faraday, pyramid/Dune-v0); "
+        "again for more (default: every one)",
+    )
+    p.add_argument(
+        "--actions", type=action_count, default=4, help="games: random actions per run (0 to 100, default 4)"
+    )
+    p.add_argument(
+        "--steps", type=step_count, default=500, help="envs: actions per episode at most (1 to 10,000, default 500)"
+    )
 
     p = sub.add_parser(
         "locality",
@@ -407,6 +446,16 @@ def run_count(text: str) -> int:
 def worker_count(text: str) -> int:
     """An argparse type for ``--workers``: 1 to MAX_WORKERS processes."""
     return _whole(text, 1, MAX_WORKERS)
+
+
+def action_count(text: str) -> int:
+    """An argparse type for ``soak --actions``: 0 to 100 random actions a run."""
+    return _whole(text, 0, 100)
+
+
+def step_count(text: str) -> int:
+    """An argparse type for ``soak --steps``: 1 to 10,000 actions an episode."""
+    return _whole(text, 1, 10_000)
 
 
 def case_count(text: str) -> int:

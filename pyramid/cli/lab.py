@@ -18,8 +18,8 @@ from pyramid.lab.locality import AGREEMENT, KINDS, agreement, locality_text, sta
 from pyramid.lab.runner import report_text, run_scene
 from pyramid.lab.scene import Scene, load_scene
 from pyramid.lab.settings import parse_setting
+from pyramid.lab.soak import environments, skill_games, soak_envs, soak_games, soak_scenes, soak_text
 from pyramid.lab.soak import soak as run_soak
-from pyramid.lab.soak import soak_scenes, soak_text
 from pyramid.physics.assets import write_assets
 from pyramid.ui.film import BulletRenderer, StageRenderer, film_scene, make_renderer
 
@@ -64,16 +64,26 @@ def locality(args: argparse.Namespace) -> int:
 
 
 def soak(args: argparse.Namespace) -> int:
-    """``pyramid soak``: the physical scenes run seed after seed; exit 1 if any state could not be or never rested."""
+    """``pyramid soak``: scenes, skill games or environments run seed after seed; exit 1 on any failure found."""
     from pyramid.cli.experiment import ProgressReport
 
-    try:
-        scenes = soak_scenes(args.scenes)
-    except FileNotFoundError as err:
-        raise ValueError(f"--scenes: {err}") from None
-    result = run_soak(scenes, args.runs, args.seed, progress=ProgressReport())
+    if args.only and args.mode == "scenes":
+        raise ValueError("--only names games (--mode games) or environments (--mode envs), not scenes")
+    progress = ProgressReport()
+    if args.mode == "games":
+        games = skill_games(args.only)
+        result = soak_games(games, args.runs, args.seed, args.actions, progress=progress)
+    elif args.mode == "envs":
+        names = environments(args.only)  # LookupError naming the gymnasium extra without it
+        result = soak_envs(names, args.runs, args.seed, args.steps, progress=progress)
+    else:
+        try:
+            scenes = soak_scenes(args.scenes)
+        except FileNotFoundError as err:
+            raise ValueError(f"--scenes: {err}") from None
+        result = run_soak(scenes, args.runs, args.seed, progress=progress)
     print(soak_text(result))
-    return 1 if result.impossible or result.restless else 0
+    return 1 if result.failures else 0
 
 
 def run(args: argparse.Namespace) -> int:
