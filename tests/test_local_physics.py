@@ -10,8 +10,11 @@ from pyramid import geometry as g
 from pyramid.lab.locality import (
     KINDS,
     TOP_FOUR,
+    Agreement,
+    Statistic,
     agreement,
     full_state,
+    locality_text,
     make_case,
     run_case,
     signature,
@@ -195,3 +198,38 @@ def test_the_locality_command_prints_agreement_and_refuses_unknown_kinds(capsys:
     with pytest.raises(SystemExit):
         cli.main(["locality", "--kinds", "juggle"])
     assert "unknown action kind 'juggle'" in capsys.readouterr().err
+
+
+def test_a_figure_agrees_when_the_interval_of_the_difference_holds_zero() -> None:
+    rng = np.random.default_rng(0)
+    same = [rng.normal(10, 2, 400).tolist() for _ in range(2)]
+    shifted = rng.normal(12, 2, 400).tolist()
+    assert Statistic("same", same[0], same[1]).inside
+    low, high = Statistic("shifted", shifted, same[1]).difference()
+    assert 1.0 < low < 2.0 < high < 3.0
+    assert not Statistic("shifted", shifted, same[1]).inside
+    # Asking local's mean to lie inside whole's interval of the mean would refuse these two samples of
+    # one distribution; the difference's interval does not.
+    a, b = [10.0, 11.0, 9.0, 10.0, 12.0, 10.0], [9.0, 9.0, 9.0, 8.0, 9.0, 10.0]
+    assert not (Statistic("x", a, b).interval()[0] <= np.mean(a) <= Statistic("x", a, b).interval()[1])
+    assert Statistic("x", a, b).difference()[0] > 0  # and these do differ: 10.3 against 9.0
+
+
+def test_a_case_that_never_rests_is_listed_and_counts_against_agreement(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pyramid.physics import stepping
+
+    case = make_case("place", 0)
+    rested = run_case(case, Physics(local=True))
+    original = stepping.Stepping.settle
+    calls = []
+
+    def restless(self: World, *args: object, **kwargs: object) -> stepping.SettleReport:
+        report = original(self, *args, **kwargs)  # type: ignore[arg-type]
+        calls.append(report)
+        return stepping.SettleReport(False, report.time, (7, 8)) if len(calls) > 1 else report  # after the build
+
+    monkeypatch.setattr(stepping.Stepping, "settle", restless)
+    result = run_case(case, Physics(local=True))
+    assert result.restless == (7, 8) and not rested.restless
+    text = locality_text([Agreement("place", 1, 0, [result], [rested])])
+    assert "never at rest (local physics)" in text and "[7, 8]" in text

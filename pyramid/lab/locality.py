@@ -76,6 +76,7 @@ class Result:
     simulated: float  # simulated seconds of the action and its settle
     wall: float  # wall-clock seconds of the same
     dice_stepped: float  # mean dice simulated per step (all of them with whole physics)
+    restless: tuple[DieId, ...] = ()  # dice still moving when a settle timed out (a case that never rested)
 
 
 def _spare(n: int) -> list[DieId]:
@@ -150,20 +151,22 @@ def run_case(case: Case, physics: Physics, settle_timeout: float = 10.0) -> Resu
         rng = np.random.default_rng([case.seed, 99])
         start, tick = world.time, time.perf_counter()
         world.count_steps()
+        restless: tuple[DieId, ...] = ()
         for action in case.actions:
             perform(world, action, rng)
-            world.settle(timeout=settle_timeout)
+            report = world.settle(timeout=settle_timeout, raise_on_timeout=False)
+            restless = restless or report.moving
         wall = time.perf_counter() - tick
         simulated = world.time - start
         stepped = world.count_steps()
-        readout = world.readout()
+        readout = world.readout(require_rest=False)
         # The dice of the pyramid still in play, before and after: how far each moved and turned.
         stayed = [n for n, d in enumerate(dice) if d in readout.dice]
         after = world.poses()[1][[world.dice.index(dice[n]) for n in stayed]]
         shift, turn = shift_and_turn(before[stayed], after, physics.edge)
         moved = int((shift > TOL.moved_shift).sum())
         disturbed = int(((shift > DISTURBED) | (turn > 1.0)).sum())
-        return Result(case, physics.local, signature(readout), moved, disturbed, simulated, wall, stepped)
+        return Result(case, physics.local, signature(readout), moved, disturbed, simulated, wall, stepped, restless)
     finally:
         world.close()
 
@@ -201,7 +204,7 @@ def agreement(
             b = run_case(case, replace(base, local=False))
             local.append(a)
             whole.append(b)
-            same += a.signature == b.signature
+            same += a.signature == b.signature and not a.restless and not b.restless
             say(f"{kind}: {n}/{len(seeds)} cases, {same} agree")
         out.append(Agreement(kind, len(seeds), same, local, whole))
     return out
@@ -226,7 +229,7 @@ STATISTICS: tuple[tuple[str, int, tuple[str, ...], dict[str, str], Callable[[Any
 
 @dataclass(frozen=True)
 class Statistic:
-    """One study figure from local and from whole physics over the same seeds, and whole's 95% interval."""
+    """One study figure from local and from whole physics over the same seeds."""
 
     name: str
     local: list[float]
@@ -234,17 +237,38 @@ class Statistic:
 
     def interval(self) -> tuple[float, float]:
         """The 95% confidence interval of the mean of ``whole`` (Student's t)."""
-        values = np.array(self.whole, dtype=float)
-        if len(values) < 2 or values.std() == 0:
-            return float(values.mean()), float(values.mean())
-        low, high = stats.t.interval(0.95, len(values) - 1, loc=values.mean(), scale=stats.sem(values))
-        return float(low), float(high)
+        return _mean_interval(self.whole)
+
+    def local_interval(self) -> tuple[float, float]:
+        """The 95% confidence interval of the mean of ``local`` (Student's t)."""
+        return _mean_interval(self.local)
+
+    def difference(self) -> tuple[float, float]:
+        """The 95% confidence interval of local's mean less whole's (Welch's t: the spreads may differ)."""
+        a, b = np.array(self.local, dtype=float), np.array(self.whole, dtype=float)
+        if min(len(a), len(b)) < 2 or (a.std() == 0 and b.std() == 0):
+            gap = float(a.mean() - b.mean())
+            return gap, gap
+        ci = stats.ttest_ind(a, b, equal_var=False).confidence_interval(0.95)
+        return float(ci.low), float(ci.high)
 
     @property
     def inside(self) -> bool:
-        """Whether local physics' mean lies within whole physics' 95% interval."""
-        low, high = self.interval()
-        return low - 1e-9 <= float(np.mean(self.local)) <= high + 1e-9
+        """Whether local and whole physics agree: the 95% interval of the difference of their means holds 0.
+
+        (Asking that local's mean fall inside whole's own interval would fail one time in six for two
+        samples of one and the same distribution: both means carry noise.)
+        """
+        low, high = self.difference()
+        return low - 1e-9 <= 0.0 <= high + 1e-9
+
+
+def _mean_interval(values: Sequence[float]) -> tuple[float, float]:
+    x = np.array(values, dtype=float)
+    if len(x) < 2 or x.std() == 0:
+        return float(x.mean()), float(x.mean())
+    low, high = stats.t.interval(0.95, len(x) - 1, loc=x.mean(), scale=stats.sem(x))
+    return float(low), float(high)
 
 
 def statistics(
@@ -293,16 +317,19 @@ def locality_text(results: Sequence[Agreement], figures: Sequence[Statistic] = (
         )
     for a in results:
         for lo, wh in zip(a.local, a.whole, strict=True):
+            for r, how in ((lo, "local"), (wh, "whole")):
+                if r.restless:
+                    lines.append(f"  never at rest ({how} physics): {r.case}; still moving: {list(r.restless)[:10]}")
             if lo.signature != wh.signature:
                 seated_l, off_l = lo.signature
                 seated_w, off_w = wh.signature
                 moved = sorted({d for d, _, _ in set(seated_l) ^ set(seated_w)} | (set(off_l) ^ set(off_w)))
                 lines.append(f"  differ: {lo.case}; dice read differently: {moved}")
     for s in figures:
-        low, high = s.interval()
-        verdict = "inside" if s.inside else "OUTSIDE"
+        (ll, lh), (wl, wu), (dl, dh) = s.local_interval(), s.interval(), s.difference()
+        verdict = "agree" if s.inside else "DIFFER"
         lines.append(
-            f"{s.name}: local {np.mean(s.local):.2f}, whole {np.mean(s.whole):.2f} "
-            f"(95% interval {low:.2f} to {high:.2f}, n = {len(s.whole)}): {verdict}"
+            f"{s.name}: local {np.mean(s.local):.2f} ({ll:.2f} to {lh:.2f}), whole {np.mean(s.whole):.2f} "
+            f"({wl:.2f} to {wu:.2f}), local - whole {dl:+.2f} to {dh:+.2f} (95%, n = {len(s.whole)}): {verdict}"
         )
     return "\n".join(lines)

@@ -18,6 +18,7 @@ from pyramid.geometry import quat_to_matrix
 from pyramid.tolerances import TOL
 
 HOLD_WINDOW = 0.1  # s: how often resting dice are held again (the settle test scaled to this window)
+SUPPORT_DEPTH = 0  # layers of held dice under a released die released with it: they give under its load
 HOLD_WINDOWS = 1  # windows in a row a die must rest, moving no more in all than in one, before it is held
 MOVE_SHIFT = 0.01  # edges: an active die further than this from where it was last still is moving
 MOVE_TURN = 0.5  # degrees: or turned more than this
@@ -165,6 +166,16 @@ class Region:
         gaps = np.linalg.norm(above[:, None, :] - points[None, :, :], axis=2)
         on = ((gaps <= self.reach) & (above[:, None, 2] >= points[None, :, 2] + rise)).any(axis=1)
         return [d for d, o in zip(held, on, strict=True) if o]
+
+    def carrying(self, points: np.ndarray) -> list[DieId]:
+        """The held dice that may carry dice centred at ``points`` (n, 3): within reach, RESTS_RISE edges lower."""
+        if len(points) == 0 or not self.held:
+            return []
+        rise = RESTS_RISE * self.edge
+        held, below = self.held_centres()
+        gaps = np.linalg.norm(below[:, None, :] - points[None, :, :], axis=2)
+        under = ((gaps <= self.reach) & (below[:, None, 2] <= points[None, :, 2] - rise)).any(axis=1)
+        return [d for d, u in zip(held, under, strict=True) if u]
 
     def within_reach(self, points: np.ndarray, reach: float | np.ndarray | None = None) -> list[DieId]:
         """The held dice whose centres lie within ``reach`` metres (default: touching) of any of ``points`` (n, 3).

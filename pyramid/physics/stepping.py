@@ -16,6 +16,7 @@ from scipy.spatial.transform import Rotation
 
 from pyramid.dice import DieId
 from pyramid.perception import Status, read_poses
+from pyramid.physics import region as region_module
 from pyramid.physics.bodies import Bodies
 from pyramid.physics.bullet import pb
 from pyramid.physics.checks import check_state
@@ -161,6 +162,14 @@ class Stepping(Bodies):
         dice = [d for d in dice if d in self._region.held]
         if not dice:
             return
+        region = self._region
+        # The dice under a released die give a little under its load (a held die would not): release them too.
+        layer = dice
+        for _ in range(region_module.SUPPORT_DEPTH):
+            layer = [d for d in region.carrying(self._raw_poses(layer)[:, :3]) if d not in dice]
+            if not layer:
+                break
+            dice = dice + layer
         mass = self.die_mass
         for die in dice:
             self.client.changeDynamics(self._bodies[die], -1, mass=mass, activationState=pb.ACTIVATION_STATE_WAKE_UP)
