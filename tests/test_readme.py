@@ -110,3 +110,36 @@ def test_a_broken_link_is_found(tmp_path: Path) -> None:
         "[bad](there.md#nowhere)\n```\n[in code](ignored.md)\n```\n"
     )
     assert broken_links(page) == ["gone.png: no such file", "there.md#nowhere: no heading #nowhere in there.md"]
+
+
+def demo_lines() -> list[str]:
+    """The README's demo output: its first code block after the heading "What the demo shows"."""
+    text = README.read_text()
+    block = re.search(r"## What the demo shows\s+```\n(.*?)```", text, flags=re.S)
+    assert block, "the README shows the demo's output under 'What the demo shows'"
+    return block.group(1).splitlines()
+
+
+def matches(shown: list[str], printed: list[str]) -> bool:
+    """Whether ``printed`` reads as ``shown``, line by line in order: ``...`` stands for any text, and a
+    line of only ``...`` for any number of lines; the wall times (``(0.59 s wall)``) may differ."""
+    pattern = ""
+    for line in shown:
+        if line.strip() == "...":
+            pattern += r"(?:.*\n)*?"
+            continue
+        parts = [re.escape(p) for p in re.sub(r"\d+\.\d+ s wall", "... s wall", line).split("...")]
+        pattern += ".*?".join(parts) + r"\n"
+    return re.fullmatch(pattern + r"(?:.*\n)*", "\n".join(printed) + "\n") is not None
+
+
+def test_the_readme_shows_only_what_the_demo_prints(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from pyramid.cli import app as cli
+
+    assert cli.main(["demo", "--seed", "1"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    shown = demo_lines()
+    assert matches(shown, printed), "\n".join(printed)
+    # The match is strict where it must be: another seed or a changed face reads differently.
+    assert not matches([line.replace("die 180", "die 181") for line in shown], printed)
+    assert not matches(shown[:1] + ["threw 4 dice at it; ..."], printed)
