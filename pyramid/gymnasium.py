@@ -207,10 +207,11 @@ class SkillEnv(gym.Env[dict[str, Any], Any]):
         except (ImpossibleStateError, NotAtRestError) as err:
             # The world (this turn's, or the next seat's) cannot go on: the episode ends here, and says why.
             self.impossible = f"{type(err).__name__}: {err}"
-            info = SkillEnv.info(self)  # only what needs no read-out of the broken world
+            info = self.info()  # which reads nothing of the broken world
             info["action"] = str(physical)
             info["impossible"] = self.impossible
-            return self.last_observation, 0.0, False, True, info
+            seen = {key: value.copy() for key, value in self.last_observation.items()}  # new arrays, as every step
+            return seen, 0.0, False, True, info
         before, self.value = self.value, self.current_value()
         self.show()
         info = self.info()
@@ -540,6 +541,8 @@ class DiceMikadoEnv(SkillEnv):
 
     def info(self) -> dict[str, Any]:
         assert self.world is not None
+        if self.impossible:  # the episode was cut short: nothing to grip, and the world not to be read
+            return {**super().info(), "action_mask": np.zeros(len(self.slots), dtype=np.int8)}
         return {**super().info(), "action_mask": self.grippable(self.world.readout(require_rest=False))}
 
     def hand(self, action: Any, readout: Readout) -> PhysicalAction | str:
