@@ -179,3 +179,23 @@ def test_environments_are_named_as_the_registry_names_them() -> None:
     assert soak.environments(["pyramid/Dune-v0", "flickers"]) == ["Dune", "Flickers"]
     with pytest.raises(LookupError, match="the environments are: Faraday"):
         soak.environments(["Chess"])
+
+
+def test_an_interruption_ends_the_soak_with_the_runs_done(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calls = []
+
+    def perform(world: World, action: actions.PhysicalAction, rng: np.random.Generator) -> None:
+        calls.append(action)
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # Ctrl-C, or timeout -s INT, in the third run's action
+
+    monkeypatch.setattr(soak.actions, "perform", perform)
+    result = soak.soak_games([Faraday, Trulla], 5, actions_per_run=1)
+    assert result.interrupted and result.runs == 2 and result.asked == 5
+    assert [t.runs for t in result.tallies.values()] == [1, 1]  # the run cut off is not counted
+    assert "soak: 2 runs from seed 0 (interrupted: 2 of the 5 asked for)" in soak.soak_text(result)
+    calls.clear()
+    assert cli.main(["soak", "--mode", "games", "--only", "faraday", "--runs", "5", "--actions", "1"]) == 130
+    assert "interrupted: 2 of the 5" in capsys.readouterr().out

@@ -74,6 +74,9 @@ examples:
   pyramid soak --mode games --runs 130            every skill game 10 times, 4 random actions each
   pyramid soak --mode games --only flickers --seed 17 --runs 1   repeat one run the soak named
   pyramid soak --mode envs --runs 50 --steps 100  every environment 10 times
+  timeout -s INT 3600 pyramid soak --mode envs --runs 1000   what one hour holds: Ctrl-C or SIGINT ends the
+                                                  soak early with the table of the runs done (exit 130)
+exit status: 0 nothing found, 1 a failure found, 130 interrupted before the end with nothing found
 """
 
 PLAY_EPILOG = """a human seat at the terminal:

@@ -83,8 +83,10 @@ def soak(args: argparse.Namespace) -> int:
         except FileNotFoundError as err:
             raise ValueError(f"--scenes: {err}") from None
         result = run_soak(scenes, args.runs, args.seed, progress=progress)
+    progress.close()  # where an interruption left it
     print(soak_text(result))
-    return 1 if result.failures else 0
+    # Failures first: an interrupted soak that found one still says so; one that found none is only cut short.
+    return 1 if result.failures else 130 if result.interrupted else 0
 
 
 def run(args: argparse.Namespace) -> int:

@@ -67,8 +67,13 @@ class SoakResult:
 
     tallies: dict[str, SceneTally]
     first_seed: int
-    runs: int
+    runs: int  # runs done
     kind: str = "scene"  # what a tally is of: scene, game or environment
+    asked: int | None = None  # runs asked for, when an interruption (Ctrl-C, SIGINT) stopped the soak before
+
+    @property
+    def interrupted(self) -> bool:
+        return self.asked is not None and self.runs < self.asked
 
     @property
     def impossible(self) -> int:
@@ -129,11 +134,11 @@ def soak(
     if not scenes:
         raise ValueError("the soak needs at least one scene")
     tallies = {scene.name: SceneTally() for scene in scenes}
-    for n in range(runs):
+
+    def one(n: int) -> None:
         scene = scenes[n % len(scenes)]
         seed = first_seed + n // len(scenes)
         tally = tallies[scene.name]
-        tally.runs += 1
         try:
             report = run_scene(scene, seed)
         except ImpossibleStateError as err:
@@ -143,9 +148,33 @@ def soak(
                 tally.at_rest += 1
             else:
                 tally.restless.append(f"seed {seed}: {report['events'][-1] if report['events'] else 'no events'}")
+        tally.runs += 1
+
+    return _drive("scene", tallies, first_seed, runs, one, progress)
+
+
+def _drive(
+    kind: str,
+    tallies: dict[str, SceneTally],
+    first_seed: int,
+    runs: int,
+    one: Callable[[int], None],
+    progress: Progress | None,
+) -> SoakResult:
+    """Run ``one(n)`` for n = 0 .. runs - 1, reporting progress; the tallies as a result.
+
+    An interruption (Ctrl-C, SIGINT: ``timeout -s INT``) ends the soak early, quietly: the run it cut off
+    is not counted (a tally counts a run once it has ended), and the result says how many were asked for.
+    """
+    for n in range(runs):
+        try:
+            one(n)
+        except KeyboardInterrupt:
+            done = sum(t.runs for t in tallies.values())
+            return SoakResult(tallies, first_seed, done, kind, asked=runs)
         if progress is not None:
             progress(n + 1, runs)
-    return SoakResult(tallies, first_seed, runs)
+    return SoakResult(tallies, first_seed, runs, kind)
 
 
 def skill_games(names: Sequence[str] = ()) -> list[type[SkillGame]]:
@@ -177,11 +206,11 @@ def soak_games(
     if not games:
         raise ValueError("the soak needs at least one game")
     tallies = {game.info.title: SceneTally() for game in games}
-    for n in range(runs):
+
+    def one(n: int) -> None:
         game_cls = games[n % len(games)]
         seed = first_seed + n // len(games)
         tally = tallies[game_cls.info.title]
-        tally.runs += 1
         done: list[str] = []
         try:
             still = game_run(game_cls, seed, actions_per_run, done)
@@ -194,9 +223,9 @@ def soak_games(
                 tally.restless.append(f"seed {seed}: dice {list(still)[:10]} still moving after {'; '.join(done)}")
             else:
                 tally.at_rest += 1
-        if progress is not None:
-            progress(n + 1, runs)
-    return SoakResult(tallies, first_seed, runs, kind="game")
+        tally.runs += 1
+
+    return _drive("game", tallies, first_seed, runs, one, progress)
 
 
 def game_run(game_cls: type[SkillGame], seed: int, actions_per_run: int, done: list[str] | None = None) -> list[int]:
@@ -263,11 +292,11 @@ def soak_envs(
     if not names:
         raise ValueError("the soak needs at least one environment")
     tallies = {name: SceneTally() for name in names}
-    for n in range(runs):
+
+    def one(n: int) -> None:
         name = names[n % len(names)]
         seed = first_seed + n // len(names)
         tally = tallies[name]
-        tally.runs += 1
         try:
             cut = episode(name, seed, steps, (options or {}).get(name, {}))
         except Exception as err:  # noqa: BLE001 - every error is counted, named, never hidden
@@ -278,9 +307,9 @@ def soak_envs(
                 tally.failed(seed, cause, cut, error=cause == OUTSIDE)
             else:
                 tally.at_rest += 1
-        if progress is not None:
-            progress(n + 1, runs)
-    return SoakResult(tallies, first_seed, runs, kind="environment")
+        tally.runs += 1
+
+    return _drive("environment", tallies, first_seed, runs, one, progress)
 
 
 def episode(name: str, seed: int, steps: int, options: dict[str, Any] | None = None) -> str:
@@ -323,7 +352,8 @@ def soak_text(result: SoakResult) -> str:
     ended = "ended" if result.kind == "environment" else "at rest"
     w = max([18, *(len(name) + 2 for name in result.tallies)])
     head = f"{result.kind:<{w}}{'runs':>6}{ended:>9}{'impossible':>12}{'restless':>10}{'errors':>8}  causes"
-    lines = [f"soak: {result.runs} runs from seed {result.first_seed}", head]
+    stopped = f" (interrupted: {result.runs} of the {result.asked} asked for)" if result.interrupted else ""
+    lines = [f"soak: {result.runs} runs from seed {result.first_seed}{stopped}", head]
     for name, t in result.tallies.items():
         counted = t.impossible + t.errors
         causes = ", ".join(f"{c}: {k}" for c, k in counted.most_common()) or "-"
