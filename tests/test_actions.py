@@ -135,27 +135,46 @@ def test_a_throw_lands_where_it_is_aimed_and_a_seed_replays_it() -> None:
     assert np.array_equal(touch, first_touch(1))
 
 
-@pytest.mark.parametrize("local", [True, False])
-@pytest.mark.parametrize("friction", [0.81, 0.0])
-def test_a_die_whose_supports_are_lifted_stays_jammed_only_by_friction(local: bool, friction: float) -> None:
-    # The apex of a 10-die pyramid touches, besides its three supports, the three dice two layers
-    # down along an edge each (the cube lattice). With its supports lifted one by one it slides
-    # towards a hole only against friction on those dice's faces: acrylic's 0.66 holds it in its
-    # slot, as real pyramids jam; without friction it drops out of its slot.
-    world = World(Physics(local=local, friction_die=friction))
+def _apex_stays_when_its_supports_are_lifted(local: bool, friction: float, jitter: int) -> bool:
+    """Whether the apex of a 10-die pyramid still reads in its slot once its three supports are lifted out."""
+    world = World(Physics(local=local, friction_die=friction, jitter=jitter))
     apex = (6, 0, 0)
     slot_die = world.build(PyramidState({s: Cell("green", (1, 2, 3)) for s in g.small_pyramid(10, apex)}))
     world.settle()
     top = slot_die[apex]
-    for support in ((6, 1, 0), (6, 0, 1), (7, 0, 0)):  # the supports, the one below along +i last
-        A.perform(world, A.Lift(support), np.random.default_rng(0))
-        world.settle(raise_on_timeout=False)
-        assert slot_die[support] not in world.dice
-    held = world.readout(require_rest=False).dice[top].slot == apex
-    assert held == (friction > 0)
+    try:
+        for support in ((6, 1, 0), (6, 0, 1), (7, 0, 0)):  # the supports, the one below along +i last
+            A.perform(world, A.Lift(support), np.random.default_rng(0))
+            world.settle(raise_on_timeout=False)
+            assert slot_die[support] not in world.dice
+        return world.readout(require_rest=False).dice[top].slot == apex
+    finally:
+        world.close()
+
+
+# The apex of a 10-die pyramid touches, besides its three supports, the three dice two layers down along
+# an edge each (the cube lattice). With its supports lifted one by one it slides towards a hole only
+# against friction on those dice's faces. Without friction it always drops out of its slot; with
+# acrylic's 0.66 it jams in its slot in some cases and not in others: the hand lifting a support drags
+# it, and where it ends is a knife's edge (20 nudges of the start by 1e-9 m: local physics 9 stay, whole
+# physics 6; with friction 1.44 still only 10 and 11 of 12). So the default suite asserts the sure half,
+# and the slow suite the share.
+@pytest.mark.parametrize("local", [True, False], ids=["local", "whole"])
+def test_a_die_whose_supports_are_lifted_drops_out_without_friction(local: bool) -> None:
+    assert not any(_apex_stays_when_its_supports_are_lifted(local, 0.0, jitter) for jitter in (1, 2))
+    world = World()
     with pytest.raises(ValueError, match="no die is seated"):
         A.perform(world, A.Lift((3, 3, 2)), np.random.default_rng(0))
     world.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("local", [True, False], ids=["local", "whole"])
+def test_friction_jams_a_die_whose_supports_are_lifted_in_a_share_of_nudged_starts(local: bool) -> None:
+    stayed = sum(_apex_stays_when_its_supports_are_lifted(local, 0.81, jitter) for jitter in range(20))
+    # Measured 9 (local) and 6 (whole) of 20; at a share of 0.3, fewer than 2 of 20 come one time in 130.
+    assert stayed >= 2, f"the apex stayed in {stayed} of 20 nudged starts"
+    assert not any(_apex_stays_when_its_supports_are_lifted(local, 0.0, jitter) for jitter in range(5))
 
 
 def test_a_ladle_pours_its_dice_onto_the_plate_the_same_way_for_a_seed() -> None:
