@@ -294,6 +294,10 @@ def statistics(
             moved_local = [float(r.disturbed) for r in a.local]
             moved_whole = [float(r.disturbed) for r in a.whole]
             out.append(Statistic("a die thrown at the pyramid: dice moved 0.3 mm or more", moved_local, moved_whole))
+        if a.kind == "tilt":
+            out_local = [float(r.moved) for r in a.local]
+            out_whole = [float(r.moved) for r in a.whole]
+            out.append(Statistic("a tilt of the pyramid: dice moved out of their slots", out_local, out_whole))
     return out
 
 
