@@ -125,6 +125,7 @@ class Bodies:
             spinningFriction=ph.spinning_friction,
             # Continuous collision detection: a die flung fast must not tunnel through the table.
             ccdSweptSphereRadius=0.4 * ph.edge,
+            frictionAnchor=int(ph.friction_anchor),
         )
         c.changeVisualShape(body, -1, textureUniqueId=self._textures[DICE[die].colour])
         self._bodies[die] = body

@@ -16,7 +16,6 @@ from scipy.spatial.transform import Rotation
 
 from pyramid.dice import DieId
 from pyramid.perception import Status, read_poses
-from pyramid.physics import region as region_module
 from pyramid.physics.bodies import Bodies
 from pyramid.physics.bullet import pb
 from pyramid.physics.checks import check_state
@@ -139,6 +138,7 @@ class Stepping(Bodies):
         sunk = region.sunk(dice, poses) & ~moving
         if sunk.any():
             self._release(region.resting_on(poses[sunk, :3]))
+            region.unbear([d for d, s in zip(dice, sunk, strict=True) if s])
         region.since += h
         if region.since < HOLD_WINDOW - 1e-9:
             return
@@ -162,18 +162,13 @@ class Stepping(Bodies):
         dice = [d for d in dice if d in self._region.held]
         if not dice:
             return
-        region = self._region
-        # The dice under a released die give a little under its load (a held die would not): release them too.
-        layer = dice
-        for _ in range(region_module.SUPPORT_DEPTH):
-            layer = [d for d in region.carrying(self._raw_poses(layer)[:, :3]) if d not in dice]
-            if not layer:
-                break
-            dice = dice + layer
         mass = self.die_mass
         for die in dice:
             self.client.changeDynamics(self._bodies[die], -1, mass=mass, activationState=pb.ACTIVATION_STATE_WAKE_UP)
         self._region.activated(dice, self._raw_poses(dice))
+        # Released part-way through a hold window, a die is tested for rest over the whole next one: a
+        # die let go a step before the test has not moved yet, and would be held again where it hung.
+        self._region.busy.update(dice)
         self._asleep = False
 
     def _hold(self, dice: Sequence[DieId]) -> None:
