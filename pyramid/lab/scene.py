@@ -59,6 +59,7 @@ PHYSICS_LIMITS: dict[str, tuple[Any, Any]] = {
     "restitution_plate": (0.0, 1.0),
     "restitution_table": (0.0, 1.0),
     "rolling_friction": (0.0, 1.0),
+    "friction_erp": (0.0, 1.0),
     "spinning_friction": (0.0, 1.0),
 }
 PROPORTIONS = (0.1, 10.0)  # each side of a die's box relative to its edge

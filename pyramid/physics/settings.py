@@ -44,6 +44,10 @@ class Physics:
                           only a velocity constraint and a loaded die creeps: the full pyramid with
                           (4, 0, 0) taken never came to rest (4 dice slid out of their slots in 10 s,
                           though 0.66 > 0.5 holds them by Coulomb's law); on, it rests in 0.25 s
+      friction_erp        how hard an anchored contact is pulled back to its anchor each step. Bullet's
+                          0.2 held a die seated in a funnel of a plate tilted 72 deg (Coulomb lets it
+                          slide from 62 deg), and a 2.6 g jiggle freed no die; 0.05 frees it from about
+                          60 deg (no anchors: from 52, as the dice creep)
       rolling_friction, spinning_friction   per body, 0: a die's resistance is its corners and edges
       sleep_after_settle  put every die to sleep once settle() finds them at rest (it then costs nothing)
       local               simulate only the dice that something can move; hold the others still
@@ -85,6 +89,7 @@ class Physics:
     restitution_plate: float = 0.5
     restitution_table: float = 0.6
     friction_anchor: bool = True
+    friction_erp: float = 0.05
     rolling_friction: float = 0.0
     spinning_friction: float = 0.0
     sleep_after_settle: bool = True

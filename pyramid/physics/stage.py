@@ -39,6 +39,7 @@ def configure(c: BulletClient, ph: Physics) -> None:
         contactSlop=ph.contact_slop,
         restitutionVelocityThreshold=ph.restitution_threshold,
         enableConeFriction=int(ph.cone_friction),
+        frictionERP=ph.friction_erp,
     )
 
 
