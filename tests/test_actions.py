@@ -156,8 +156,8 @@ def _apex_stays_when_its_supports_are_lifted(local: bool, friction: float, jitte
 # an edge each (the cube lattice). With its supports lifted one by one it slides towards a hole only
 # against friction on those dice's faces. Without friction it always drops out of its slot; with
 # acrylic's 0.66 it jams in its slot in most cases and not in all: the hand lifting a support drags it,
-# and where it ends is a knife's edge (20 nudges of the start by 1e-9 m: 15 stay with local physics and
-# 15 with whole; before friction anchors 9 and 6). So the default suite asserts the sure half, and the
+# and where it ends is a knife's edge (20 nudges of the start by 1e-9 m: 17 stay with local physics and
+# 13 with whole; before friction anchors 9 and 6). So the default suite asserts the sure half, and the
 # slow suite the share.
 @pytest.mark.parametrize("local", [True, False], ids=["local", "whole"])
 def test_a_die_whose_supports_are_lifted_drops_out_without_friction(local: bool) -> None:
@@ -172,8 +172,8 @@ def test_a_die_whose_supports_are_lifted_drops_out_without_friction(local: bool)
 @pytest.mark.parametrize("local", [True, False], ids=["local", "whole"])
 def test_friction_jams_a_die_whose_supports_are_lifted_in_a_share_of_nudged_starts(local: bool) -> None:
     stayed = sum(_apex_stays_when_its_supports_are_lifted(local, 0.81, jitter) for jitter in range(20))
-    # Measured 15 of 20 both ways; at a share of 0.75, fewer than 9 of 20 come one time in 1,000.
-    assert stayed >= 9, f"the apex stayed in {stayed} of 20 nudged starts"
+    # Measured 17 (local) and 13 (whole) of 20; at a share of 0.65, fewer than 6 of 20 come one time in 3,000.
+    assert stayed >= 6, f"the apex stayed in {stayed} of 20 nudged starts"
     assert not any(_apex_stays_when_its_supports_are_lifted(local, 0.0, jitter) for jitter in range(5))
 
 
