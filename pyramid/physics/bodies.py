@@ -101,12 +101,13 @@ class Bodies:
         ph = self.physics
         return ph.density * ph.edge**3 * float(np.prod(ph.proportions))
 
-    def _spawn(self, die: DieId, position: Vector, orientation: Vector) -> int:
+    def _spawn(self, die: DieId, position: Vector, orientation: Vector, nudge: bool = True) -> int:
+        """Give ``die`` a body at ``position`` and ``orientation``, nudged by the jitter if on (not when restoring)."""
         _check_die(die)
         if die in self._bodies:
             raise ValueError(f"die {die} is already in play")
         c, ph = self.client, self.physics
-        if self._jitter is not None:
+        if self._jitter is not None and nudge:
             position, orientation = nudged(self._jitter, position, orientation)
         body = c.createMultiBody(
             self.die_mass,

@@ -236,7 +236,7 @@ class World(Handling):
             if die in self._bodies:
                 c.resetBasePositionAndOrientation(self._bodies[die], pose[:3].tolist(), pose[3:].tolist())
             else:
-                self._spawn(die, pose[:3].tolist(), pose[3:].tolist())
+                self._spawn(die, pose[:3].tolist(), pose[3:].tolist(), nudge=False)  # exactly as it was
             c.resetBaseVelocity(self._bodies[die], velocity[:3].tolist(), velocity[3:].tolist())
         if self._region is not None:
             self._region.activated(list(table.dice), table.poses)
