@@ -228,17 +228,22 @@ def test_a_die_is_never_set_down_in_or_under_the_plate() -> None:
 
 @pytest.mark.parametrize("press", [0.5, 5.0])
 def test_a_pressed_die_stays_in_its_funnel_on_a_steep_plate(press: float) -> None:
-    # Unpressed, a die rolls out of its funnel on a plate tilted 60 degrees; a finger on it holds it there.
-    seated = {}
-    for force in (0.0, press):
-        world = World()
+    # Unpressed, a die slides out of its funnel on a plate tilted 70 degrees (by Coulomb's law from 62.3
+    # towards azimuth 180: along the groove of its two lower faces, friction 0.36); a finger on it holds it
+    # there. Where a die ends is a knife's edge at any one start (unpressed it stayed in 1 of 5 nudged
+    # starts at 68 and at 72 degrees, pressed in 5 of 5): three nudged starts each way.
+    def seated(force: float, jitter: int) -> bool:
+        world = World(Physics(jitter=jitter))
         world.place(0, (8, 0, 0))
         world.settle()
-        A.perform(world, A.Tilt(180.0, 60.0, ramp=0.6, hold=1.0, press=force), np.random.default_rng(0))
+        A.perform(world, A.Tilt(180.0, 70.0, ramp=0.6, hold=1.0, press=force), np.random.default_rng(0))
         world.settle()
-        seated[force] = world.readout().dice[0].slot == (8, 0, 0)
+        stays = world.readout().dice[0].slot == (8, 0, 0)
         world.close()
-    assert seated == {0.0: False, press: True}
+        return stays
+
+    assert all(seated(press, jitter) for jitter in (1, 2, 3))
+    assert not all(seated(0.0, jitter) for jitter in (1, 2, 3))  # all three stay one time in 125
 
 
 def _fastest_die_in_a_pressed_tilt(press: float, seed: int) -> float:
