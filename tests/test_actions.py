@@ -58,8 +58,10 @@ def test_a_strong_blow_moves_a_die_and_a_weak_one_does_not(speed: float, moves: 
 
 
 def test_a_steep_tilt_sends_a_seated_die_downhill_and_a_gentle_one_does_not() -> None:
+    # Coulomb's law lets a seated die slide out towards azimuth 180 from 62.3 degrees (along the groove of
+    # its two lower faces, friction 0.36): 70 left in 10 of 10 nudged starts, 20 in none (65 sat on the edge).
     rng = np.random.default_rng(0)
-    for angle, leaves in ((20.0, False), (65.0, True)):
+    for angle, leaves in ((20.0, False), (70.0, True)):
         world = World()
         world.place(0, (3, 3, 2))
         world.settle()
