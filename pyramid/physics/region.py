@@ -25,9 +25,10 @@ MOVE_SPIN = 1.0  # rad/s: or spinning faster than this
 # Reach, in die diagonals (corner on corner, the farthest two touching dice's centres can be apart).
 # Releasing only what touches a moving die (1.02) left the pyramid stiffer than whole physics: its
 # unmoved neighbours, held still, gave nothing under the changed load. Dice Mikado (5 layers, careful,
-# seeds 100 to 139, friction anchors on) took 15.1 dice against whole physics' 13.6 (local - whole
-# +0.22 to +2.73 at 95%). Releasing the ring beyond them too (1.5 diagonals) took 13.9 (-0.81 to +1.36),
-# for about twice the dice simulated (a lift of the apex: 16 a step, not 6).
+# seeds 100 to 139, friction anchors at Bullet's friction_erp 0.2) took 15.1 dice against whole physics'
+# 13.6 (local - whole +0.22 to +2.73 at 95%). Releasing the ring beyond them too (1.5 diagonals) took 13.9
+# (-0.81 to +1.36), for about twice the dice simulated (a lift of the apex: 16 a step, not 6). Without
+# anchors the same held: 10.6 against 9.5 at 1.02, 9.3 at 1.5. docs/physics.md has the study now.
 REACH_MARGIN = 1.5
 TOUCH_MARGIN = 1.02  # a little beyond the farthest two touching dice's centres can be apart: what rests on what
 RESTS_RISE = 0.25  # edges: a die within reach whose centre lies this much higher may rest on the other
@@ -163,7 +164,7 @@ class Region:
         return self._centres
 
     def resting_on(self, points: np.ndarray) -> list[DieId]:
-        """The held dice that may rest on dice centred at ``points`` (n, 3): within reach, RESTS_RISE edges higher.
+        """The held dice that may rest on dice centred at ``points`` (n, 3): touching, RESTS_RISE edges higher.
 
         A corner-down die sits 0.58 edges above the three it rests on; a die beside another, at its height.
         """
