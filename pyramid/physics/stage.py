@@ -80,11 +80,12 @@ def floor_boxes() -> list[tuple[tuple[float, float, float], tuple[float, float, 
     One static body, made second as the floor always was: no body after it changes its number, and a run
     that never reaches the floor is the same to the last bit as on the floor before (a 10 m square).
     The floor is a box, not a plane: a die on Bullet's plane touches it at one point a step and spins on it
-    for ever. It is 100 m square: a die flicked off the table hops across the floor spinning, and 1 in 20
-    of the falls of examples/floor_probe.py went past the edge of a 10 m floor and fell below it (which the
-    world's check saw as a die inside the floor). The table stands on a closed base down to the floor,
-    flush with its top's edges: nothing lies under the top (the check counts a die there as inside the
-    table; 1 in 12 of those falls rolled under an open table).
+    for ever. It is 100 m square: a die flicked off the table hops across the floor spinning, and 21 of the
+    500 falls of examples/floor_probe.py went past the edge of a 10 m floor and fell below it (which the
+    world's check saw as a die inside the floor; the farthest at rest lay 8.7 m from the table's centre).
+    The table stands on a closed base down to the floor, flush with its top's edges: nothing lies under
+    the top (the check counts a die there as inside the table; 41 of those falls rolled under an open
+    table). See docs/soak.md.
     """
     half, t, depth = FLOOR_HALF_WIDTH, FLOOR_THICKNESS, FLOOR_DEPTH
     base = (depth - TABLE_TOP) / 2
