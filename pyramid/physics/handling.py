@@ -167,7 +167,7 @@ class Handling(Stepping):
         self._plate_pose = np.concatenate([position, quat])
 
     def _squeezed(self) -> float:
-        """How far (metres) the plate must rise so as not to press a die lying on the table into it.
+        """How far (metres) the plate must rise so as not to press a die lying on the table (or on one there) into it.
 
         The hand cannot push the plate through a die that the table holds up: where the plate's
         underside comes down on such a die, the plate rides up onto it instead (as a plate does
@@ -179,8 +179,10 @@ class Handling(Stepping):
         dice, poses = self.poses()
         local = geometry.in_plate_frame(poses[:, :3], self._plate_pose)
         reach = np.linalg.norm(geometry.slab_corners(), axis=1).max() * ph.edge + ph.edge
-        # Dice lying on the table (centred within an edge of it) near the plate's outline.
-        low = (poses[:, 2] < ph.edge * max(ph.proportions)) & (np.linalg.norm(local[:, :2], axis=1) < reach)
+        # Dice lying on the table (centred within an edge of it), or under the plate's underside (held up by
+        # the table or by dice on it: a stack under the plate), near the plate's outline.
+        held_up = (poses[:, 2] < ph.edge * max(ph.proportions)) | (local[:, 2] < 0.0)
+        low = held_up & (np.linalg.norm(local[:, :2], axis=1) < reach)
         lift = 0.0
         for n in np.flatnonzero(low):
             body = self._bodies[dice[n]]
