@@ -176,6 +176,23 @@ class Region:
         on = ((gaps <= self.touch) & (above[:, None, 2] >= points[None, :, 2] + rise)).any(axis=1)
         return [d for d, o in zip(held, on, strict=True) if o]
 
+    def above(self, points: np.ndarray, others: np.ndarray) -> np.ndarray:
+        """Those of the centres ``others`` (m, 3) that may rest on dice centred at ``points`` (n, 3)."""
+        if len(points) == 0 or len(others) == 0:
+            return others[:0]
+        gaps = np.linalg.norm(others[:, None, :] - points[None, :, :], axis=2)
+        on = ((gaps <= self.touch) & (others[:, None, 2] >= points[None, :, 2] + RESTS_RISE * self.edge)).any(axis=1)
+        return others[on]
+
+    def carrying(self, points: np.ndarray) -> list[DieId]:
+        """The held dice that may carry dice centred at ``points`` (n, 3): touching, RESTS_RISE edges lower."""
+        if len(points) == 0 or not self.held:
+            return []
+        held, below = self.held_centres()
+        gaps = np.linalg.norm(below[:, None, :] - points[None, :, :], axis=2)
+        under = ((gaps <= self.touch) & (below[:, None, 2] <= points[None, :, 2] - RESTS_RISE * self.edge)).any(axis=1)
+        return [d for d, u in zip(held, under, strict=True) if u]
+
     def within_reach(self, points: np.ndarray, reach: float | np.ndarray | None = None) -> list[DieId]:
         """The held dice whose centres lie within ``reach`` metres (default: touching) of any of ``points`` (n, 3).
 

@@ -137,7 +137,10 @@ class Stepping(Bodies):
         # A die that sank by less than "moving" still lets what rests on it follow (it would hang, held).
         sunk = region.sunk(dice, poses) & ~moving
         if sunk.any():
+            # What rests on a sunk die follows it down, and what else carries those dice gives under the new
+            # load: held still, a die's other supports would keep it hanging over the sunk one.
             self._release(region.resting_on(poses[sunk, :3]))
+            self._release(region.carrying(region.above(poses[sunk, :3], self._raw_poses(self.dice)[:, :3])))
             region.unbear([d for d, s in zip(dice, sunk, strict=True) if s])
         region.since += h
         if region.since < HOLD_WINDOW - 1e-9:
