@@ -142,7 +142,9 @@ def test_an_observer_is_called_on_its_period_and_changes_nothing() -> None:
     plain.close()
 
 
-def test_jitter_nudges_every_die_by_a_hair_and_the_same_seed_the_same_way() -> None:
+def test_jitter_nudges_every_die_by_a_hair_and_the_same_seed_the_same_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PYRAMID_JITTER", raising=False)  # under ``pytest --jitter S`` the unjittered start too
+
     def start(jitter: int | None) -> np.ndarray:
         world = World(Physics(jitter=jitter))
         world.place(0, APEX)
