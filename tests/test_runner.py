@@ -166,7 +166,12 @@ def test_a_strong_blow_moves_the_dice_of_its_row_and_a_puff_moves_none() -> None
     assert report["measures"]["moved"] >= 1 and report["measures"]["lying"] == 10
 
 
-def test_a_jiggled_tilt_shakes_base_dice_out_of_their_funnels_downhill() -> None:
+def _jiggled_tilt(jitter: int | None, monkeypatch: pytest.MonkeyPatch) -> tuple[int, np.ndarray]:
+    """The tilt scene with every die nudged by ``jitter``: dice fallen out of their funnels, and their shifts (n, 3)."""
+    if jitter is None:
+        monkeypatch.delenv("PYRAMID_JITTER", raising=False)
+    else:
+        monkeypatch.setenv("PYRAMID_JITTER", str(jitter))
     scene = _scene("tilt")
     before = World(scene.physics)
     build_start(before, scene.start, np.random.default_rng(scene.seed))  # the same start as the run's
@@ -180,14 +185,20 @@ def test_a_jiggled_tilt_shakes_base_dice_out_of_their_funnels_downhill() -> None
         end.update(_poses(world))
         plate.append(world.plate_pose.copy())
 
-    report = run_scene(scene, inspect=inspect)
-    m = report["measures"]
-    assert m["fallen"] >= 1 and m["seated"] == 45 - m["fallen"]
+    m = run_scene(scene, inspect=inspect)["measures"]
+    assert m["seated"] == 45 - m["fallen"]
     assert np.allclose(plate[0], actions.HOME)  # the hand put the plate back down
-    # The dice that left their funnels went downhill: the plate sloped down towards +x.
     shifts = np.array([end[d][:3] - start[d][:3] for d in start])
-    gone = shifts[np.linalg.norm(shifts, axis=1) > 0.5 * EDGE]
-    assert len(gone) >= 1 and (gone[:, 0] > 0).mean() >= 0.9 and np.median(gone[:, 0]) > 0.008
+    return int(m["fallen"]), shifts[np.linalg.norm(shifts, axis=1) > 0.5 * EDGE]
+
+
+def test_a_jiggled_tilt_shakes_base_dice_out_of_their_funnels_downhill(monkeypatch: pytest.MonkeyPatch) -> None:
+    # How many dice leave is a knife's edge (6 nudged starts, one run: 2, 3, 0, 3, 1, 1): over three, some
+    # do, and the dice that left their funnels went downhill, towards +x, where the plate sloped down.
+    runs = [_jiggled_tilt(jitter, monkeypatch) for jitter in (None, 1, 2)]
+    assert sum(fallen for fallen, _ in runs) >= 1
+    gone = np.concatenate([shifts for _, shifts in runs])
+    assert (gone[:, 0] > 0).mean() >= 0.9 and np.median(gone[:, 0]) > 0.008
 
 
 def test_a_flicked_apex_leaves_the_small_pyramid_and_a_chipped_die_lands_on_the_plate() -> None:
@@ -306,9 +317,15 @@ def test_two_pulled_dice_make_a_balcony_that_holds_a_die_set_down_by_hand() -> N
     assert m["seated"] == 20 - 2 + 1
 
 
-def test_dice_poured_from_a_ladle_mostly_drop_into_funnels() -> None:
-    report = run_scene(_scene("ladle"))
-    m = report["measures"]
-    # Most seat (7 to 10 of 12 over seeds 0 to 5); at most one bounces off the plate.
-    assert m["at_rest"] and m["seated"] >= 7 and m["seated"] + m["lying"] + m["cocked"] >= 11
-    assert report["events"][0].startswith("pour 12 dice from 8 cm")
+def test_dice_poured_from_a_ladle_mostly_drop_into_funnels(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Most seat (7 to 10 of 12 over seeds 0 to 5; 6 to 10 over six nudged starts of seed 0, one run, 8.5
+    # on average); at most one bounces off the plate.
+    seated = []
+    for jitter in ("", "1"):
+        monkeypatch.setenv("PYRAMID_JITTER", jitter)
+        report = run_scene(_scene("ladle"))
+        m = report["measures"]
+        assert m["at_rest"] and m["seated"] >= 5 and m["seated"] + m["lying"] + m["cocked"] >= 11
+        assert report["events"][0].startswith("pour 12 dice from 8 cm")
+        seated.append(m["seated"])
+    assert sum(seated) >= 14, seated
