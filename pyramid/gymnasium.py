@@ -449,18 +449,7 @@ class TiltEnv(PlateEnv):
 
     def hand(self, action: Any, readout: Readout) -> PhysicalAction | str:
         direction, x, y, angle, preset, ramp, shake = self.parameters(action).values()
-        return Tilt(
-            direction,
-            angle,
-            ramp=ramp,
-            hold=0.3,
-            shake=shake,
-            accelerate=0.9,
-            fall=0.4,
-            pivot=(x, y, SEAT_HEIGHT),
-            preset=angle + preset,
-            lift_time=0.45,
-        )
+        return Tilt.jolt(direction, angle, (x, y, SEAT_HEIGHT), preset, ramp, shake)
 
 
 class FaradayEnv(TiltEnv):

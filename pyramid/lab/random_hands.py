@@ -168,18 +168,8 @@ def _tilt(rng: np.random.Generator, edge: float) -> Tilt:
         return Tilt(direction, angle, ramp=ramp, hold=rng.uniform(0.0, 1.0), shake=shake)
     reach = PLATE_REACH * edge
     seat = float(geometry.slot_centre((3, 3, 2))[2]) * edge
-    return Tilt(
-        direction,
-        angle,
-        ramp=ramp,
-        hold=0.3,
-        shake=shake,
-        accelerate=0.9,
-        fall=0.4,
-        pivot=(rng.uniform(-reach, reach), rng.uniform(-reach, reach), seat),
-        preset=angle + rng.uniform(-30.0, 30.0),
-        lift_time=0.45,
-    )
+    pivot = (rng.uniform(-reach, reach), rng.uniform(-reach, reach), seat)
+    return Tilt.jolt(direction, angle, pivot, rng.uniform(-30.0, 30.0), ramp, shake)
 
 
 def _shake(rng: np.random.Generator) -> Shake:

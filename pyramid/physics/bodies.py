@@ -7,9 +7,9 @@ pose) and reads poses and velocities back; stepping, the hands and building sit 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy.spatial.transform import Rotation
@@ -20,10 +20,16 @@ from pyramid.physics.bullet import BulletClient
 from pyramid.physics.region import Region
 from pyramid.physics.settings import Physics
 
-if TYPE_CHECKING:
-    from pyramid.physics.stepping import Observer
-
 Vector = Sequence[float] | np.ndarray  # a point, direction, velocity or quaternion
+
+
+@dataclass(eq=False)
+class Observer:
+    """A callback due every ``period`` engine steps (see ``World.observe``)."""
+
+    period: int
+    callback: Callable[[], object]
+    due: int | Fraction = 0
 
 
 class Bodies:

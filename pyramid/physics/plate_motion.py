@@ -60,6 +60,34 @@ class Tilt:
     lift_time: float = 0.2
     preset: float = 0.0
 
+    @classmethod
+    def jolt(
+        cls,
+        direction: float,
+        angle: float,
+        pivot: tuple[float, float, float],
+        preset: float,
+        ramp: float,
+        shake: float = 0.0,
+    ) -> Tilt:
+        """Two hands jolt the plate about the line through ``pivot`` from ``angle + preset`` degrees, stopped short.
+
+        The quick stroke of the tilting games' hands (and the Tilt environments' action): held 0.3 s, turned
+        at a constant angular acceleration for 0.9 of ``ramp`` and stopped in the rest, turned back in 0.4 s.
+        """
+        return cls(
+            direction,
+            angle,
+            ramp=ramp,
+            hold=0.3,
+            shake=shake,
+            accelerate=0.9,
+            fall=0.4,
+            pivot=pivot,
+            preset=angle + preset,
+            lift_time=0.45,
+        )
+
     def __str__(self) -> str:
         extra = f", shaking {1000 * self.shake:g} mm at {self.frequency:g} Hz" if self.shake else ""
         extra += f", pressing {self.press:g} N on the top" if self.press else ""

@@ -16,7 +16,7 @@ from scipy.spatial.transform import Rotation
 
 from pyramid.dice import DieId
 from pyramid.perception import Status, read_poses
-from pyramid.physics.bodies import Bodies
+from pyramid.physics.bodies import Bodies, Observer
 from pyramid.physics.bullet import pb
 from pyramid.physics.checks import check_state
 from pyramid.physics.errors import NotAtRestError
@@ -31,15 +31,6 @@ class SettleReport:
     at_rest: bool
     time: float  # simulated seconds spent settling
     moving: tuple[DieId, ...] = ()  # dice still moving at the end (on a timeout)
-
-
-@dataclass(eq=False)
-class Observer:
-    """A callback due every ``period`` engine steps (see ``World.observe``)."""
-
-    period: int
-    callback: Callable[[], object]
-    due: int | Fraction = 0
 
 
 class Stepping(Bodies):

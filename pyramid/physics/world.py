@@ -23,14 +23,13 @@ from pyramid.dice import DICE, EDGE, DieId
 from pyramid.geometry import Slot, UpFaces
 from pyramid.perception import Readout, read_poses
 from pyramid.physics import stage
-from pyramid.physics.bodies import Vector, _check_die, jitter_seed
+from pyramid.physics.bodies import Observer, Vector, _check_die, jitter_seed
 from pyramid.physics.bullet import connect
 from pyramid.physics.errors import ImpossibleStateError as ImpossibleStateError
 from pyramid.physics.errors import NotAtRestError as NotAtRestError
 from pyramid.physics.handling import Handling
 from pyramid.physics.region import Region
 from pyramid.physics.settings import Physics as Physics
-from pyramid.physics.stepping import Observer
 from pyramid.physics.stepping import SettleReport as SettleReport
 from pyramid.physics.tables import Table
 from pyramid.state import PyramidState
