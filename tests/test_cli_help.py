@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import tomllib
 from io import StringIO
 from pathlib import Path
 
@@ -88,3 +89,19 @@ def test_the_progress_bar_leaves_no_letters_behind_and_a_resumed_run_waits_for_i
         assert re.fullmatch(pattern, line), f"the terminal shows {line!r}"
     assert any(re.search(r"~\d{3} s left", line) for line in terminal.shown)
     assert any(re.search(r", ~\d{1,2} s left *$", line) for line in terminal.shown), "a shorter estimate later"
+
+
+def test_version_is_written_once_and_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    import pyramid
+
+    with pytest.raises(SystemExit) as exit_code:
+        cli.main(["--version"])
+    assert exit_code.value.code == 0
+    assert capsys.readouterr().out.strip() == f"pyramid {pyramid.__version__}"
+    assert re.fullmatch(r"\d+\.\d+\.\d+", pyramid.__version__)
+    assert version("pyramid") == pyramid.__version__, "pip install -e . again: the installed version is stale"
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert "version" in project["dynamic"] and "version" not in project, "pyproject.toml reads pyramid.__version__"
+    assert f"## {pyramid.__version__}" in (ROOT / "CHANGELOG.md").read_text(), "CHANGELOG.md has its section"

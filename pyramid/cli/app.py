@@ -17,6 +17,7 @@ import sys
 import textwrap
 from collections.abc import Callable, Sequence
 
+from pyramid import __version__
 from pyramid.cli.args import seat_kinds
 from pyramid.cli.extras import load, require_window
 from pyramid.cli.paths import check_output_file
@@ -30,6 +31,7 @@ HANDLERS = {
     "assets": "pyramid.cli.lab:assets",
     "bench": "pyramid.cli.lab:bench",
     "run": "pyramid.cli.lab:run",
+    "scenes": "pyramid.cli.lab:scenes",
     "soak": "pyramid.cli.lab:soak",
     "locality": "pyramid.cli.lab:locality",
     "experiment": "pyramid.cli.experiment:experiment",
@@ -54,14 +56,16 @@ EPILOG = """examples:
   pyramid locality --seeds 200                  local against whole physics: same read-outs, how much faster
   pyramid view                                  a window: the full pyramid and every die, hands on
   pyramid play 14 --players human,greedy --view  play in a window, hot-seat
-  pyramid run scenes/full_pyramid.toml --pictures --video gif  pictures and a film, no screen needed
-  pyramid run scenes/full_pyramid.toml          run one scene headless: summary, JSON report
-  pyramid experiment scenes/die_throw.toml --vary throw.height=0.01,0.05,0.2 --seeds 100
+  pyramid scenes                                the shipped scenes, one line each (--copy NAME DIR: one to edit)
+  pyramid run full_pyramid --pictures --video gif  pictures and a film, no screen needed
+  pyramid run full_pyramid                      run one scene headless (a name or a file): summary, JSON report
+  pyramid experiment die_throw --vary throw.height=0.01,0.05,0.2 --seeds 100
                                                 many seeded runs in parallel: rows, summary, plot
 """
 
 SOAK_EPILOG = """modes (run n goes to item n mod K of the K items, with the seed SEED + n // K):
-  scenes  scenes/tilt, blow, throw_at_pyramid, ladle, flick and balcony (K = 6), as pyramid run runs them
+  scenes  the shipped scenes tilt, blow, throw_at_pyramid, ladle, flick and balcony (K = 6), as pyramid run
+          runs them
   games   every skill game (K = 13) sets out its first turn in a fresh world, then a hand does --actions
           random legal actions, every parameter drawn from the seed: flicks (up to 0.02 N s), throws and
           pours from above everything in play, pulls, lifts (where the game lets dice leave), tilts, shakes
@@ -131,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"pyramid {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=HelpParser)
 
     p = sub.add_parser("demo", help="build a pyramid physically, throw dice at it, print the read-out, save a picture")
@@ -174,7 +179,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--runs", type=run_count, default=60, help="runs in all (default 60; docs/soak.md: 1000)")
     p.add_argument("--seed", type=seed_value, default=0, help="first seed (default 0)")
-    p.add_argument("--scenes", default="scenes", help="scenes: folder holding the scene files (default scenes)")
+    p.add_argument(
+        "--scenes", default=None, help="scenes: folder holding the scene files (default: the shipped scenes)"
+    )
     p.add_argument(
         "--only",
         action="append",
@@ -245,7 +252,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=VIEW_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("scene", nargs="?", default=None, help="scene file (TOML); default: a full pyramid and 116 spares")
+    p.add_argument(
+        "scene", nargs="?", default=None, help="scene file (TOML) or shipped scene; default: a full pyramid, 116 spares"
+    )
     p.add_argument(
         "--load",
         metavar="TABLE.json",
@@ -258,12 +267,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_run_parser(sub)
     _add_experiment_parser(sub)
+    p = sub.add_parser(
+        "scenes",
+        help="the scenes shipped with the package, one line each; --copy one to edit",
+        description="The scene files shipped inside the package: pyramid run, experiment and view take their "
+        "names (pyramid run die_throw); a path runs a file instead.",
+    )
+    p.add_argument(
+        "--copy", nargs=2, metavar=("NAME", "DIR"), default=None, help="copy the scene NAME into the folder DIR"
+    )
     return parser
 
 
 VIEW_EPILOG = """examples:
   pyramid view                                  the full pyramid and the 116 other dice, hands on
-  pyramid view scenes/throw_at_pyramid.toml     a scene's timeline played live, then hands on
+  pyramid view throw_at_pyramid                 a scene's timeline played live, then hands on
   pyramid view --load table.json                a table saved with Ctrl+S, dice where they were
 
 In the window: H shows the keys. Ctrl+Z takes back the last action (again: the one before, up to 50),
@@ -271,28 +289,30 @@ Ctrl+S saves the table to table.json in this folder (table-2.json, ... when take
 """
 
 RUN_EPILOG = """examples:
-  pyramid run scenes/full_pyramid.toml                 build it, settle, print the read-out and the score
-  pyramid run scenes/*.toml --quiet                    every scene, one report each under runs/
-  pyramid run scenes/throw_at_pyramid.toml --seed 3 --pictures    PNGs after the start and every action
-  pyramid run scenes/building.toml --pictures --video gif         a PNG per die placed, and a film
-  pyramid run scenes/die_throw.toml --set throw.height=0.02       change a setting without editing the file
+  pyramid run full_pyramid                             a shipped scene: build it, settle, print the read-out
+  pyramid run die_throw tilt blow --quiet              several scenes, one report each under runs/
+  pyramid run throw_at_pyramid --seed 3 --pictures     PNGs after the start and every action
+  pyramid run building --pictures --video gif          a PNG per die placed, and a film
+  pyramid run die_throw --set throw.height=0.02        change a setting without editing the file
+  pyramid scenes --copy die_throw .                    a copy to edit: then pyramid run die_throw.toml
 
 A scene file (TOML) says where the dice start ([start]: a full or partial pyramid, the text
 notation, small pyramids, dice on the table, colours, faces), the physics ([physics]: materials,
 time step, the dice's edge and proportions), what happens ([[timeline]]: place, remove, throw,
 flick, blow, tilt, shake, wait) and what is measured (scene.measure: readout, score, moved, fallen,
-time_to_rest, thrown). The files in scenes/ are commented examples. A file with a mistake is
-refused before anything runs, with the file, the key and what was expected; nothing is written.
+time_to_rest, thrown). The shipped scenes (pyramid scenes) are commented examples. A file with a
+mistake is refused before anything runs, with the file, the key and what was expected; nothing is
+written.
 """
 
 EXPERIMENT_EPILOG = """examples:
-  pyramid experiment scenes/die_throw.toml --seeds 600                        600 throws, faces chi-square tested
-  pyramid experiment scenes/die_throw.toml --vary throw.height=0.005:0.2:6 --seeds 200 --workers 2
-  pyramid experiment scenes/throw_at_pyramid.toml --vary physics.friction_die=0.5,0.8 --seeds 20
-  pyramid experiment scenes/die_throw.toml --set 'throw.target=[0.1,0.0]' --vary 'throw.height=0.02,0.1' --seeds 20
+  pyramid experiment die_throw --seeds 600                        600 throws, faces chi-square tested
+  pyramid experiment die_throw --vary throw.height=0.005:0.2:6 --seeds 200 --workers 2
+  pyramid experiment throw_at_pyramid --vary physics.friction_die=0.5,0.8 --seeds 20
+  pyramid experiment die_throw --set 'throw.target=[0.1,0.0]' --vary 'throw.height=0.02,0.1' --seeds 20
   pyramid experiment --game 10 --players greedy,random,random --seeds 50 --fast
-  pyramid experiment scenes/die_throw.toml --seeds 100 --engine dask                 a local Dask cluster
-  pyramid experiment scenes/die_throw.toml --seeds 100 --engine dask --address tcp://host:8786
+  pyramid experiment die_throw --seeds 100 --engine dask                 a local Dask cluster
+  pyramid experiment die_throw --seeds 100 --engine dask --address tcp://host:8786
 
 Each run is seeded (seeds FIRST..FIRST+N-1, the same seeds at every sweep point), so a row can be
 reproduced alone. Rows go to OUT/rows.jsonl as runs finish; after Ctrl-C, the same command resumes and
@@ -318,7 +338,9 @@ def _add_run_parser(sub: argparse._SubParsersAction[HelpParser]) -> argparse.Arg
         epilog=RUN_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("scene", nargs="+", help="scene files (TOML), e.g. scenes/full_pyramid.toml")
+    p.add_argument(
+        "scene", nargs="+", help="scene files (TOML) or shipped scenes by name (pyramid scenes), e.g. full_pyramid"
+    )
     p.add_argument(
         "--seed", type=seed_value, default=None, help="seed of every random choice (default: the scene's seed)"
     )
@@ -354,7 +376,7 @@ def _add_experiment_parser(sub: argparse._SubParsersAction[HelpParser]) -> argpa
         epilog=EXPERIMENT_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("scene", nargs="?", default=None, help="scene file (TOML); or use --game")
+    p.add_argument("scene", nargs="?", default=None, help="scene file (TOML) or shipped scene; or use --game")
     p.add_argument(
         "--vary",
         action="append",
@@ -552,6 +574,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.scene is not None:
                 raise ValueError(f"--load opens a saved table; give no scene with it (got {args.scene})")
             load_table(args.load)  # a bad file is named before a window is asked for
+        if args.command == "view" and args.scene is not None:
+            from pyramid.lab.scene import load_scene
+
+            load_scene(args.scene)  # so is a bad scene file or name
         return int(handler(args)(args) or 0)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

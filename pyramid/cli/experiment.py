@@ -118,7 +118,9 @@ def plan_from_args(args: argparse.Namespace) -> tuple[Plan, str]:
         again = next(key for n, (key, _) in enumerate(swept) if key in dict(swept[:n]))
         raise ExperimentError(f"--vary {again} is given twice; list all its values in one --vary {again}=V1,V2")
     if args.scene is None and args.game is None:
-        raise ExperimentError("nothing to run: give a scene file (e.g. scenes/die_throw.toml) or --game with --players")
+        raise ExperimentError(
+            "nothing to run: give a scene file or a shipped scene's name (die_throw), or --game with --players"
+        )
     if args.scene is not None and args.game is not None:
         raise ExperimentError(f"give a scene file or --game, not both (got {args.scene} and --game {args.game})")
     if args.address is not None and args.engine != "dask":

@@ -18,6 +18,7 @@ from pyramid.lab.locality import AGREEMENT, KINDS, agreement, locality_text, sta
 from pyramid.lab.runner import report_text, run_scene
 from pyramid.lab.scene import Scene, load_scene
 from pyramid.lab.settings import parse_setting
+from pyramid.lab.shipped_scenes import copy_scene, description, shipped_scenes
 from pyramid.lab.soak import environments, skill_games, soak_envs, soak_games, soak_scenes, soak_text
 from pyramid.lab.soak import soak as run_soak
 from pyramid.physics.assets import write_assets
@@ -79,7 +80,7 @@ def soak(args: argparse.Namespace) -> int:
         result = soak_envs(names, args.runs, args.seed, args.steps, progress=progress)
     else:
         try:
-            scenes = soak_scenes(args.scenes)
+            scenes = soak_scenes() if args.scenes is None else soak_scenes(args.scenes)
         except FileNotFoundError as err:
             raise ValueError(f"--scenes: {err}") from None
         result = run_soak(scenes, args.runs, args.seed, progress=progress)
@@ -87,6 +88,19 @@ def soak(args: argparse.Namespace) -> int:
     print(soak_text(result))
     # Failures first: an interrupted soak that found one still says so; one that found none is only cut short.
     return 1 if result.failures else 130 if result.interrupted else 0
+
+
+def scenes(args: argparse.Namespace) -> int:
+    """``pyramid scenes``: the shipped scenes, a name and what it shows a line; ``--copy NAME DIR`` copies one."""
+    if args.copy is not None:
+        name, folder = args.copy
+        print(copy_scene(name, folder))
+        return 0
+    shipped = shipped_scenes()
+    width = max(map(len, shipped))
+    for name, path in shipped.items():
+        print(f"{name:<{width}}  {description(path)}")
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:

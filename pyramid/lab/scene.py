@@ -28,7 +28,9 @@ from pyramid.lab.scene_checks import (
     SceneError,
     kind_of,
     nesting_depth,
+    suggestion,
 )
+from pyramid.lab.shipped_scenes import is_scene_name, names_text, shipped_scenes
 from pyramid.lab.timeline import ACTIONS, Step, check_timeline
 from pyramid.lab.timeline import action_fields as action_fields  # re-exported for the runner
 from pyramid.lab.timeline import physical_action_type as physical_action_type  # re-exported for the runner
@@ -127,10 +129,18 @@ class Scene:
 
 
 def load_scene(path: str | Path, overrides: Mapping[str, Any] | None = None, origin: str | None = None) -> Scene:
-    """Read and validate a scene file; ``overrides`` maps dotted keys (``throw.height``) to values.
+    """Read and validate a scene file, or the shipped scene of that name (``"die_throw"``: ``pyramid scenes``);
+    ``overrides`` maps dotted keys (``throw.height``) to values.
 
     ``origin`` (e.g. ``--set``) is where the overrides came from: a mistake in one is blamed on it, not the file.
     """
+    if isinstance(path, str) and is_scene_name(path) and not Path(path).exists():
+        shipped = shipped_scenes()
+        if path not in shipped:
+            raise SceneError(
+                path, "(file)", f"no such file nor shipped scene{suggestion(path, list(shipped))}; {names_text()}"
+            )
+        path = shipped[path]
     path = Path(path)
     source = str(path)
     try:
@@ -141,7 +151,8 @@ def load_scene(path: str | Path, overrides: Mapping[str, Any] | None = None, ori
             raise SceneError(source, "(file)", f"larger than {MAX_FILE_BYTES:,} bytes; a scene is a page of TOML")
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise SceneError(source, "(file)", "no such file") from None
+        named = f" (the shipped scene {path.stem!r} is found by its name)" if path.stem in shipped_scenes() else ""
+        raise SceneError(source, "(file)", f"no such file{named}") from None
     except RecursionError:
         raise SceneError(source, "(syntax)", f"tables or lists nested too deeply (at most {MAX_DEPTH})") from None
     except UnicodeDecodeError:

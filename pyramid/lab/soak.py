@@ -28,6 +28,7 @@ import numpy as np
 from pyramid.lab.random_hands import random_action
 from pyramid.lab.runner import run_scene
 from pyramid.lab.scene import Scene, load_scene
+from pyramid.lab.shipped_scenes import SCENES
 from pyramid.physics import actions
 from pyramid.physics.errors import ImpossibleStateError, NotAtRestError
 from pyramid.registry import SKILL_GAMES, find_game
@@ -111,14 +112,12 @@ def error_name(err: BaseException) -> str:
     return f"{type(err).__name__}: {head}"
 
 
-def soak_scenes(folder: str | Path = "scenes") -> list[Scene]:
-    """The physical scenes from ``folder``; FileNotFoundError naming the folder if one is missing."""
+def soak_scenes(folder: str | Path = SCENES) -> list[Scene]:
+    """The physical scenes from ``folder`` (the shipped ones); FileNotFoundError naming the folder if one is missing."""
     paths = [Path(folder) / f"{name}.toml" for name in SOAK_SCENES]
     missing = [str(p) for p in paths if not p.is_file()]
     if missing:
-        raise FileNotFoundError(
-            f"the soak's scenes are not in {folder}: {', '.join(missing)} (run from the project folder)"
-        )
+        raise FileNotFoundError(f"the soak's scenes are not in {folder}: {', '.join(missing)}")
     return [load_scene(p) for p in paths]
 
 
