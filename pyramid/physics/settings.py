@@ -47,10 +47,10 @@ class Physics:
       friction_erp        how hard an anchored contact is pulled back to its anchor each step. Bullet's
                           0.2 held a die seated in a funnel of a plate tilted 72 deg (Coulomb lets it
                           slide from 62 deg), and a 2.6 g jiggle freed no die; 0.05 frees it from about
-                          60 deg (no anchors: from 52, as the dice creep). Known limit: at a coarser
-                          step (150 Hz, scenes/slippery.toml) with slippery dice (friction 0.16) a
-                          pile with anchors never rests (67 dice moving after 10 s; at 200 Hz it
-                          rests in 0.25 s, without anchors in 0.74 s)
+                          60 deg (no anchors: from 52, as the dice creep). Known limit: slippery dice
+                          need more solver iterations to come to rest: the full pyramid at 200 Hz
+                          rests at 24 iterations with die-on-die friction 0.25 and up, at 36 with
+                          0.16 (scenes/slippery.toml); at 150 Hz it needs 0.49 (docs/physics.md)
       rolling_friction, spinning_friction   per body, 0: a die's resistance is its corners and edges
       sleep_after_settle  put every die to sleep once settle() finds them at rest (it then costs nothing)
       local               simulate only the dice that something can move; hold the others still
