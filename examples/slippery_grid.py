@@ -33,7 +33,9 @@ def main() -> None:
     scene = load_scene("scenes/slippery.toml")
     print("die on die    Hz  iterations  moving  fastest (m/s)")
     for friction, (step, iterations) in itertools.product(FRICTIONS, SOLVERS):
-        physics = dataclasses.replace(scene.physics, friction_die=friction, time_step=step, solver_iterations=iterations)
+        physics = dataclasses.replace(
+            scene.physics, friction_die=friction, time_step=step, solver_iterations=iterations
+        )
         world = World(physics, plate=scene.plate)
         try:
             build_start(world, scene.start, np.random.default_rng(scene.seed), reserved_dice(scene))
