@@ -236,7 +236,7 @@ def test_table_game_options_are_read_by_type(
     "game, options, message",
     [
         (Knights, {"max-rounds": "many"}, "option max-rounds of knights: expected a whole number"),
-        (Knights, {"die-cards": "1,2,x,4,5,2,3,4"}, "option die-cards of knights: expected a whole number"),
+        (Knights, {"die-cards": "1,2,x,4,5,2,3,4"}, "option die-cards of knights: expected 8 comma-separated values"),
         (SportIsMurder, {"pills-per-round": "2.5"}, "option pills-per-round of sport-is-murder: expected a whole"),
         (Heptathlon, {"pairs": "banana"}, "option pairs of heptathlon: expected each or distinct, got 'banana'"),
     ],

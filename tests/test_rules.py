@@ -16,11 +16,11 @@ from pyramid.rules import (
     Place,
     Remove,
     Termination,
-    cast_option,
     check_game,
     free_slots,
     open_slots,
 )
+from pyramid.rules.options import Number, Whole, YesNo
 from pyramid.state import Cell, PyramidState
 
 
@@ -78,13 +78,13 @@ def test_bad_player_count_and_unknown_option() -> None:
 
 
 def test_an_option_of_the_wrong_type_names_the_game_the_option_and_the_type() -> None:
-    with pytest.raises(ValueError, match="option cube of Quadrula Rasa: expected a whole number .* got 'big'"):
-        find_game(29, Game)(2, rng=np.random.default_rng(0), cube="big").option("cube", 4)
-    assert cast_option("g", "x", "2.5", 1.0) == 2.5
-    assert cast_option("g", "x", "7", 4) == 7
-    assert cast_option("g", "x", "false", True) is False and cast_option("g", "x", "Yes", False) is True
-    with pytest.raises(ValueError, match="expected yes or no"):
-        cast_option("g", "x", "maybe", True)
+    with pytest.raises(ValueError, match="option cube of Quadrula Rasa: expected 4 or 5, got 'big'"):
+        find_game(29, Game)(2, rng=np.random.default_rng(0), cube="big")
+    assert Number("", 0.0, 5.0).read("x", "g", "2.5", 2) == 2.5
+    assert Whole("", 0, 9).read("x", "g", "7", 2) == 7 and Whole("", 0, 9).read("x", "g", 7, 2) == 7
+    assert YesNo("").read("x", "g", "false", 2) is False and YesNo("").read("x", "g", "Yes", 2) is True
+    with pytest.raises(ValueError, match="option x of g: expected yes or no"):
+        YesNo("").read("x", "g", "maybe", 2)
 
 
 def test_observe_takes_the_read_out_as_truth() -> None:

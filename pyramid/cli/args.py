@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pyramid.rules import GameBase
+from pyramid.rules.options import OptionError
 
 
 def seat_kinds(players: str | None) -> list[str]:
@@ -15,20 +16,27 @@ def seat_kinds(players: str | None) -> list[str]:
     return kinds
 
 
-def game_options(pairs: list[str], game: type[GameBase], option: str = "--option") -> dict[str, str]:
-    """``--option KEY=VALUE`` strings to a dict (keys in lower case); ValueError naming ``option`` on one without
-    ``=`` or a key, or with a key that is not one of ``game``'s options (never passed on as another keyword)."""
-    out = {}
+def game_options(pairs: list[str], game: type[GameBase], players: int, option: str = "--option") -> dict[str, str]:
+    """``--option KEY=VALUE`` strings to a dict (keys in lower case), each value checked by the game's declaration
+    for ``players`` players; ValueError naming ``option`` on one without ``=`` or a key, with a key that is not one
+    of ``game``'s options (never passed on as another keyword), or with a value the option does not take."""
+    out: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         key = key.strip().lower()
         if not sep or not key:
             raise ValueError(f"{option} takes KEY=VALUE, got {pair!r}")
-        if key not in game.options_help:
-            known = ", ".join(sorted(game.options_help)) or "none"
+        if key not in game.option_specs:
+            known = ", ".join(sorted(game.option_specs)) or "none"
             raise ValueError(
                 f"{option} {key}: {game.info.title} has no option {key!r}; its options: {known} "
                 f"(see `pyramid rules {game.info.key}`)"
             )
+        if key in out:
+            raise ValueError(f"{option} {key} is given twice ({out[key]!r} and {value.strip()!r}); give it once")
+        try:
+            game.read_options({key: value}, players)
+        except OptionError as err:
+            raise ValueError(f"{option} {str(err).removeprefix('option ')}") from None
         out[key] = value.strip()
     return out

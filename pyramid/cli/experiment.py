@@ -144,11 +144,11 @@ def plan_from_args(args: argparse.Namespace) -> tuple[Plan, str]:
         kinds = seat_kinds(args.players) or default_seats(game)
         if "human" in kinds:
             raise ExperimentError("--players names the bots of every seat, e.g. greedy,random (no human)")
-        options = game_options(args.option, game)
+        options = game_options(args.option, game, len(kinds))
         spec, default_out = game_spec(args.game, kinds, args.fast, options)
         for point in shape.points() if vary else []:  # a swept key is a game option: every value checked
             pairs = [f"{key}={value}" for key, value in point.items()]
-            game_spec(args.game, kinds, args.fast, {**options, **game_options(pairs, game, "--vary")})
+            game_spec(args.game, kinds, args.fast, {**options, **game_options(pairs, game, len(kinds), "--vary")})
     return Plan(spec, vary, args.seeds, args.first_seed), default_out
 
 

@@ -13,6 +13,7 @@ import re
 from pyramid import registry
 from pyramid.registry import find_game
 from pyramid.rules import GameBase, player_counts
+from pyramid.rules.options import card_lines
 from pyramid.skillgames.base import SkillGame
 
 
@@ -42,8 +43,9 @@ def list_games() -> None:
 def rules_text(game: type[GameBase]) -> str:
     """The rules card of ``game`` with its metadata and house rules."""
     info = game.info
+    options = ["", "Options (--option KEY=VALUE):", *(f"  {line}" for line in card_lines(game.option_specs))]
     if game.kind == "table":
-        return inspect.getdoc(inspect.getmodule(game)) or ""
+        return "\n".join([inspect.getdoc(inspect.getmodule(game)) or "", *(options if game.option_specs else [])])
     kind = "skill" if game.kind == "skill" else info.category
     lines = [
         f"{info.number}. {info.title}  [{kind}; players {player_counts(info.players)}]",
@@ -56,8 +58,8 @@ def rules_text(game: type[GameBase]) -> str:
     lines += ["", inspect.cleandoc(game.__doc__ or "")]
     if game.house_rules and game.kind == "board":
         lines += ["", "HOUSE RULE (not in the rule book): " + game.house_rules]
-    if game.options_help:
-        lines += ["", "Options: " + "; ".join(f"{k}: {v}" for k, v in game.options_help.items())]
+    if game.option_specs:
+        lines += options
     return "\n".join(lines)
 
 

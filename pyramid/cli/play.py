@@ -31,7 +31,7 @@ def play(args: argparse.Namespace) -> int:
     if game_cls.kind == "skill" and args.fast:
         print(f"{game_cls.info.title} is a game of physical skill: it has no fast mode")
         return 2
-    options = game_options(args.option, game_cls)
+    options = game_options(args.option, game_cls, len(kinds))
     unknown = [k for k in kinds if k.partition(":")[0] not in kinds_for(game_cls)]  # mcts:400 is mcts
     if unknown:
         raise ValueError(f"unknown player {unknown[0]!r}; choose from {', '.join(kinds_for(game_cls))}")

@@ -50,7 +50,7 @@ def play(args: argparse.Namespace) -> int:
     game_type = find_game(args.game, Game)
     kinds = seat_kinds(args.players)
     kinds = kinds or ["human"] + ["greedy"] * (game_type.info.players[0] - 1)
-    options = game_options(args.option, game_type)
+    options = game_options(args.option, game_type, len(kinds))
 
     def make_game() -> Game:
         return game_type(len(kinds), rng=np.random.default_rng([args.seed, 1]), **options)
@@ -68,7 +68,7 @@ def _play_skill(args: argparse.Namespace) -> int:
         raise ValueError(f"{game_type.info.title} is a game of physical skill: it has no fast mode")
     kinds = seat_kinds(args.players)
     kinds = kinds or ["human"] + [game_type.default_player] * (max(game_type.info.players[0], 2) - 1)
-    options = game_options(args.option, game_type)
+    options = game_options(args.option, game_type, len(kinds))
     game = play_skill_in_window(game_type, kinds, args.seed, options)
     if game.outcome is not None:
         print(game.outcome.result())

@@ -16,6 +16,7 @@ from pyramid import geometry
 from pyramid.dice import Colour
 from pyramid.geometry import Slot
 from pyramid.rules import PLAYER_COLOURS, Action, Declare, Game, GameInfo, Move, Pass, Place, Remove, Seat, Termination
+from pyramid.rules.options import OneOf, Options
 from pyramid.state import Cell, PyramidState
 
 BASE = frozenset(geometry.BASE_SLOTS)
@@ -415,8 +416,11 @@ class WitchesDance(PlateGame):
     """
 
     info = GameInfo(48, "Witches' Dance", "T", (2,), "13 black dice, red and green movers and fillers", (), 495)
-    options_help: ClassVar[dict[str, str]] = {
-        "pattern": "drawn: the 13 black dice at random, each game its own (default); mirror: one symmetric figure"
+    option_specs: ClassVar[Options] = {
+        "pattern": OneOf(
+            "drawn: the 13 black dice at random, each game its own (default); mirror: one symmetric figure",
+            ("drawn", "mirror"),
+        )
     }
     house_rules = (
         "The 13 black dice (figure lost) are drawn at random among the base funnels not in or next to a start corner, "
@@ -425,7 +429,6 @@ class WitchesDance(PlateGame):
         "(4,2,2), (5,1,2), (3,1,4), (4,0,4), (6,2,0) with i and j swapped). A stuck player passes, the other goes "
         "on; the game ends when neither can move."
     )
-    PATTERNS: ClassVar[tuple[str, ...]] = ("drawn", "mirror")
     colours = ("red", "green")
     PATTERN: ClassVar[tuple[Slot, ...]] = (
         (1, 1, 6),
@@ -441,8 +444,6 @@ class WitchesDance(PlateGame):
 
     def setup(self) -> None:
         pattern = self.option("pattern", "drawn")
-        if pattern not in self.PATTERNS:
-            raise ValueError(f"option pattern of {self.info.title}: expected drawn or mirror, got {pattern!r}")
         self.movers = list(self.STARTS)
         self.fillers = [0, 0]
         self.vacated: Slot | None = None

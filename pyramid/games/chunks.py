@@ -28,6 +28,7 @@ from pyramid.rules import (
     Termination,
     open_slots,
 )
+from pyramid.rules.options import Options, Whole
 from pyramid.state import PyramidState
 
 Box = tuple[int, int, int]  # a chunk's extent along its three axes
@@ -261,12 +262,12 @@ class QuadrulaRasa(ChunkGame):
     """
 
     info = GameInfo(29, "Quadrula Rasa", "C", (2, 3), "a cube of 64 (or 125) dice per player", ("quadrula",), 316)
-    options_help: ClassVar[dict[str, str]] = {"cube": "edge of each player's cube: 4 (64 dice, default) or 5"}
+    option_specs: ClassVar[Options] = {
+        "cube": Whole("edge of each player's cube: 4 (64 dice, default) or 5", 4, 5, among=(4, 5))
+    }
 
     def make_blocks(self) -> None:
         self.edge = self.option("cube", 4)
-        if self.edge not in (4, 5):
-            raise ValueError(f"the cube has an edge of 4 or 5 dice, not {self.edge}")
         self.heights = [
             {(x, y): self.edge for x in range(self.edge) for y in range(self.edge)} for _ in range(self.players)
         ]

@@ -24,6 +24,7 @@ from pyramid.rules import (
     free_slots,
     open_slots,
 )
+from pyramid.rules.options import Options, Whole, YesNo
 from pyramid.state import PyramidState
 
 
@@ -99,13 +100,11 @@ class ForbiddenNumber(MostSimpleGame):
     """
 
     info = GameInfo(12, "The Forbidden Number", "C/Ch", (3,), "90 each of red, green, black; one die", (), 173)
-    options_help: ClassVar[dict[str, str]] = {"forbidden": "the forbidden number 1..6 (default: rolled)"}
+    option_specs: ClassVar[Options] = {"forbidden": Whole("the forbidden number (default: rolled)", 1, 6)}
 
     def setup(self) -> None:
         self.colours = PLAYER_COLOURS[: self.players]
         self.forbidden = self.option("forbidden", 0) or self.roll()
-        if not 1 <= self.forbidden <= 6:
-            raise ValueError(f"the forbidden number must be 1..6, got {self.forbidden}")
         self.events.append(f"the forbidden number is {self.forbidden}")
         self.to_remove: list[Slot] = []
         self._start_turn(self.to_move)
@@ -297,8 +296,8 @@ class Rasanto(SummitStorm):
         "Fill rule (lost in the seed): two dice of one colour in a funnel -> that colour's player fills it; "
         "three of one colour -> the opponent fills it."
     )
-    options_help: ClassVar[dict[str, str]] = {
-        "variant": "yes: the book's variant: any empty base funnel, fills once the base is full (default no)"
+    option_specs: ClassVar[Options] = {
+        "variant": YesNo("yes: the book's variant: any empty base funnel, fills once the base is full (default no)")
     }
 
     def setup(self) -> None:

@@ -15,6 +15,7 @@ from pyramid import geometry
 from pyramid.games.boards import PlateGame, is_jump, on_edge, on_plate, step
 from pyramid.geometry import Slot
 from pyramid.rules import PLAYER_COLOURS, Action, GameInfo, Move, Pass, Place, Remove, Seat, Termination
+from pyramid.rules.options import Options, Whole
 from pyramid.state import Cell, PyramidState
 
 # --- Smuggling --------------------------------------------------------------------------------
@@ -339,9 +340,13 @@ class StepsToTheThrone(PlateGame):
     """
 
     info = GameInfo(51, "Steps to the Throne", "T", (2,), "3 red, 1 green, 1 blue, 41 black dice", ("throne",), 514)
-    options_help: ClassVar[dict[str, str]] = {
-        "legs": "2: each player runs once, the faster runner wins (the book's variant; default); 1: one leg, "
-        "player 0 runs and player 1 blocks"
+    option_specs: ClassVar[Options] = {
+        "legs": Whole(
+            "2: each player runs once, the faster runner wins (the book's variant; default); 1: one leg, "
+            "player 0 runs and player 1 blocks",
+            1,
+            2,
+        )
     }
     house_rules = (
         "The goal is the funnel on top of the 3 red dice; from the row next to it the green die enters when the "
@@ -358,8 +363,6 @@ class StepsToTheThrone(PlateGame):
 
     def setup(self) -> None:
         self.legs = self.option("legs", 2)
-        if self.legs not in (1, 2):
-            raise ValueError(f"option legs of {self.info.title}: 1 or 2, got {self.legs}")
         self.red = [(8, 0, 0), (7, 1, 0), (7, 0, 1)]
         cells = {s: Cell("red", self.draw_orientation()) for s in self.red}
         cells[self.START] = Cell("green", self.draw_orientation())

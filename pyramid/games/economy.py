@@ -27,6 +27,7 @@ from pyramid.rules import (
     free_slots,
     open_slots,
 )
+from pyramid.rules.options import Options, Whole, YesNo
 from pyramid.state import Cell, PyramidState
 
 Transfer = tuple[Seat, Seat, int]  # (debtor, creditor, dice)
@@ -85,7 +86,9 @@ class Acquire(Game):
     """
 
     info = GameInfo(21, "Acquire", "C", (3,), "55 dice each of red, green, black", (), 235)
-    options_help: ClassVar[dict[str, str]] = {"dice": "dice in each hand at the start (55; the variant 60 or more)"}
+    option_specs: ClassVar[Options] = {
+        "dice": Whole("dice in each hand at the start (55; the variant 60 or more)", 1, COUNTS["red"])
+    }
 
     def setup(self) -> None:
         self.colours = PLAYER_COLOURS[: self.players]
@@ -277,7 +280,7 @@ class GreenAmoeba(Game):
     """
 
     info = GameInfo(11, "The Green Amoeba", "Ch/T", (3,), "6 green dice; a black die per player", ("amoeba",), 167)
-    options_help: ClassVar[dict[str, str]] = {"upto": "yes: the roll is the most steps; a player may stop (default no)"}
+    option_specs: ClassVar[Options] = {"upto": YesNo("yes: the roll is the most steps; a player may stop (default no)")}
     START: ClassVar[tuple[Slot, ...]] = ((2, 2, 4), (2, 4, 2), (4, 2, 2), (2, 3, 3), (3, 2, 3), (3, 3, 2))
     max_moves: ClassVar[int] = 900
 

@@ -16,6 +16,7 @@ from pyramid.dice import Colour
 from pyramid.geometry import Slot
 from pyramid.moves import carry, edge_column, edge_slide
 from pyramid.rules import Action, Game, GameInfo, Move, Seat, Termination
+from pyramid.rules.options import Options, YesNo
 from pyramid.state import Cell, PyramidState
 
 EDGE_COLOURS: tuple[Colour, ...] = ("red", "green", "blue")
@@ -95,9 +96,9 @@ class Masquerade(Game):
     """
 
     info = GameInfo(34, "Masquerade", "T", (2, 3), "20 dice per player: 11 black, 3 red, 3 green, 3 blue", (), 371)
-    options_help: ClassVar[dict[str, str]] = {
-        "training": "yes: the training game (each edge one colour) instead of the same sequence on every edge",
-        "others": "yes: a turn may slide an edge of any pyramid (default in the main game); no: your own only",
+    option_specs: ClassVar[Options] = {
+        "training": YesNo("yes: the training game (each edge one colour) instead of the same sequence on every edge"),
+        "others": YesNo("yes: a turn may slide an edge of any pyramid (default in the main game); no: your own only"),
     }
     house_rules = (
         "The start (lost in the seed): every edge reads red, green, blue from the bottom, turned by one colour from "

@@ -21,6 +21,7 @@ from pyramid.drawing import slot_label
 from pyramid.geometry import Slot
 from pyramid.moves import is_open_for, jump_targets
 from pyramid.rules import Action, Declare, Game, GameInfo, Move, Pass, Place, Remove, Seat, Termination
+from pyramid.rules.options import OneOf, Options, Whole
 from pyramid.state import Cell, PyramidState
 
 FLOCK_LAYER = geometry.BASE_LAYER - 1  # the dogs stand in the funnels the base dice form
@@ -119,10 +120,13 @@ class WolfInASheepsCoat(Game):
     info = GameInfo(
         47, "Wolf in a Sheep's Coat", "T", (2, 3, 4, 5, 6), "45 black, red dogs (green bushes)", ("wolf",), 478
     )
-    options_help: ClassVar[dict[str, str]] = {
-        "bushes": "black dice replaced by green bushes at random (default 0)",
-        "wolf": "chosen: the player after the shepherd chooses it in secret (the book, default); "
-        "drawn: drawn at random, as late as the answers allow",
+    option_specs: ClassVar[Options] = {
+        "bushes": Whole("black dice replaced by green bushes at random (default 0)", 0, 40),
+        "wolf": OneOf(
+            "chosen: the player after the shepherd chooses it in secret (the book, default); "
+            "drawn: drawn at random, as late as the answers allow",
+            ("chosen", "drawn"),
+        ),
     }
     house_rules = (
         "A dog looks both ways along the three rows its funnel lies between, from the dice under it, up to a die "
@@ -131,19 +135,13 @@ class WolfInASheepsCoat(Game):
         "shepherd once; dogs stand only on the flock."
     )
     max_moves: ClassVar[int] = 800
-    WOLVES: ClassVar[tuple[str, ...]] = ("chosen", "drawn")
     # a shepherd's belief of the hider: each funnel more whose dog would see a die makes it e times less
     # likely the wolf (a hider hides where the fewest dogs can see it, as greedy does)
     HIDE_WEIGHT: ClassVar[float] = 1.0
 
     def setup(self) -> None:
         bushes = self.option("bushes", 0)
-        if not 0 <= bushes <= 40:
-            raise ValueError(f"option bushes of {self.info.title}: 0 to 40 bushes, got {bushes}")
-        wolf = self.option("wolf", "chosen")
-        if wolf not in self.WOLVES:
-            raise ValueError(f"option wolf of {self.info.title}: expected chosen or drawn, got {wolf!r}")
-        self.chosen = wolf == "chosen"
+        self.chosen = self.option("wolf", "chosen") == "chosen"
         green = {geometry.BASE_SLOTS[int(n)] for n in self.rng.permutation(45)[:bushes]}
         self.state = PyramidState(
             {s: Cell("green" if s in green else "black", self.draw_orientation()) for s in geometry.BASE_SLOTS}

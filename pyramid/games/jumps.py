@@ -15,9 +15,10 @@ from pyramid.dice import Colour
 from pyramid.geometry import Slot
 from pyramid.moves import carry, jump_targets, move_length, rests_on
 from pyramid.rules import PLAYER_COLOURS, Action, Game, GameInfo, Move, Pass, Place, Seat, Termination
+from pyramid.rules.options import Options, Whole, YesNo
 from pyramid.state import Cell, PyramidState
 
-LONG_HELP = "no: no long jumps (arms of 3 and 1), only jumps with arms of 1 and 1 or 2 and 1 (default yes)"
+LONG = YesNo("no: no long jumps (arms of 3 and 1), only jumps with arms of 1 and 1 or 2 and 1 (default yes)")
 
 
 def corner_triangle(corner: int, side: int) -> list[Slot]:
@@ -101,7 +102,7 @@ class Race(JumpGame):
     """
 
     info = GameInfo(52, "Race", "T", (3, 4), "5 dice per player (4 each with 4 players)", (), 527)
-    options_help: ClassVar[dict[str, str]] = {"long": LONG_HELP}
+    option_specs: ClassVar[Options] = {"long": LONG}
     house_rules = (
         "The moves are lost: a turn enters a die from the hand onto an empty funnel of the start line (k = 0), rolled "
         "in, or makes one jump of game 56; a die in the finish area (k >= 4) stays in it. The multipliers are lost: "
@@ -225,7 +226,7 @@ class FleaChase(JumpGame):
     """
 
     info = GameInfo(55, "Flea Chase", "T", (2,), "10 red and 10 green dice", ("fleas",), 552)
-    options_help: ClassVar[dict[str, str]] = {"long": LONG_HELP}
+    option_specs: ClassVar[Options] = {"long": LONG}
     house_rules = (
         "Start (figure lost): each player's 10 dice fill the 10-funnel triangle of their corner (a and b); the "
         "target is the 20-die pyramid of corner c. Jumps (figures lost): L-shaped moves in a plane parallel to a "
@@ -323,7 +324,7 @@ class Finish(JumpGame):
     """
 
     info = GameInfo(56, "Finish", "T", (3,), "7 red, 7 green, 7 black dice", (), 567)
-    options_help: ClassVar[dict[str, str]] = {"long": LONG_HELP}
+    option_specs: ClassVar[Options] = {"long": LONG}
     house_rules = (
         "Start (figure lost): the 6 funnels of the corner triangle of side 3 and one die on top of the corner's "
         "three. The finish line is the base edge opposite the corner. A blockade is lifted by the next turn of "
@@ -418,10 +419,10 @@ class FireRedDevil(JumpGame):
     """
 
     info = GameInfo(57, "The Fire-Red Devil", "T", (2,), "1 red, 1 gold, 12 black, 90 green", ("devil",), 574)
-    options_help: ClassVar[dict[str, str]] = {
-        "long": LONG_HELP,
-        "greens": "green dice each player holds (default 45)",
-        "stuck": "yes: an angel who cannot jump at her turn is caught (default no: she passes)",
+    option_specs: ClassVar[Options] = {
+        "long": LONG,
+        "greens": Whole("green dice each player holds (default 45)", 1, 45),
+        "stuck": YesNo("yes: an angel who cannot jump at her turn is caught (default no: she passes)"),
     }
     house_rules = (
         "Start (figure lost): the three 4-die pyramids have their tops at (4, 3, 0), (0, 4, 3) and (3, 0, 4), two "

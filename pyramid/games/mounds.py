@@ -10,10 +10,11 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from pyramid import geometry
-from pyramid.games.jumps import LONG_HELP, JumpGame
+from pyramid.games.jumps import LONG, JumpGame
 from pyramid.geometry import Slot
 from pyramid.moves import is_free, is_open_for, move_length, reach
 from pyramid.rules import PLAYER_COLOURS, Action, GameInfo, Move, Pass, Seat, Termination
+from pyramid.rules.options import Options, YesNo
 from pyramid.state import Cell, PyramidState
 
 CORNERS = "abc"
@@ -102,7 +103,7 @@ class MoundMover(CornerGame):
     """
 
     info = GameInfo(37, "Mound Mover", "T", (3,), "20 red, 20 green, 20 black dice", (), 390)
-    options_help: ClassVar[dict[str, str]] = {"long": LONG_HELP}
+    option_specs: ClassVar[Options] = {"long": LONG}
     house_rules = (
         "Jumps (figures lost) as in Flea Chase, with its long jump, and the steep jump (arms of 4 and 1): the "
         "only jump off the top of a 20-die corner pyramid. The target is the corner next clockwise. When "
@@ -174,8 +175,8 @@ class Diebylon(CornerGame):
     """
 
     info = GameInfo(38, "Diebylon", "C/Ch", (3,), "10 red, 10 green, 10 black dice; a die to roll", (), 396)
-    options_help: ClassVar[dict[str, str]] = {
-        "faster": "yes: your die on top of your target, all its slots filled with any dice, wins (default no)"
+    option_specs: ClassVar[Options] = {
+        "faster": YesNo("yes: your die on top of your target, all its slots filled with any dice, wins (default no)")
     }
     house_rules = (
         "The target is the corner next clockwise. A move is one die carried to an open slot at exactly the rolled "

@@ -15,7 +15,10 @@ from typing import ClassVar
 from pyramid import geometry
 from pyramid.geometry import Slot
 from pyramid.rules import Action, Declare, Game, GameInfo, Place, Remove, Seat, Termination, funnel_faces
+from pyramid.rules.options import Number, Options, PerPlayer, Whole
 from pyramid.state import Cell, PyramidState, random_pattern
+
+MAX_ROUNDS = 1000  # the most rounds an option may ask for
 
 # Chance that three dice total t, for t = 3..18.
 THREE_DICE: dict[int, float] = {t: 0.0 for t in range(3, 19)}
@@ -64,7 +67,7 @@ class StoringScores(Game):
         "End (lost in the seed): the game ends when every green die has been taken or every player has "
         "had 10 turns (option rounds); most green dice wins."
     )
-    options_help: ClassVar[dict[str, str]] = {"rounds": "turns each player gets (default 10)"}
+    option_specs: ClassVar[Options] = {"rounds": Whole("turns each player gets (default 10)", 1, MAX_ROUNDS)}
 
     def setup(self) -> None:
         cells = {s: Cell("black", self.draw_orientation()) for s in geometry.BASE_SLOTS}
@@ -203,12 +206,9 @@ class Point(Declare):
         return f"point at hill {self.hill + 1} ({HILL_NAMES[self.hill]})"
 
 
-def _per_player(text: str, players: int, draw: Callable[[], float]) -> list[float]:
-    """One value per player from an option ``"a,b,c"`` or ``"a"``; drawn when the option is empty."""
-    if not text:
-        return [draw() for _ in range(players)]
-    values = [float(v) for v in str(text).split(",")]
-    return values * players if len(values) == 1 else values[:players]
+def _per_player(given: tuple[float, ...], players: int, draw: Callable[[], float]) -> list[float]:
+    """The values of a ``PerPlayer`` option, one per player; each drawn when the option is not given."""
+    return list(given) if given else [draw() for _ in range(players)]
 
 
 class CleverMole(Game):
@@ -230,19 +230,23 @@ class CleverMole(Game):
     """
 
     info = GameInfo(14, "The Clever Mole", "O", (2, 3, 4, 5, 6), "6 hills of 10 mixed dice", ("mole",), 179)
-    options_help: ClassVar[dict[str, str]] = {
-        "rounds": "rounds played (default 10)",
-        "difficulty": "1 colours, 2 also eyes (default), 3 also faces on a side",
-        "speeds": "median reaction seconds per child, e.g. 3,5 (default drawn from 2..6)",
-        "accuracy": "chance per child to point where meant, e.g. 0.9,0.8 (default drawn from 0.75..0.95)",
+    option_specs: ClassVar[Options] = {
+        "rounds": Whole("rounds played (default 10)", 1, MAX_ROUNDS),
+        "difficulty": Whole("1 colours, 2 also eyes (default), 3 also faces on a side", 1, 3),
+        "speeds": PerPlayer(
+            "median reaction seconds per child, e.g. 3,5 (default drawn from 2..6)", Number("", 0.0, 600.0, above=True)
+        ),
+        "accuracy": PerPlayer(
+            "chance per child to point where meant, e.g. 0.9,0.8 (default drawn from 0.75..0.95)", Number("", 0.0, 1.0)
+        ),
     }
 
     def setup(self) -> None:
         slots = [s for apex in HILL_APEXES for s in geometry.small_pyramid(10, apex)]
         self.state = random_pattern(slots, self.rng, random_faces=True)
-        self.speeds = _per_player(self.option("speeds", ""), self.players, lambda: float(self.rng.uniform(2, 6)))
+        self.speeds = _per_player(self.option("speeds", ()), self.players, lambda: float(self.rng.uniform(2, 6)))
         self.accuracy = _per_player(
-            self.option("accuracy", ""), self.players, lambda: float(self.rng.uniform(0.75, 0.95))
+            self.option("accuracy", ()), self.players, lambda: float(self.rng.uniform(0.75, 0.95))
         )
         self.points = [0] * self.players
         self.rounds = 0
@@ -267,7 +271,7 @@ class CleverMole(Game):
 
     def new_round(self) -> None:
         """Hide the mole and describe its hill."""
-        kinds = CLUE_KINDS[min(3, max(1, self.option("difficulty", 2)))]
+        kinds = CLUE_KINDS[self.option("difficulty", 2)]
         seen = self.features()
         for _ in range(50):
             self.target = int(self.rng.integers(len(HILL_APEXES)))

@@ -31,11 +31,15 @@ from pyramid.rules import (
     funnel_faces,
     open_slots,
 )
+from pyramid.rules.options import Number, Options, PerPlayer
 from pyramid.state import PyramidState, random_pattern
 
-SPEED_OPTIONS: dict[str, str] = {
-    "speeds": "mean reaction times in seconds, one per player, comma-separated (default: drawn, 0.35..0.75)",
-    "spread": "log-normal spread of each reaction around its mean (default 0.3)",
+SPEED_OPTIONS: Options = {
+    "speeds": PerPlayer(
+        "mean reaction times in seconds, one per player, comma-separated (default: drawn, 0.35..0.75)",
+        Number("", 0.0, 60.0, above=True),
+    ),
+    "spread": Number("log-normal spread of each reaction around its mean (default 0.3)", 0.0, 3.0),
 }
 
 
@@ -49,12 +53,8 @@ class Reflexes:
     @classmethod
     def for_game(cls, game: Game) -> Reflexes:
         """The reflexes given by the game's ``speeds``/``spread`` options, else drawn from its generator."""
-        text = str(game.options.get("speeds", "")).strip()
-        if text:
-            means = tuple(float(v) for v in text.split(","))
-            if len(means) != game.players or min(means) <= 0:
-                raise ValueError(f"speeds needs {game.players} positive reaction times, got {text!r}")
-        else:
+        means: tuple[float, ...] = game.option("speeds", ())
+        if not means:
             means = tuple(float(v) for v in game.rng.uniform(0.35, 0.75, game.players))
         return cls(means, game.option("spread", 0.3))
 
@@ -101,7 +101,7 @@ class GreedyGrabber(Game):
     info = GameInfo(
         43, "Greedy Grabber", "D/S", (3,), "full pyramid, mixed colours; 1 extra die each", ("raffzahn",), 435
     )
-    options_help: ClassVar[dict[str, str]] = SPEED_OPTIONS
+    option_specs: ClassVar[Options] = SPEED_OPTIONS
 
     def setup(self) -> None:
         self.state = random_pattern(geometry.SLOTS, self.rng, COUNTS, random_faces=True)
@@ -196,7 +196,7 @@ class Lookout(Game):
     """
 
     info = GameInfo(33, "Lookout", "C/S", (2, 3), "82 (2p) or 55 (3p) per colour; golden die; blue fillers", (), 355)
-    options_help: ClassVar[dict[str, str]] = SPEED_OPTIONS
+    option_specs: ClassVar[Options] = SPEED_OPTIONS
     house_rules = (
         "Placement (lost in the seed): a die may be built in any open slot: an empty base funnel or a "
         "funnel of three dice."
@@ -289,7 +289,7 @@ class SpottedCow(Game):
     """
 
     info = GameInfo(18, "Spotted Cow", "O/S", (2, 3, 4, 5, 6), "45 base dice + 120 shared; 3 dice", ("bunte kuh",), 213)
-    options_help: ClassVar[dict[str, str]] = SPEED_OPTIONS
+    option_specs: ClassVar[Options] = SPEED_OPTIONS
 
     def setup(self) -> None:
         self.state = random_pattern(geometry.BASE_SLOTS, self.rng, {"black": 45}, random_faces=True)

@@ -19,6 +19,7 @@ from pyramid import geometry
 from pyramid.geometry import Slot, UpFaces
 from pyramid.moves import AXES, carry, edge_slide, shift
 from pyramid.rules import Action, Game, GameInfo, Move, Pass, Place, Remove, Seat, Termination
+from pyramid.rules.options import OneOf, Options
 from pyramid.state import Cell, PyramidState
 
 APEX: Slot = (0, 0, 0)
@@ -84,9 +85,15 @@ class Slide(Game):
     """
 
     info = GameInfo(35, "Slide", "T", (2, 3), "165 dice: 84 black, 25 green, 56 red inside", (), 377)
-    options_help: ClassVar[dict[str, str]] = {
-        "goal": "spar: one of your two spars shows one number on your side, 9 faces (default); roof: all 17 faces",
-        "turn": "first: the top die may be turned before the slide (default); last: the die slid out, after it",
+    option_specs: ClassVar[Options] = {
+        "goal": OneOf(
+            "spar: one of your two spars shows one number on your side, 9 faces (default); roof: all 17 faces",
+            ("spar", "roof"),
+        ),
+        "turn": OneOf(
+            "first: the top die may be turned before the slide (default); last: the die slid out, after it",
+            ("first", "last"),
+        ),
     }
     house_rules = (
         "The object (cut off in the seed): first to make one green spar on your side show one number on its 9 "
@@ -96,7 +103,6 @@ class Slide(Game):
     )
     max_moves: ClassVar[int] = 450
     GOALS: ClassVar[dict[str, int]] = {"spar": 9, "roof": 17}  # the goal's faces
-    TURNS: ClassVar[tuple[str, ...]] = ("first", "last")
 
     def setup(self) -> None:
         green = {s for axis in range(3) for s in spar(axis)}
@@ -108,11 +114,7 @@ class Slide(Game):
     def choose_rules(self) -> None:
         """Read the options ``goal`` and ``turn``, and set the first stage of a turn."""
         self.goal = self.option("goal", "spar")
-        if self.goal not in self.GOALS:
-            raise ValueError(f"option goal of {self.info.title}: expected spar or roof, got {self.goal!r}")
         turn = self.option("turn", "first")
-        if turn not in self.TURNS:
-            raise ValueError(f"option turn of {self.info.title}: expected first or last, got {turn!r}")
         self.turn_first = turn == "first"
         self.first_stage: Stage = "turn" if self.turn_first else "slide"
         self.stage: Stage = self.first_stage

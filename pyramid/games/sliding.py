@@ -22,6 +22,7 @@ from pyramid.rules import (
     Termination,
     open_slots,
 )
+from pyramid.rules.options import Options, YesNo
 from pyramid.state import Cell, PyramidState
 
 
@@ -72,8 +73,8 @@ class CuiBono(Game):
     """
 
     info = GameInfo(44, "Cui Bono?", "D/T", (2, 3, 4, 5, 6), "55 red, 55 green, 55 black", ("cui bono",), 447)
-    options_help: ClassVar[dict[str, str]] = {
-        "once": "no: a die may be placed again every time it is taken (default yes: once, then it is kept)"
+    option_specs: ClassVar[Options] = {
+        "once": YesNo("no: a die may be placed again every time it is taken (default yes: once, then it is kept)")
     }
     house_rules = (
         "Placement (lost in the seed): the die may go into any funnel resting on three dice (not onto the "

@@ -19,7 +19,7 @@ from pyramid.rules.actions import (
     exact_result,
 )
 from pyramid.rules.checker import CheckReport, check_game
-from pyramid.rules.contract import ANY_NUMBER, GameBase, Phase, cast_option, player_counts
+from pyramid.rules.contract import ANY_NUMBER, GameBase, Phase, player_counts
 from pyramid.rules.game import PLAYER_COLOURS, Game, colour_scores, funnel_faces
 from pyramid.rules.outcome import GameInfo, Outcome, Seat, Termination, name_key
 
@@ -45,7 +45,6 @@ __all__ = [
     "Rolled",
     "Seat",
     "Termination",
-    "cast_option",
     "check_game",
     "colour_scores",
     "exact_result",

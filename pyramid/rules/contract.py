@@ -17,10 +17,8 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
+from pyramid.rules.options import Options, read_options
 from pyramid.rules.outcome import GameInfo, Outcome, Seat, Termination
-
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off"}
 
 
 class Phase(enum.Enum):
@@ -30,26 +28,6 @@ class Phase(enum.Enum):
     CHANCE = "the world resolves a chance step (a roll)"
     PHYSICAL = "a player acts with their hands until the game judges the turn over"
     OVER = "the game is over"
-
-
-def cast_option(game: str, key: str, value: Any, default: Any) -> Any:
-    """``value`` (often a string from ``--option KEY=VALUE``) as the type of ``default``.
-
-    ValueError naming the game, the option and the expected type when it does not fit; "false" is
-    False for a yes/no option (Python's bool("false") would be True).
-    """
-    if default is None or value is None or isinstance(value, type(default)):
-        return value
-    text = str(value).strip()
-    if isinstance(default, bool):
-        if text.lower() in _TRUE | _FALSE:
-            return text.lower() in _TRUE
-        raise ValueError(f"option {key} of {game}: expected yes or no (true/false, 1/0), got {text!r}")
-    try:
-        return type(default)(text)
-    except ValueError:
-        kind = {int: "a whole number", float: "a number"}.get(type(default), type(default).__name__)
-        raise ValueError(f"option {key} of {game}: expected {kind} (default {default!r}), got {text!r}") from None
 
 
 ANY_NUMBER = range(1, sys.maxsize)  # the player counts of a game for any number of players
@@ -72,19 +50,16 @@ class GameBase(abc.ABC):
     info: ClassVar[GameInfo]
     kind: ClassVar[str]  # "board", "skill" or "table"
     house_rules: ClassVar[str] = ""  # rules the seed lost, filled in by the project
-    options_help: ClassVar[dict[str, str]] = {}
+    option_specs: ClassVar[Options] = {}  # each option's meaning, type and range (``pyramid.rules.options``)
     default_player: ClassVar[str] = "random"  # the player `pyramid play` seats when none is named
 
     def __init__(self, players: int | None = None, *, rng: np.random.Generator, **options: Any) -> None:
         n = self.info.players[0] if players is None else players
+        options = self.read_options(options, n)
         if n not in self.allowed_players(options):
             raise ValueError(
                 f"{self.info.title} is for {player_counts(self.allowed_players(options))} players, not {n}"
             )
-        unknown = set(options) - set(self.options_help)
-        if unknown:
-            known = ", ".join(sorted(self.options_help)) or "none"
-            raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))} for {self.info.title}; known: {known}")
         self.players = n
         self.rng = rng
         self.options = options
@@ -94,8 +69,15 @@ class GameBase(abc.ABC):
 
     @classmethod
     def allowed_players(cls, options: dict[str, Any]) -> Sequence[int]:
-        """The player counts this game takes with ``options`` (by default ``info.players``)."""
+        """The player counts this game takes with ``options`` as read (by default ``info.players``)."""
         return cls.info.players
+
+    @classmethod
+    def read_options(cls, options: dict[str, Any], players: int) -> dict[str, Any]:
+        """``options`` (text or Python values) read by the game's ``option_specs``; ValueError naming the option,
+        the value and what is allowed for an unknown key or a value out of range, not finite or of another type."""
+        name = cls.info.title if cls.info.number is not None else cls.info.key
+        return read_options(options, cls.option_specs, players, name)
 
     # -- what the match loop asks ------------------------------------------------------------
 
@@ -145,8 +127,8 @@ class GameBase(abc.ABC):
         return self.outcome
 
     def option(self, key: str, default: Any) -> Any:
-        """A game option given on construction (``--option KEY=VALUE``), cast to the default's type."""
-        return cast_option(self.info.title, key, self.options.get(key, default), default)
+        """A game option given on construction (``--option KEY=VALUE``), as read; ``default`` when not given."""
+        return self.options.get(key, default)
 
     def next_player(self, player: Seat | None = None) -> Seat:
         """The player after ``player`` (default ``to_move``) in turn order."""

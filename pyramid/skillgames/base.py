@@ -17,6 +17,7 @@ import numpy as np
 from pyramid.dice import DICE, Colour, DieId
 from pyramid.perception import Readout, Status
 from pyramid.rules import GameBase, Phase, Seat, Termination
+from pyramid.rules.options import Whole
 
 if TYPE_CHECKING:
     from pyramid.physics.world import World
@@ -39,6 +40,12 @@ class TurnRecord:
     end: TurnEnd
     time: float
     actions: int
+
+
+MAX_ROUNDS = 100  # turns per player an option may ask for: each is a physical turn of up to a few minutes
+ROUNDS = Whole("turns per player (default 1)", 1, MAX_ROUNDS)
+LAYERS = Whole("layers of the pyramid (default 9: all 165 dice)", 2, 9)
+MAX_THROWS = 10_000  # throws in all an option may ask for
 
 
 class SkillGame(GameBase):

@@ -11,11 +11,21 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 
 from pyramid import geometry
-from pyramid.dice import EDGE, Colour, DieId
+from pyramid.dice import COUNTS, EDGE, Colour, DieId
 from pyramid.geometry import Slot, UpFaces
 from pyramid.perception import DieReading, Readout, Status
 from pyramid.rules import GameInfo
-from pyramid.skillgames.base import DiceInHand, SkillGame, ThrowingRace, TurnEnd, TurnRecord, stock
+from pyramid.rules.options import Number, OneOf, Options, Whole
+from pyramid.skillgames.base import (
+    MAX_THROWS,
+    ROUNDS,
+    DiceInHand,
+    SkillGame,
+    ThrowingRace,
+    TurnEnd,
+    TurnRecord,
+    stock,
+)
 from pyramid.skillgames.throwing import on_plate
 from pyramid.state import Cell, PyramidState
 
@@ -70,10 +80,13 @@ class MaliciousPleasure(ThrowingRace):
     throw_limit = 2000
 
     info: ClassVar[GameInfo] = GameInfo(20, "Malicious Pleasure", "C (S)", (2, 3), "82 or 55 dice each", (), 226)
-    options_help: ClassVar[dict[str, str]] = {
-        "dice": "dice per player (default 82 with 2 players, 55 with 3)",
-        "throws": "most throws in all (default 2000)",
-        "number": "the number a die in the funnel shows: funnel (the face it turns into it, default) or lowest",
+    option_specs: ClassVar[Options] = {
+        "dice": Whole("dice per player (default 82 with 2 players, 55 with 3)", 1, COUNTS["red"]),
+        "throws": Whole("most throws in all (default 2000)", 1, MAX_THROWS),
+        "number": OneOf(
+            "the number a die in the funnel shows: funnel (the face it turns into it, default) or lowest",
+            ("funnel", "lowest"),
+        ),
     }
     shared_world: ClassVar[bool] = True
     default_player: ClassVar[str] = "malice"
@@ -92,8 +105,6 @@ class MaliciousPleasure(ThrowingRace):
         self.allowed = 0  # dice the turn may place in all (0 until the throw is judged)
         self.spot: Slot | None = None  # where the next set-down goes
         self.reading = self.option("number", "funnel")
-        if self.reading not in ("funnel", "lowest"):
-            raise ValueError(f"option number of {self.info.title}: funnel or lowest, got {self.reading!r}")
 
     def prepare(self, world: World) -> None:
         """The plate starts empty."""
@@ -209,10 +220,10 @@ class VainGuineaFowl(SkillGame):
     lifts_dice_out = True
 
     info: ClassVar[GameInfo] = GameInfo(17, "The Vain Guinea Fowl", "S", (2, 3), "10 green, 46 black, 1 red", (), 202)
-    options_help: ClassVar[dict[str, str]] = {
-        "core": "dice of the green core: 1, 4 or 10 (default 10)",
-        "time": "simulated seconds a turn may last (default 240)",
-        "rounds": "turns per player (default 1)",
+    option_specs: ClassVar[Options] = {
+        "core": Whole("dice of the green core (default 10)", 1, 10, among=(1, 4, 10)),
+        "time": Number("simulated seconds a turn may last (default 240)", 0.0, 3600.0, above=True),
+        "rounds": ROUNDS,
     }
     lower_wins: ClassVar[bool] = True
     default_player: ClassVar[str] = "fowl"
@@ -220,8 +231,6 @@ class VainGuineaFowl(SkillGame):
 
     def setup(self) -> None:
         core = self.option("core", 10)
-        if core not in (1, 4, 10):
-            raise ValueError(f"the core has 1, 4 or 10 dice, not {core}")
         layers = geometry.SMALL_PYRAMID_LAYERS[core] + 3
         bird = next(n for n, m in geometry.SMALL_PYRAMID_LAYERS.items() if m == layers)
         self.apex: Slot = geometry.small_pyramid_apexes(bird)["centre"]
@@ -351,10 +360,7 @@ class Emag(DiceInHand, SkillGame):
 
     info: ClassVar[GameInfo] = GameInfo(5, "Emag", "S", (1, 2, 3, 4, 5, 6), "not stated: 20 dice (house rule)", (), 128)
     house_rules: ClassVar[str] = "all of it: the rule text is lost"
-    options_help: ClassVar[dict[str, str]] = {
-        "dice": "dice per turn (default 20)",
-        "rounds": "turns per player (default 1)",
-    }
+    option_specs: ClassVar[Options] = {"dice": Whole("dice per turn (default 20)", 1, COUNTS["red"]), "rounds": ROUNDS}
     default_player: ClassVar[str] = "stack"
     time_limit: ClassVar[float] = 120.0
 

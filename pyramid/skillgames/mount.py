@@ -16,8 +16,9 @@ from pyramid.dice import DICE, EDGE, DieId
 from pyramid.geometry import Slot
 from pyramid.perception import DieReading, Readout, Status
 from pyramid.rules import GameInfo
-from pyramid.skillgames.base import DiceInHand, SkillGame, TurnEnd, TurnRecord
-from pyramid.skillgames.standing import coloured, pyramid_slots
+from pyramid.rules.options import Options, Whole
+from pyramid.skillgames.base import LAYERS, ROUNDS, DiceInHand, SkillGame, TurnEnd, TurnRecord
+from pyramid.skillgames.standing import LAYER_DICE, coloured, pyramid_slots
 from pyramid.tolerances import TOL
 
 if TYPE_CHECKING:
@@ -72,10 +73,10 @@ class Mounting(DiceInHand, SkillGame):
     info: ClassVar[GameInfo] = GameInfo(
         8, "Mount(a)ing", "S", (1, 2, 3, 4, 5, 6), "the pyramid plus 30 loose dice", ("mounting", "mountaing"), 142
     )
-    options_help: ClassVar[dict[str, str]] = {
-        "layers": "layers of the pyramid, 2 to 9 (default 9: all 165 dice)",
-        "dice": "loose dice in the hand per turn (default 30)",
-        "rounds": "turns per player (default 1)",
+    option_specs: ClassVar[Options] = {
+        "layers": LAYERS,
+        "dice": Whole("loose dice in the hand per turn, beside the pyramid (default 30)", 0, len(DICE) - LAYER_DICE[2]),
+        "rounds": ROUNDS,
     }
     time_limit: ClassVar[float] = 300.0
     default_player: ClassVar[str] = "mount"
@@ -84,6 +85,12 @@ class Mounting(DiceInHand, SkillGame):
         self.mounted: list[float] = [0.0] * self.players
         self.layers = self.option("layers", 9)
         self.slots: list[Slot] = pyramid_slots(self.layers)
+        spare = len(DICE) - len(self.slots)
+        if not 0 <= self.option("dice", 30) <= spare:
+            raise ValueError(
+                f"option dice of {self.info.title}: expected 0 to {spare} dice beside a pyramid of {self.layers} "
+                f"layers, got {self.option('dice', 30)}"
+            )
         self.apex: Slot = min(self.slots, key=geometry.layer)
         self.hand: list[DieId] = []
         self.handed: list[DieId] = []

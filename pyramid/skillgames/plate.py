@@ -17,7 +17,8 @@ from pyramid.dice import EDGE, DieId
 from pyramid.geometry import Slot
 from pyramid.perception import Readout
 from pyramid.rules import GameInfo
-from pyramid.skillgames.base import SkillGame, TurnEnd, TurnRecord, fallen, settled_slots, stock
+from pyramid.rules.options import Options
+from pyramid.skillgames.base import ROUNDS, SkillGame, TurnEnd, TurnRecord, fallen, settled_slots, stock
 
 if TYPE_CHECKING:
     from pyramid.physics.world import World
@@ -118,7 +119,7 @@ class Faraday(TimedPlateGame):
     """
 
     info: ClassVar[GameInfo] = GameInfo(3, "Faraday", "S", (1, 2, 3, 4), "3 dice", (), 114)
-    options_help: ClassVar[dict[str, str]] = {"rounds": "turns per player (default 1)"}
+    option_specs: ClassVar[Options] = {"rounds": ROUNDS}
     default_player: ClassVar[str] = "tilt"
     start = CENTRE
     goal_text = "all three corners filled"
@@ -188,7 +189,7 @@ class Coulomb(SmallPyramidGame):
     """
 
     info: ClassVar[GameInfo] = GameInfo(4, "Coulomb", "S", (1, 2, 3, 4), "4 dice", (), 120)
-    options_help: ClassVar[dict[str, str]] = {"rounds": "turns per player (default 1)"}
+    option_specs: ClassVar[Options] = {"rounds": ROUNDS}
     default_player: ClassVar[str] = "tilt"
     start = (*CORNERS, CENTRE[0])
 
@@ -261,6 +262,6 @@ class Dune(SmallPyramidGame):
     """
 
     info: ClassVar[GameInfo] = GameInfo(2, "Dune", "S", (1, 2, 3, 4), "4 dice", (), 107)
-    options_help: ClassVar[dict[str, str]] = {"rounds": "turns per player (default 1)"}
+    option_specs: ClassVar[Options] = {"rounds": ROUNDS}
     default_player: ClassVar[str] = "blow"
     start = ((5, 2, 1), (1, 5, 2), (2, 1, 5), (3, 3, 2))

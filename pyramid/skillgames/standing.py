@@ -9,7 +9,8 @@ from pyramid.dice import DieId
 from pyramid.geometry import Slot
 from pyramid.perception import Readout, Status
 from pyramid.rules import GameInfo
-from pyramid.skillgames.base import SkillGame, TurnEnd, TurnRecord, fallen
+from pyramid.rules.options import Options
+from pyramid.skillgames.base import LAYERS, ROUNDS, SkillGame, TurnEnd, TurnRecord, fallen
 from pyramid.state import Cell, PyramidState
 
 if TYPE_CHECKING:
@@ -51,10 +52,7 @@ class DiceMikado(SkillGame):
     lifts_dice_out = True
 
     info: ClassVar[GameInfo] = GameInfo(6, "Dice Mikado", "S", (1, 2, 3, 4, 5, 6), "165 dice", ("mikado",), 130)
-    options_help: ClassVar[dict[str, str]] = {
-        "layers": "layers of the pyramid, 2 to 9 (default 9: all 165 dice)",
-        "rounds": "turns per player (default 1)",
-    }
+    option_specs: ClassVar[Options] = {"layers": LAYERS, "rounds": ROUNDS}
     time_limit: ClassVar[float] = 1000.0
     default_player: ClassVar[str] = "careful"
 
@@ -115,7 +113,7 @@ class CaptainFlint(SkillGame):
     info: ClassVar[GameInfo] = GameInfo(
         1, "Captain Flint's Skeleton Trick", "S", (1, 2, 3), "165 dice", ("captain flint", "skeleton"), 91
     )
-    options_help: ClassVar[dict[str, str]] = {"layers": "layers of the pyramid, 2 to 9 (default 9)"}
+    option_specs: ClassVar[Options] = {"layers": LAYERS}
     time_limit: ClassVar[float] = 30.0
     default_player: ClassVar[str] = "flint"
 

@@ -13,11 +13,21 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 
 from pyramid import geometry
-from pyramid.dice import EDGE, Colour, DieId
+from pyramid.dice import COUNTS, EDGE, Colour, DieId
 from pyramid.geometry import Slot
 from pyramid.perception import DieReading, Readout
 from pyramid.rules import GameInfo, Termination
-from pyramid.skillgames.base import SkillGame, ThrowingRace, TurnEnd, TurnRecord, seat_with_dice, stock
+from pyramid.rules.options import Options, Whole
+from pyramid.skillgames.base import (
+    MAX_ROUNDS,
+    MAX_THROWS,
+    SkillGame,
+    ThrowingRace,
+    TurnEnd,
+    TurnRecord,
+    seat_with_dice,
+    stock,
+)
 from pyramid.state import Cell, PyramidState
 from pyramid.tolerances import TOL
 from pyramid.units import PLACE_DROP
@@ -56,7 +66,9 @@ class Flickers(SkillGame):
     """
 
     info: ClassVar[GameInfo] = GameInfo(7, "Flickers", "S", (2, 3), "5 dice per player", (), 137)
-    options_help: ClassVar[dict[str, str]] = {"rounds": "most rounds before the dice on the plate decide (25)"}
+    option_specs: ClassVar[Options] = {
+        "rounds": Whole("most rounds before the dice on the plate decide (25)", 1, MAX_ROUNDS)
+    }
     shared_world: ClassVar[bool] = True
     default_player: ClassVar[str] = "flick"
     time_limit: ClassVar[float] = 10.0
@@ -138,7 +150,7 @@ class HideAway(SkillGame):
     """
 
     info: ClassVar[GameInfo] = GameInfo(9, "Hide Away", "S", (2, 3), "4-die pyramids and black dice", (), 153)
-    options_help: ClassVar[dict[str, str]] = {"dice": "black dice per player (default 8)"}
+    option_specs: ClassVar[Options] = {"dice": Whole("black dice per player (default 8)", 1, COUNTS["black"] // 2)}
     shared_world: ClassVar[bool] = True
     lower_wins: ClassVar[bool] = True
     default_player: ClassVar[str] = "throw"
@@ -223,9 +235,9 @@ class Trulla(SkillGame):
     """
 
     info: ClassVar[GameInfo] = GameInfo(16, "Trulla", "C (S)", (2, 3), "all dice by colour; a ladle", (), 196)
-    options_help: ClassVar[dict[str, str]] = {
-        "dice": "dice per player (default 55)",
-        "rounds": "most rounds (default 30)",
+    option_specs: ClassVar[Options] = {
+        "dice": Whole("dice per player (default 55)", 1, COUNTS["red"]),
+        "rounds": Whole("most rounds (default 30)", 1, MAX_ROUNDS),
     }
     shared_world: ClassVar[bool] = True
     default_player: ClassVar[str] = "ladle"
@@ -301,9 +313,9 @@ class DishingUp(ThrowingRace):
     throw_limit = 600
 
     info: ClassVar[GameInfo] = GameInfo(19, "Dishing Up", "C (S)", (3, 4, 5, 6), "56-die core; 108 dice", (), 220)
-    options_help: ClassVar[dict[str, str]] = {
-        "dice": "dice per player (default 108 // players)",
-        "throws": "most throws in all (default 600)",
+    option_specs: ClassVar[Options] = {
+        "dice": Whole("dice per player (default 108 // players)", 1, COUNTS["red"]),
+        "throws": Whole("most throws in all (default 600)", 1, MAX_THROWS),
     }
     shared_world: ClassVar[bool] = True
     default_player: ClassVar[str] = "throw"

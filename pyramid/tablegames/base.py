@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Self, TypeAlias, TypeVar
 
 import numpy as np
 
-from pyramid.rules import Choice, GameBase, IllegalAction, Phase, Roll, Rolled, Seat, Termination, cast_option
+from pyramid.rules import Choice, GameBase, IllegalAction, Phase, Roll, Rolled, Seat, Termination
 
 T = TypeVar("T")
 Faces = tuple[int, ...]
@@ -109,10 +109,6 @@ class TableGame(GameBase):
     def measures(self) -> dict[str, list[float]]:
         """What an experiment's row records of each seat, by name: the scores, unless the game counts otherwise."""
         return {"score": list(self.scores())}
-
-    def option(self, key: str, default: Any) -> Any:
-        """A game option cast to the default's type; errors name the game as the command line does."""
-        return cast_option(self.info.key, key, self.options.get(key, default), default)
 
     # -- what the script uses -----------------------------------------------------------------------
 

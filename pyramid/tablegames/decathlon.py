@@ -52,7 +52,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, ClassVar
 
-from pyramid.rules import ANY_NUMBER, GameInfo, cast_option
+from pyramid.rules import ANY_NUMBER, GameInfo
+from pyramid.rules.options import Options, YesNo
 from pyramid.tablegames import decathlon_dp as dp
 from pyramid.tablegames.base import Steps, TableGame, ask, roll
 
@@ -108,13 +109,13 @@ class Decathlon(TableGame):
 
     info: ClassVar[GameInfo] = INFO
     default_player: ClassVar[str] = "optimal"
-    options_help: ClassVar[dict[str, str]] = {
-        "championship": "yes: the Championship, medals (3, 2, 1 honours) per discipline, any number of players"
+    option_specs: ClassVar[Options] = {
+        "championship": YesNo("yes: the Championship, medals (3, 2, 1 honours) per discipline, any number of players")
     }
 
     @classmethod
     def allowed_players(cls, options: dict[str, Any]) -> Sequence[int]:
-        if cast_option(INFO.key, "championship", options.get("championship", False), False):
+        if options.get("championship", False):
             return ANY_NUMBER
         return INFO.players
 

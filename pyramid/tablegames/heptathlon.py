@@ -60,6 +60,7 @@ from functools import partial
 from typing import ClassVar
 
 from pyramid.rules import GameInfo
+from pyramid.rules.options import OneOf, Options
 from pyramid.tablegames import heptathlon_dp as dp
 from pyramid.tablegames.base import Steps, TableGame, ask, roll
 
@@ -147,26 +148,24 @@ class Heptathlon(TableGame):
 
     info: ClassVar[GameInfo] = INFO
     default_player: ClassVar[str] = "strong"
-    options_help: ClassVar[dict[str, str]] = {
-        "pairs": "each (default: every two equal dice make a pair) or distinct (one pair per number)",
-        "hurdles": "kept (default: the 1s among the seven dice at the end cross out -7s) or rolled (every 1 rolled)",
-        "spin": "keep (default: every spin roll keeps the dice of one number) or optional (it may keep none)",
+    option_specs: ClassVar[Options] = {
+        "pairs": OneOf(
+            "each (default: every two equal dice make a pair) or distinct (one pair per number)", ("each", "distinct")
+        ),
+        "hurdles": OneOf(
+            "kept (default: the 1s among the seven dice at the end cross out -7s) or rolled (every 1 rolled)",
+            ("kept", "rolled"),
+        ),
+        "spin": OneOf(
+            "keep (default: every spin roll keeps the dice of one number) or optional (it may keep none)",
+            ("keep", "optional"),
+        ),
     }
-    readings: ClassVar[dict[str, tuple[str, str]]] = {
-        "pairs": ("each", "distinct"),
-        "hurdles": ("kept", "rolled"),
-        "spin": ("keep", "optional"),
-    }  # per option: the reading chosen, then the other
 
     def setup(self) -> None:
-        chosen = {}
-        for key, (default, other) in self.readings.items():
-            chosen[key] = str(self.option(key, default)).lower()
-            if chosen[key] not in (default, other):
-                raise ValueError(f"option {key} of heptathlon: expected {default} or {other}, got {chosen[key]!r}")
-        self.distinct = chosen["pairs"] == "distinct"
-        self.hurdle_ones_rolled = chosen["hurdles"] == "rolled"
-        self.spin_optional = chosen["spin"] == "optional"
+        self.distinct = self.option("pairs", "each") == "distinct"
+        self.hurdle_ones_rolled = self.option("hurdles", "kept") == "rolled"
+        self.spin_optional = self.option("spin", "keep") == "optional"
         self.skills: list[list[int]] = []  # marks per skill for each player, rolled as the game starts
         self.sheet: dict[str, list[Entry]] = {}
         self.totals = [0] * self.players

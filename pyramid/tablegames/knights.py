@@ -52,7 +52,8 @@ from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import ClassVar
 
-from pyramid.rules import GameInfo, Seat, Termination, cast_option
+from pyramid.rules import GameInfo, Seat, Termination
+from pyramid.rules.options import ListOf, Options, Whole
 from pyramid.tablegames import knights_cards as kc
 from pyramid.tablegames import knights_dp as kd
 from pyramid.tablegames.base import Steps, TableGame, ask, roll
@@ -139,19 +140,18 @@ class Knights(TableGame):
 
     info: ClassVar[GameInfo] = INFO
     default_player: ClassVar[str] = "strong"
-    options_help: ClassVar[dict[str, str]] = {
-        "die-cards": "the values of the 8 die cards, 1 to 5 (default 1,2,3,4,5,2,3,4)",
-        "max-rounds": f"rounds before the game is stopped and the most castles, then tournaments, win ({MAX_ROUNDS})",
+    option_specs: ClassVar[Options] = {
+        "die-cards": ListOf("the values of the 8 die cards (default 1,2,3,4,5,2,3,4)", Whole("", 1, 5), count=8),
+        "max-rounds": Whole(
+            f"rounds before the game is stopped and the most castles, then tournaments, win ({MAX_ROUNDS})",
+            1,
+            10 * MAX_ROUNDS,
+        ),
     }
 
     def setup(self) -> None:
-        text = self.option("die-cards", ",".join(map(str, kc.DIE_CARDS)))
-        die_cards = tuple(cast_option("knights", "die-cards", v, 1) for v in text.split(","))
-        if len(die_cards) != len(kc.DIE_CARDS) or not all(1 <= v <= 5 for v in die_cards):
-            raise ValueError(f"option die-cards of knights: takes 8 numbers from 1 to 5, got {text!r}")
+        die_cards: tuple[int, ...] = self.option("die-cards", tuple(kc.DIE_CARDS))
         self.max_rounds: int = self.option("max-rounds", MAX_ROUNDS)
-        if self.max_rounds < 1:
-            raise ValueError(f"option max-rounds of knights: takes 1 or more, got {self.max_rounds}")
         self.knights = [Knight() for _ in range(self.players)]
         deck = kc.make_deck(die_cards)
         firsts = [next(c for c in deck if c.kind == "castle" and c.label == colour) for colour in kc.COLOURS]

@@ -62,6 +62,7 @@ from functools import partial
 from typing import ClassVar
 
 from pyramid.rules import GameInfo, Termination
+from pyramid.rules.options import ListOf, Name, OneOf, Options, Whole
 from pyramid.tablegames import sport_cards as sc
 from pyramid.tablegames.base import Steps, ask
 from pyramid.tablegames.sport_cards import TRAINING, Card
@@ -85,14 +86,28 @@ class SportIsMurder(SportTable):
 
     info: ClassVar[GameInfo] = INFO
     default_player: ClassVar[str] = "strong"
-    options_help: ClassVar[dict[str, str]] = {
-        "sports": "the decks clockwise round the circle, comma-separated (default " + ",".join(sc.SPORTS) + ")",
-        "doping": "free (default: a doped die may show any higher number) or capped (own die + 1, or 1)",
-        "pills-per-round": "pills one player may use in one round, each re-rolling or doping (default 1)",
-        "chain": "training (default: only training units count) or all (accident cards too)",
-        "decay": "each (default: one card per neglected open sport in phase 7) or none",
-        "contest": "needed (default: none when everybody must get the same card) or always",
-        "max-rounds": f"rounds before a game that would not end is stopped (default {sc.MAX_ROUNDS})",
+    option_specs: ClassVar[Options] = {
+        "sports": ListOf(
+            "the decks clockwise round the circle (default " + ",".join(sc.SPORTS) + ")",
+            Name(""),
+            distinct=True,
+        ),
+        "doping": OneOf(
+            "free (default: a doped die may show any higher number) or capped (own die + 1, or 1)", ("free", "capped")
+        ),
+        "pills-per-round": Whole(
+            "pills one player may use in one round, each re-rolling or doping (default 1)", 0, sc.PILLS
+        ),
+        "chain": OneOf(
+            "training (default: only training units count) or all (accident cards too)", ("training", "all")
+        ),
+        "decay": OneOf("each (default: one card per neglected open sport in phase 7) or none", ("each", "none")),
+        "contest": OneOf(
+            "needed (default: none when everybody must get the same card) or always", ("needed", "always")
+        ),
+        "max-rounds": Whole(
+            f"rounds before a game that would not end is stopped (default {sc.MAX_ROUNDS})", 1, 10 * sc.MAX_ROUNDS
+        ),
     }
 
     def termination(self) -> Termination:

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-
-from pyramid.rules import cast_option
+from typing import Any
 
 Card = str  # "+1" (a training unit), "U2", "U4" or "U6"
 TRAINING: Card = "+1"
@@ -38,35 +37,10 @@ class HouseRules:
     max_rounds: int = MAX_ROUNDS  # safety stop; the rule book has no limit
 
 
-def rules_from_options(options: dict[str, str]) -> HouseRules:
-    """House rules from command-line options (used ones are removed): ``sports``, ``doping``,
-    ``pills-per-round``, ``chain``, ``decay``, ``contest``, ``max-rounds``."""
-    default = HouseRules()
-    sports = tuple(s.strip() for s in options.pop("sports", ",".join(default.sports)).split(",") if s.strip())
-    if not sports or len(set(sports)) != len(sports):
-        raise ValueError("sports takes distinct comma-separated names")
-    choices = {"doping": ("free", "capped"), "chain": ("training", "all"), "decay": ("each", "none")}
-    choices["contest"] = ("needed", "always")
-    picked = {key: options.pop(key, getattr(default, key)).lower() for key in choices}
-    for key, value in picked.items():
-        if value not in choices[key]:
-            raise ValueError(f"{key} takes {' or '.join(choices[key])}, not {value!r}")
-    game = "sport-is-murder"
-    pills = cast_option(game, "pills-per-round", options.pop("pills-per-round", default.pills_per_round), 0)
-    max_rounds = cast_option(game, "max-rounds", options.pop("max-rounds", default.max_rounds), 0)
-    if pills < 0 or max_rounds < 1:
-        raise ValueError("pills-per-round must be 0 or more and max-rounds 1 or more")
-    if options:
-        raise ValueError(f"unknown sport-is-murder options: {', '.join(options)}")
-    return HouseRules(
-        sports,
-        doping=picked["doping"],
-        pills_per_round=pills,
-        chain=picked["chain"],
-        decay=picked["decay"],
-        contest=picked["contest"],
-        max_rounds=max_rounds,
-    )
+def rules_from_options(options: Mapping[str, Any]) -> HouseRules:
+    """House rules from the game's options as read (``SportIsMurder.option_specs``): ``sports``, ``doping``,
+    ``pills-per-round``, ``chain``, ``decay``, ``contest``, ``max-rounds``; the defaults where not given."""
+    return HouseRules(**{key.replace("-", "_"): value for key, value in options.items()})
 
 
 def make_deck(order: Sequence[int]) -> list[Card]:

@@ -20,7 +20,7 @@ class SportTable(TableGame):
     """The state of a game of Sport is murder and the steps its phases share; ``SportIsMurder`` plays it."""
 
     def setup(self) -> None:
-        self.rules = sc.rules_from_options({key: str(value) for key, value in self.options.items()})
+        self.rules = sc.rules_from_options(self.options)
         self.athletes = [Athlete() for _ in range(self.players)]
         self.decks: dict[str, list[Card]] = {s: sc.make_deck(self.permutation(len(sc.DECK))) for s in self.rules.sports}
         self.closed: list[str] = []
