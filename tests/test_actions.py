@@ -12,6 +12,7 @@ from pyramid.dice import EDGE
 from pyramid.perception import Status
 from pyramid.physics import actions as A
 from pyramid.physics import hands
+from pyramid.physics.errors import OccupiedError
 from pyramid.physics.settings import Physics
 from pyramid.physics.world import World
 from pyramid.state import Cell, PyramidState
@@ -250,4 +251,19 @@ def test_bad_pulls_and_attaches_are_refused() -> None:
         A.perform(world, A.Pull((7, 0, 0), axis=3), rng)
     with pytest.raises(ValueError, match="already in play"):
         A.perform(world, A.Attach(world.dice[0], (6, 0, 0)), rng)
+    world.close()
+
+
+def test_a_die_is_not_attached_into_a_cell_a_die_fills() -> None:
+    world = World()
+    built = world.build(PyramidState({s: Cell("red", (1, 2, 3)) for s in g.small_pyramid(4, (7, 0, 0))}))
+    world.settle()
+    before = world.poses()[1]
+    rng = np.random.default_rng(0)
+    for cell in ((7, 0, 0), (8, 0, 0)):  # the top die, a base die
+        with pytest.raises(OccupiedError, match=rf"cell \({cell[0]}, 0, 0\) is taken: die {built[cell]} sits there"):
+            A.perform(world, A.Attach(200, cell, drop=0.01), rng)
+    assert sorted(world.dice) == sorted(built.values()) and np.array_equal(world.poses()[1], before)  # nothing done
+    A.perform(world, A.Attach(200, (6, 0, 0)), rng)  # the cell on top of the small pyramid is free
+    assert 200 in world.dice
     world.close()

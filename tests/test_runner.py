@@ -329,3 +329,15 @@ def test_dice_poured_from_a_ladle_mostly_drop_into_funnels(monkeypatch: pytest.M
         assert report["events"][0].startswith("pour 12 dice from 8 cm")
         seated.append(m["seated"])
     assert sum(seated) >= 14, seated
+
+
+def test_an_attach_into_a_cell_a_die_fills_is_refused_and_said() -> None:
+    raw = {
+        "scene": {"name": "taken", "measure": ["fallen", "readout"]},
+        "start": {"pyramid": "empty", "small_pyramid": [{"dice": 4, "at": [7, 0, 0]}]},
+        "timeline": [{"do": "attach", "cell": [8, 0, 0], "colour": "blue"}, {"do": "wait"}],
+    }
+    report = run_scene(scene_from_dict(raw, "taken.toml"))
+    taken = [e for e in report["events"] if e.startswith("attach: ")]
+    assert len(taken) == 1 and taken[0].startswith("attach: cell (8, 0, 0) is taken: die "), report["events"]
+    assert report["measures"]["fallen"] == 0 and report["measures"]["seated"] == 4  # no second die in the cell

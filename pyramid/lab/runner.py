@@ -32,6 +32,7 @@ from pyramid.lab.scene import (
 )
 from pyramid.perception import DieReading, Readout, Status
 from pyramid.physics import actions
+from pyramid.physics.errors import OccupiedError
 from pyramid.physics.render import save_picture
 from pyramid.physics.world import World
 from pyramid.state import Cell, PyramidState
@@ -243,7 +244,11 @@ def _perform(world: World, step: Step, rng: np.random.Generator, record: RunReco
         elif step.kind == "attach":
             die = _spare_die(world, p["colour"])
             action = actions.Attach(die, p["cell"], _faces(p["up"], rng), p["drop"], p["scatter"])
-            actions.perform(world, action, rng)
+            try:
+                actions.perform(world, action, rng)
+            except OccupiedError as taken:  # as a place into a taken slot: said, and the timeline goes on
+                record.events.append(f"attach: {taken}")
+                continue
             record.events.append(f"{action} ({p['colour']})")
         elif step.kind == "throw":
             die = _spare_die(world, p["colour"])

@@ -431,6 +431,7 @@ def _attach(world: World, a: Attach, rng: np.random.Generator) -> None:
             f"on the plate or on dice, in a cell with i + j + k at most {geometry.BASE_LAYER}"
         )
     position, orientation = cell_pose(world, a.cell, a.up)
+    world.check_free(a.cell, position)  # two dice in one cell cannot be
     miss = rng.normal(0.0, a.scatter, size=3) if a.scatter > 0 else np.zeros(3)
     miss[2] = 0.0
     world.throw(a.die, position + miss + np.array([0.0, 0.0, a.drop]), orientation=orientation)

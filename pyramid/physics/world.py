@@ -27,6 +27,7 @@ from pyramid.physics.bodies import Observer, Vector, _check_die, jitter_seed
 from pyramid.physics.bullet import connect
 from pyramid.physics.errors import ImpossibleStateError as ImpossibleStateError
 from pyramid.physics.errors import NotAtRestError as NotAtRestError
+from pyramid.physics.errors import OccupiedError as OccupiedError
 from pyramid.physics.handling import Handling
 from pyramid.physics.region import Region
 from pyramid.physics.settings import Physics as Physics
@@ -89,17 +90,22 @@ class World(Handling):
     def place(self, die: DieId, slot: Slot, up: UpFaces = (1, 2, 3), drop: float = 0.0) -> None:
         """Put ``die`` into ``slot`` showing ``up``; with ``drop`` (metres) release it that high above.
 
-        ValueError if a die in play already sits there (its centre within half an edge of the place).
+        OccupiedError (a ValueError) if a die in play already sits there (see ``check_free``).
         """
         position, orientation = self.slot_pose(slot, up)
         position = position + np.array([0, 0, drop + 1e-5 * self.physics.edge / EDGE])
+        self.check_free(slot, position, "slot")
+        self._spawn(die, position, orientation)
+
+    def check_free(self, cell: tuple[int, int, int], position: np.ndarray, kind: str = "cell") -> None:
+        """OccupiedError naming the ``kind`` ``cell`` and the die if a die in play has its centre within
+        ``TOL.occupied`` edges of ``position`` (3,), the centre of a die about to be put into ``cell``."""
         if self._bodies:
             ids, poses = self.poses()
             gaps = np.linalg.norm(poses[:, :3] - position, axis=1) / self.physics.edge
             if gaps.min() < TOL.occupied:
                 n = int(gaps.argmin())
-                raise ValueError(f"slot {slot} is taken: die {ids[n]} sits there ({gaps[n]:.2f} edges from its centre)")
-        self._spawn(die, position, orientation)
+                raise OccupiedError(cell, int(ids[n]), float(gaps[n]), kind)
 
     def build(
         self,
