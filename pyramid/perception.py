@@ -94,11 +94,19 @@ def read_poses(
 ) -> Readout:
     """Read die poses back into game facts.
 
-    dice : (n,) die numbers
-    poses : (n, 7) float, world position (metres) and quaternion (x, y, z, w) of each die
-    plate_pose : (7,) float, the plate's pose (position of its underside centre and quaternion);
-        None for the plate lying untilted at the world origin
-    plate : False for a world without the plate: every die is lying or cocked, none on the plate
+    Parameters
+    ----------
+    dice : (n,) int
+        The die numbers.
+    poses : (n, 7) float
+        World position (metres) and quaternion (x, y, z, w) of each die.
+    plate_pose : (7,) float or None
+        The plate's pose (position of its underside centre and quaternion); None for the plate lying
+        untilted at the world origin.
+    edge : float
+        The dice's edge, metres.
+    plate : bool
+        False for a world without the plate: every die is lying or cocked, none on the plate.
     """
     poses = np.asarray(poses, dtype=float).reshape(-1, 7)
     if len(poses) != len(dice):
