@@ -168,6 +168,30 @@ def test_human_player_asks_until_a_move_is_named() -> None:
     assert sum(line.startswith("please type") for line in shown) == 3
 
 
+@pytest.mark.parametrize("typed", ["²", "¹²", "١", "３", "i¹", "9" * 5000, "1" * 201, "x" * 300])
+def test_odd_digits_and_endless_lines_are_answered_with_a_line_not_an_error(typed: str) -> None:
+    for read in (lambda: read_move(typed, LEGAL), lambda: read_option(typed, ["stop", "roll all 6 dice"])):
+        with pytest.raises(TypedMoveError, match=r"^please type (numbers with the digits 0 to 9|at most 200 char)"):
+            read()
+
+
+def test_a_person_who_types_odd_digits_is_asked_again() -> None:
+    game = find_game(30, Game)(2, rng=np.random.default_rng(0))
+    answers = iter(["²", "9" * 5000, "i3 green"])
+    shown: list[str] = []
+    human = HumanPlayer(ask=lambda prompt: next(answers), show=shown.append, colour=False)
+    assert human.choose(game, game.legal_actions()) == Place((0, 2, 6), "green")
+    assert "please type numbers with the digits 0 to 9: '²' is not one of them" in shown
+    assert "please type at most 200 characters (that line has 5,000)" in shown
+    table = Knights(2, rng=np.random.default_rng(1), names=["me", "you"])
+    out = io.StringIO()
+    typed = iter(["¹", "7" * 4400, "1"])
+    assert (
+        TableHumanPlayer("me", read=lambda prompt: next(typed), out=out).choose(table, table.legal_actions()).index == 0
+    )
+    assert out.getvalue().count("please type") == 2
+
+
 def test_a_lone_move_is_taken_without_asking() -> None:
     game = find_game(30, Game)(2, rng=np.random.default_rng(0))
 

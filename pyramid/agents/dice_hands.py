@@ -11,6 +11,7 @@ import numpy as np
 from pyramid import geometry
 from pyramid.agents.controller import Controller, reachable, weakened
 from pyramid.agents.plate_hands import azimuth_to
+from pyramid.agents.terminal import check_typed
 from pyramid.dice import EDGE
 from pyramid.geometry import Slot
 from pyramid.perception import Readout, Status
@@ -181,10 +182,13 @@ class HumanHand(Controller[SkillGame]):
 
 def parse_action(text: str) -> PhysicalAction:
     """A physical action from a typed line (see ``HumanHand.HELP``); ValueError if it cannot be read."""
+    check_typed(text)
     words = text.split()
     if not words:
         raise ValueError("empty line")
     verb, nums = words[0].lower(), [float(w) for w in words[1:]]
+    if not all(math.isfinite(n) for n in nums):
+        raise ValueError("the numbers are finite (no nan or inf)")
     arity = {
         "tilt": (2, 4),
         "shake": (1, 4),

@@ -132,6 +132,7 @@ class HumanPlayer(Player[Game]):
 
 
 MCTS_ITERATIONS = 200  # the search's budget when ``mcts`` names none (``mcts:400`` does)
+MCTS_MOST = 10_000  # the largest budget: about a minute a decision in Fire and Water (8 ms a simulation)
 
 
 class MctsPlayer(Player[Any]):  # any turn-based game: board or table
@@ -154,8 +155,10 @@ def mcts_budget(kind: str) -> int | None:
         return None
     if not colon:
         return MCTS_ITERATIONS
-    if not budget.isdigit() or int(budget) < 1:
-        raise ValueError(f"player {kind!r}: the search's budget is a whole number of simulations, 1 or more (mcts:400)")
+    if not (budget.isascii() and budget.isdigit() and len(budget) <= 9) or not 1 <= int(budget) <= MCTS_MOST:
+        raise ValueError(
+            f"player {kind!r}: the search's budget is a whole number of simulations from 1 to {MCTS_MOST:,} (mcts:400)"
+        )
     return int(budget)
 
 

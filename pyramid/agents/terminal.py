@@ -24,8 +24,20 @@ _LABEL = re.compile(r"([a-z][0-9]+)(?=\s|$)(.*)")
 _KEPT = re.compile(r"(?:keep|freeze)\s+(none|\[\]|\[?[1-6](?:\s*,\s*[1-6])*\]?|[0-9]+x[1-6])(?![\w])")
 
 
+MAX_TYPED = 200  # characters of one typed line: a move or an option is a few words
+
+
 class TypedMoveError(ValueError):
     """What a person typed names no legal move; the message says why and what may be typed."""
+
+
+def check_typed(text: str) -> None:
+    """TypedMoveError for a line no move or option can be: longer than MAX_TYPED, or with digits other than 0-9."""
+    if len(text) > MAX_TYPED:
+        raise TypedMoveError(f"please type at most {MAX_TYPED} characters (that line has {len(text):,})")
+    odd = next((c for c in text if (c.isdigit() or c.isnumeric()) and not c.isascii()), None)
+    if odd is not None:
+        raise TypedMoveError(f"please type numbers with the digits 0 to 9: {odd!r} is not one of them")
 
 
 def use_colour(stream: TextIO) -> bool:
@@ -139,6 +151,7 @@ def _one(found: Sequence[Action], legal: Sequence[Action], what: str, label: str
 
 def read_move(text: str, legal: Sequence[Action]) -> Action:
     """The legal action ``text`` names: a label (``i12``), a slot (``(0,0,8)``, ``0 0 8``), a number, or words."""
+    check_typed(text)
     typed = text.strip()
     if not typed:
         raise TypedMoveError(f"please type a move: a label, a slot or a number from 1 to {len(legal)}; ? lists them")
@@ -212,6 +225,7 @@ def read_option(text: str, options: Sequence[str]) -> tuple[int, str]:
     spaces or commas, are the dice to keep (``3355``, ``3 3 5 5``); words pick the options they begin
     words of (``stop``, ``1 bowling``); ``keep 15`` is the dice 1 and 5.
     """
+    check_typed(text)
     typed = text.strip().lower()
     n = len(options)
     if not typed:

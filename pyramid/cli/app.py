@@ -147,7 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--gui", action="store_true", help="show PyBullet's own window while it runs")
 
     p = sub.add_parser("assets", help="write the plate and die meshes (OBJ, STL) and URDF files")
-    p.add_argument("--out", default="assets", help="folder to write to (default assets)")
+    p.add_argument("--out", type=folder_name, default="assets", help="folder to write to (default assets)")
 
     p = sub.add_parser("bench", help="print speed and accuracy figures of the physics (not a test)")
     p.add_argument(
@@ -344,7 +344,7 @@ def _add_run_parser(sub: argparse._SubParsersAction[HelpParser]) -> argparse.Arg
     p.add_argument(
         "--seed", type=seed_value, default=None, help="seed of every random choice (default: the scene's seed)"
     )
-    p.add_argument("--out", default="runs", help="folder for the reports and pictures (default runs)")
+    p.add_argument("--out", type=folder_name, default="runs", help="folder for the reports and pictures (default runs)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a setting; repeatable")
     p.add_argument("--quiet", action="store_true", help="print only where the reports went")
     p.add_argument(
@@ -401,7 +401,7 @@ def _add_experiment_parser(sub: argparse._SubParsersAction[HelpParser]) -> argpa
     )
     p.add_argument("--fast", action="store_true", help="with --game: exact placement, no physics")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option; repeatable")
-    p.add_argument("--out", default=None, help="folder of the experiment (default experiments/NAME)")
+    p.add_argument("--out", type=folder_name, default=None, help="folder of the experiment (default experiments/NAME)")
     p.add_argument(
         "--workers", type=worker_count, default=None, help="parallel processes (default: the number of cores)"
     )
@@ -533,6 +533,13 @@ def game_name(text: str) -> str:
         raise argparse.ArgumentTypeError(f"a game's number is 1 or more, got {text.strip()} (see `pyramid games`)")
     if not text.strip():
         raise argparse.ArgumentTypeError("give a game's number or name (see `pyramid games`)")
+    return text
+
+
+def folder_name(text: str) -> str:
+    """An argparse type for ``--out``: a folder's name; an empty one (which would mean this folder) is refused."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give a folder's name (an empty one would write into the current folder)")
     return text
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from types import ModuleType
 
 # A module of an extra -> the extra that installs it.
@@ -39,3 +40,12 @@ def require_window() -> None:
     load("pyglet")  # the package loads without a screen; its window module opens one as it loads
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         raise LookupError("no display for a window; use xvfb-run, or `pyramid run SCENE --picture --video gif`")
+
+
+def require_display(option: str) -> None:
+    """ValueError naming ``option`` when PyBullet's own window is asked for on a Linux machine without a display."""
+    if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
+        raise ValueError(
+            f"{option}: PyBullet's window needs a display and DISPLAY is not set; leave out {option} "
+            "(everything else runs headless), or run under xvfb-run"
+        )

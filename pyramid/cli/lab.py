@@ -10,7 +10,7 @@ import argparse
 import json
 from pathlib import Path
 
-from pyramid.cli.extras import load
+from pyramid.cli.extras import load, require_display
 from pyramid.cli.paths import check_output_file, check_output_folder, inside
 from pyramid.lab.bench import bench_table, run_bench
 from pyramid.lab.demo import run_demo
@@ -27,6 +27,8 @@ from pyramid.ui.film import BulletRenderer, StageRenderer, film_scene, make_rend
 
 def demo(args: argparse.Namespace) -> int:
     """``pyramid demo``: build a pyramid physically, throw dice at it, print the read-out, save a picture."""
+    if args.gui:
+        require_display("--gui")
     check_output_file(args.picture, "--picture", ".png")
     return run_demo(seed=args.seed, picture=args.picture, throws=args.throws, gui=args.gui, say=print)
 

@@ -13,8 +13,12 @@ from typing import Any
 import numpy as np
 
 from pyramid.dice import DICE, DieId
+from pyramid.files import FileRefused, read_json
 
 FORMAT = "pyramid-table 1"
+
+
+MAX_TABLE_BYTES = 10_000_000  # a saved table of all 281 dice is about 100 kB
 
 
 class TableFileError(ValueError):
@@ -124,13 +128,13 @@ def load_table(path: str | Path) -> Table:
     """The table saved in ``path``; TableFileError naming the file and what is wrong."""
     path = Path(path)
     try:
-        data = json.loads(path.read_text())
+        data = read_json(path, MAX_TABLE_BYTES)
     except FileNotFoundError:
         raise TableFileError(f"{path}: no such file (a table is saved from `pyramid view` with Ctrl+S)") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise TableFileError(f"{path}: cannot be read: {error}") from None
-    except json.JSONDecodeError as error:
-        raise TableFileError(f"{path}: not JSON (line {error.lineno}, column {error.colno}: {error.msg})") from None
+    except OSError as error:
+        raise TableFileError(f"{path}: cannot be read: {error.strerror or error}") from None
+    except FileRefused as refused:
+        raise TableFileError(f"{path}: {refused}; a table is the JSON `pyramid view` saves with Ctrl+S") from None
     return Table.from_json(data, str(path))
 
 
