@@ -159,3 +159,43 @@ def test_a_board_game_at_the_terminal_asks_again_after_odd_digits(
     assert "please type numbers with the digits 0 to 9: '²' is not one of them" in out
     assert "please type at most 200 characters (that line has 5,000)" in out
     assert "   1. player 0 (human): remove (0, 0, 0)" in out and ("wins (" in out or "share the win (" in out)
+
+
+# -- a sweep that would drop a value or change nothing ------------------------------------------------------------
+
+SWEEP_CORPUS = [
+    (
+        ["die_throw", "--set", "throw.height=0.1", "--vary", "throw.height=0.2,0.3"],
+        "--vary throw.height and --set throw.height set the same key (timeline[0].height); give it once",
+    ),
+    (
+        ["die_throw", "--set", "timeline.0.height=0.1", "--vary", "throw.height=0.2,0.3"],
+        "--vary throw.height and --set timeline.0.height set the same key (timeline[0].height)",
+    ),
+    (
+        ["die_throw", "--vary", "scene.seed=1,2"],
+        "--vary scene.seed: sweeps a key that changes nothing: every run takes its seed from --seeds and --first-seed",
+    ),
+    (["die_throw", "--vary", "scene.name=a,b"], "--vary scene.name: sweeps a key that changes nothing"),
+    (["die_throw", "--vary", "throw.height=0.1,0.1"], "--vary throw.height: the value 0.1 is given twice"),
+    (
+        ["--game", "14", "--fast", "--option", "rounds=3", "--vary", "rounds=1,2"],
+        "--vary rounds and --option rounds name the same option; give it once",
+    ),
+    (["--game", "14", "--fast", "--vary", "rounds=2,2"], "--vary rounds: the value 2 is given twice"),
+]
+
+
+@pytest.mark.parametrize("argv, said", SWEEP_CORPUS, ids=[" ".join(a) for a, _ in SWEEP_CORPUS])
+def test_a_sweep_that_drops_a_value_or_changes_nothing_is_refused(
+    argv: list[str],
+    said: str,
+    tmp_path: Path,
+    no_simulation: None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    line = refused(["experiment", *argv], capsys)
+    assert line.startswith(f"pyramid experiment: {said}"), line
+    assert list(tmp_path.iterdir()) == []

@@ -293,11 +293,12 @@ def test_set_and_vary_take_toml_lists_and_strings_with_commas(
         raise KeyboardInterrupt
 
     monkeypatch.setattr("pyramid.cli.experiment.run_experiment", run)
-    argv = ["experiment", str(DIE_THROW), "--set", "throw.target=[0.1,0.0]", "--set", 'scene.description="a, b"']
+    argv = ["experiment", str(DIE_THROW), "--set", "physics.proportions=[1.0,1.0,1.0]"]
+    argv += ["--set", 'scene.description="a, b"']
     argv += ["--vary", "throw.target=[0.1,0.0],[0.2, 0.0]", "--out", str(tmp_path / "exp"), "--quiet"]
     assert cli.main(argv) == 130
     plan = seen["plan"]
-    assert plan.spec["scene"]["timeline"][0]["target"] == [0.1, 0.0]
+    assert plan.spec["scene"]["physics"]["proportions"] == [1.0, 1.0, 1.0]
     assert plan.spec["scene"]["scene"]["description"] == "a, b"
     assert plan.vary == {"throw.target": [[0.1, 0.0], [0.2, 0.0]]}
 

@@ -7,9 +7,10 @@ command line and writes to the terminal.
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import sys
-from collections.abc import MutableMapping
+from collections.abc import Mapping, MutableMapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -24,6 +25,7 @@ from pyramid.lab.experiments import (
     read_rows,
     run_experiment,
 )
+from pyramid.lab.overrides import override
 from pyramid.lab.scene import load_scene, scene_from_dict
 from pyramid.lab.settings import parse_setting, parse_vary
 from pyramid.lab.summaries import plural, summary_text
@@ -127,12 +129,19 @@ def plan_from_args(args: argparse.Namespace) -> tuple[Plan, str]:
         raise ExperimentError(f"--address {args.address} is a Dask scheduler's: it needs --engine dask")
     shape = Plan({}, vary, args.seeds, args.first_seed)
     shape.check_size()  # before any sweep point is built
+    for key, values in vary.items():
+        seen = [json.dumps(v, sort_keys=True) for v in values]
+        twice = next((v for n, v in enumerate(values) if seen[n] in seen[:n]), None)
+        if twice is not None:
+            raise ExperimentError(f"--vary {key}: the value {twice!r} is given twice; each setting is run once")
     if args.scene is not None:
         given = [name for name, value in (("--option", args.option), ("--players", args.players)) if value]
         given += ["--fast"] if args.fast else []
         if given:
             raise ExperimentError(f"{', '.join(given)} go with --game, not with a scene file (a scene's keys: --set)")
-        base = load_scene(args.scene, dict(parse_setting(text) for text in args.set), origin="--set")
+        sets = dict(parse_setting(text) for text in args.set)
+        base = load_scene(args.scene, sets, origin="--set")
+        _check_scene_sweep(base.raw, base.source, sets, vary)
         for point in shape.points():  # every sweep point must make a valid scene before anything runs
             scene_from_dict(base.raw, base.source, point, origin="--vary")
         spec: dict[str, Any] = {"scene": dict(base.raw), "source": str(args.scene)}
@@ -145,11 +154,39 @@ def plan_from_args(args: argparse.Namespace) -> tuple[Plan, str]:
         if "human" in kinds:
             raise ExperimentError("--players names the bots of every seat, e.g. greedy,random (no human)")
         options = game_options(args.option, game, len(kinds))
+        both = [key for key in vary if key.strip().lower() in options]
+        if both:
+            raise ExperimentError(
+                f"--vary {both[0]} and --option {both[0]} name the same option; give it once: its values in --vary, "
+                "or one value in --option"
+            )
         spec, default_out = game_spec(args.game, kinds, args.fast, options)
         for point in shape.points() if vary else []:  # a swept key is a game option: every value checked
             pairs = [f"{key}={value}" for key, value in point.items()]
             game_spec(args.game, kinds, args.fast, {**options, **game_options(pairs, game, len(kinds), "--vary")})
     return Plan(spec, vary, args.seeds, args.first_seed), default_out
+
+
+# A scene's keys that no run of an experiment reads: each run's seed comes from --seeds and --first-seed.
+NO_EFFECT = {
+    "scene.seed": "every run takes its seed from --seeds and --first-seed",
+    "scene.name": "a scene's name changes no run",
+    "scene.description": "a scene's description changes no run",
+}
+
+
+def _check_scene_sweep(raw: Mapping[str, Any], source: str, sets: dict[str, Any], vary: dict[str, list[Any]]) -> None:
+    """ExperimentError for a swept key that changes nothing, or that --set sets too (its value would be dropped)."""
+    set_at = {path: dotted for path, (dotted, _, _) in override(raw, sets, source, "--set")[1].items()}
+    for key, values in vary.items():
+        for path, (dotted, _, _) in override(raw, {key: values[0]}, source, "--vary")[1].items():
+            if path in NO_EFFECT:
+                raise ExperimentError(f"--vary {dotted}: sweeps a key that changes nothing: {NO_EFFECT[path]}")
+            if path in set_at:
+                raise ExperimentError(
+                    f"--vary {dotted} and --set {set_at[path]} set the same key ({path}); give it once: its values "
+                    "in --vary, or one value in --set"
+                )
 
 
 def experiment(args: argparse.Namespace) -> int:
