@@ -313,6 +313,16 @@ def test_summaries_and_counts_speak_in_singular_and_plural() -> None:
     assert "1 runs" not in text
 
 
+def test_the_summary_counts_each_way_a_game_ended_most_common_first() -> None:
+    ends = ["goal_reached", "repetition", "goal_reached", "no_progress", "goal_reached"]
+    rows = [_row(0, s, termination=end, turns=10 + s) for s, end in enumerate(ends)]
+    summary = summarise(rows, [{}])
+    assert summary["points"][0]["causes"] == {"termination": {"goal_reached": 3, "repetition": 1, "no_progress": 1}}
+    assert "termination" not in summary["points"][0]["measures"]
+    line = next(x for x in summary_text(summary).splitlines() if "termination" in x)
+    assert line.split(None, 1)[1] == "goal_reached 3, repetition 1, no_progress 1"
+
+
 def test_the_experiment_announces_its_size_in_singular(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["experiment", "--game", "10", "--players", "greedy,random,random", "--fast", "--seeds", "1"]
     assert cli.main([*argv, "--workers", "1", "--quiet", "--no-plots", "--out", str(tmp_path / "exp")]) == 0

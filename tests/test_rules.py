@@ -10,8 +10,11 @@ import pytest
 from pyramid.games.demolition import ElDado
 from pyramid.registry import BOARD_GAMES, find_game
 from pyramid.rules import (
+    Action,
     Game,
+    GameInfo,
     IllegalAction,
+    Move,
     Outcome,
     Place,
     Remove,
@@ -120,6 +123,62 @@ def test_game_over_refuses_further_actions() -> None:
     assert game.legal_actions() == []
     with pytest.raises(IllegalAction, match="over"):
         game.apply(Remove((8, 0, 0)))
+
+
+class _Shuttle(Game):
+    """A die carried to and fro between two funnels: the toy of the house rules for ends a book leaves out."""
+
+    info = GameInfo(None, "Shuttle", "T", (2,), name="shuttle")
+
+    def setup(self) -> None:
+        self.state = PyramidState({(8, 0, 0): Cell("red", (1, 2, 3))})
+        self.carried = [0, 0]
+
+    def legal(self) -> list[Action]:
+        (source,) = self.state
+        return [Move(((source, (7, 1, 0) if source == (8, 0, 0) else (8, 0, 0)),))]
+
+    def after(self, action: Action, player: int, before: PyramidState) -> None:
+        self.carried[player] += 1
+        self.to_move = self.next_player()
+
+    def scores(self) -> tuple[float, ...]:
+        return (1.0, 0.0)
+
+    def milestones(self) -> tuple[float, ...]:
+        return (min(self.carried[0], 2.0), 0.0)  # player 0's first two carries are progress, nothing after
+
+
+def test_a_position_that_comes_about_a_third_time_ends_the_game_as_a_draw_where_the_game_says_so() -> None:
+    plain = _Shuttle(rng=np.random.default_rng(0))
+    for _ in range(8):
+        plain.apply(plain.legal_actions()[0])
+    assert not plain.is_over  # no house rule: the shuttle goes on
+
+    class Repeating(_Shuttle):
+        repetitions = 3
+
+    game = Repeating(rng=np.random.default_rng(0))
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+    assert len(game.history) == 4  # the start came back after 2 and after 4 carries
+    assert game.outcome is not None and game.outcome.termination is Termination.REPETITION
+    assert game.outcome.winners == (0, 1)  # a draw, whatever the scores say
+    assert game.outcome.result() == "player 0 and player 1 share the win (" + Termination.REPETITION.value + ")"
+
+
+def test_turns_without_progress_end_the_game_where_the_game_says_so_decided_by_the_scores() -> None:
+    class Quiet(_Shuttle):
+        quiet_turns = 5
+
+    game = Quiet(rng=np.random.default_rng(0))
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+    # player 0's carries at turns 1 and 3 are progress (a new best), then 5 quiet turns: 4 to 8
+    assert len(game.history) == 8
+    assert game.outcome is not None and game.outcome.termination is Termination.NO_PROGRESS
+    assert game.outcome.winners == (0,)
+    assert game.outcome.result() == "player 0 wins (nobody came nearer their goal in 5 turns)"
 
 
 def test_fast_lattice_helpers_match_geometry() -> None:

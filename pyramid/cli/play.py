@@ -53,7 +53,7 @@ def play(args: argparse.Namespace) -> int:
         elif isinstance(game, SkillGame):
             _skill_summary(game)
         assert game.outcome is not None
-        print("scores:", ", ".join(f"player {p} {s:g}" for p, s in enumerate(game.outcome.scores)))
+        print("scores:", game.score_line(game.outcome.scores))
         print(game.outcome.result())
         if isinstance(game, Game) and args.picture:
             if match.world is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from scipy import stats
 
 FACE_KEYS = ("top", "start_top")  # columns ending so hold a face 1..6: counted, with a chi-square test
 ID_KEYS = ("die", "slot", "key", "point", "seed")  # columns that name things: not summarised
+CAUSE_KEYS = ("termination",)  # columns of a word per run (why a game ended): counted, most common first
 
 
 def plural(n: int, noun: str) -> str:
@@ -78,11 +80,14 @@ def summarise(rows: Sequence[dict[str, Any]], points: Sequence[dict[str, Any]]) 
     out: dict[str, Any] = {"runs": len(rows), "errors": sum(r["error"] is not None for r in rows), "points": []}
     for p, params in enumerate(points):
         mine = [r for r in rows if r["point"] == p and r["error"] is None]
-        entry: dict[str, Any] = {"params": params, "runs": len(mine), "measures": {}, "faces": {}}
+        entry: dict[str, Any] = {"params": params, "runs": len(mine), "measures": {}, "faces": {}, "causes": {}}
         columns = sorted({k for r in mine for k in r["measures"]})
         for col in columns:
             values = [r["measures"].get(col) for r in mine]
             if _last(col) in ID_KEYS:
+                continue
+            if _last(col) in CAUSE_KEYS:
+                entry["causes"][col] = dict(Counter(str(v) for v in values).most_common())
                 continue
             if _last(col) in FACE_KEYS:
                 entry["faces"][col] = _face_summary(values)
@@ -120,6 +125,8 @@ def summary_text(summary: dict[str, Any], limit: int = 12) -> str:
         for col, m in list(entry["measures"].items())[:limit]:
             missing = f"   ({plural(m['missing'], 'run')} without a value)" if m.get("missing") else ""
             lines.append(f"  {col:<24} {m['mean']:10.4g}   95% CI [{m['low']:.4g}, {m['high']:.4g}]{missing}")
+        for col, counts in entry.get("causes", {}).items():
+            lines.append(f"  {col:<24} " + ", ".join(f"{word} {n}" for word, n in counts.items()))
         for col, f in entry["faces"].items():
             lines.append(f"  {col:<24} faces 1-6 {f['counts']} none {f['none']}   chi2 {f['chi2']:.2f}, p {f['p']:.3f}")
     for col, f in summary.get("faces_pooled", {}).items():

@@ -120,10 +120,21 @@ class GameBase(abc.ABC):
         """Whether the game has ended."""
         return self.outcome is not None
 
+    def ending(self, reason: Termination) -> str:
+        """Why the game ends, in words: by default the termination's; a game says more where it can (who)."""
+        return reason.value
+
+    def score_line(self, scores: Sequence[float]) -> str:
+        """The final scores in words, e.g. ``player 0 4, player 1 6``; a game whose scores are not one measure
+        (smugglers through against smugglers captured) or where fewer is better says so."""
+        return ", ".join(f"player {p} {s:g}" for p, s in enumerate(scores))
+
     def conclude(self, reason: Termination) -> Outcome:
-        """End the game for ``reason``: the scores now and their winners."""
+        """End the game for ``reason``: the scores now and their winners (a repetition is a draw: all share)."""
         scores = self.scores()
-        self.outcome = Outcome(reason, scores, self.winners(scores))
+        winners = tuple(range(len(scores))) if reason is Termination.REPETITION else self.winners(scores)
+        said = self.ending(reason)
+        self.outcome = Outcome(reason, scores, winners, "" if said == reason.value else said)
         return self.outcome
 
     def option(self, key: str, default: Any) -> Any:

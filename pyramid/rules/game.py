@@ -8,7 +8,7 @@ roll-off) comes from the ``numpy.random.Generator`` the game was given.
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -55,6 +55,12 @@ class Game(GameBase):
     # so that a difference of value T makes an action e times less favoured however wide the values spread.
     # For a game whose fine differences of value matter while a few of its moves gain far more (Diebylon).
     prior_temperature: ClassVar[float | None] = None
+    # House rules for the ends a rule book leaves out, each stated on the game's card (0: not played):
+    # the game ends as a draw when a position (``position``) comes about the ``repetitions``-th time, and
+    # after ``quiet_turns`` turns in a row in which no player came nearer their goal than ever before
+    # (``milestones``), decided by the scores. ``max_moves`` stays behind them as a safety net only.
+    repetitions: ClassVar[int] = 0
+    quiet_turns: ClassVar[int] = 0
 
     def __init__(self, players: int | None = None, *, rng: np.random.Generator, **options: Any) -> None:
         super().__init__(players, rng=rng, **options)
@@ -62,6 +68,9 @@ class Game(GameBase):
         self.history: list[tuple[Seat, Action]] = []
         self._legal_cache: list[Action] | None = None
         self.setup()
+        self.seen: dict[Hashable, int] = {self.position(): 1} if self.repetitions else {}
+        self.best: tuple[float, ...] = self.milestones() if self.quiet_turns else ()
+        self.quiet = 0  # turns in a row without a new best in ``milestones``
         self._conclude()
 
     # -- hooks ------------------------------------------------------------------------------------
@@ -102,6 +111,16 @@ class Game(GameBase):
         """Each player's dice still to place, where players hold dice; None where they hold none."""
         return None
 
+    def position(self) -> Hashable:
+        """What must be the same for a position to count as repeated: the dice with their faces and whose turn
+        it is; a game adds what else decides the moves to come (a phase, dice in hand, a forced lift)."""
+        return (self.to_move, frozenset(self.state.cells.items()))
+
+    def milestones(self) -> tuple[float, ...]:
+        """Each player's progress towards their goal that cannot be undone for nothing (dice home, pieces taken):
+        a turn that sets a new best for anyone is progress (the ``quiet_turns`` rule)."""
+        return ()
+
     # -- the public interface ---------------------------------------------------------------------
 
     def phase(self) -> Phase:
@@ -129,6 +148,7 @@ class Game(GameBase):
         self._legal_cache = None
         self.after(action, player, before)
         self._legal_cache = None
+        self._keep_track(player)
         self._conclude()
 
     def observe(self, state: PyramidState) -> None:
@@ -159,10 +179,31 @@ class Game(GameBase):
         """
         return self.advantage(player)
 
+    def ending(self, reason: Termination) -> str:
+        if reason is Termination.NO_PROGRESS:
+            return f"nobody came nearer their goal in {self.quiet_turns} turns"
+        return reason.value
+
+    def _keep_track(self, player: Seat) -> None:
+        """Count the position for the repetition rule, and a turn without progress for the quiet rule."""
+        if self.repetitions:
+            key = self.position()
+            self.seen[key] = self.seen.get(key, 0) + 1
+        if self.quiet_turns and self.to_move != player:  # a turn is over
+            marks = self.milestones()
+            if any(m > b for m, b in zip(marks, self.best, strict=True)):
+                self.best, self.quiet = tuple(map(max, marks, self.best)), 0
+            else:
+                self.quiet += 1
+
     def _conclude(self) -> None:
         reason = self.termination()
         if reason is None and not self.legal_actions():
             reason = Termination.BLOCKED
+        if reason is None and self.repetitions and self.seen.get(self.position(), 0) >= self.repetitions:
+            reason = Termination.REPETITION
+        if reason is None and self.quiet_turns and self.quiet >= self.quiet_turns:
+            reason = Termination.NO_PROGRESS
         if reason is None and len(self.history) >= self.max_moves:
             reason = Termination.TURN_LIMIT
         if reason is not None:

@@ -65,18 +65,22 @@ class Termination(enum.Enum):
     PLAYERS_OUT = "all other players are out"
     ALL_TAKEN = "every die at stake has been taken"
     FINISH_FILLED = "every scoring funnel of the finish area is taken"
+    REPETITION = "the same position came about for the third time: a draw"
+    NO_PROGRESS = "nobody came nearer their goal for many turns"
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """The end of a game as a value: why it ended, each player's score and the winners."""
+    """The end of a game as a value: why it ended, each player's score and the winners; ``said``: the reason in
+    the game's own words where they tell more than the termination's (who is grown over), else empty."""
 
     termination: Termination
     scores: tuple[float, ...]
     winners: tuple[Seat, ...]
+    said: str = ""
 
     def result(self) -> str:
         """A one-line summary, e.g. ``player 1 wins (the pyramid is complete)``."""
         who = " and ".join(f"player {p}" for p in self.winners)
         verb = "wins" if len(self.winners) == 1 else "share the win"
-        return f"{who} {verb} ({self.termination.value})"
+        return f"{who} {verb} ({self.said or self.termination.value})"
