@@ -154,6 +154,13 @@ def test_slipped_objectives_count_the_dice_of_the_best_edge() -> None:
     assert sixes.progress(cells) == 9
 
 
+@pytest.mark.parametrize("option", [{"goal": "roof"}, {"turn": "first"}, {"goal": "nonsense"}])
+def test_slipped_refuses_slides_options_which_it_would_ignore(option: dict[str, str]) -> None:
+    with pytest.raises(ValueError, match="unknown option"):
+        Slipped(3, rng=np.random.default_rng(0), **option)
+    assert Slide(3, rng=np.random.default_rng(0), goal="roof").goal == "roof"
+
+
 def test_slipped_standing_counts_the_lead_in_dice_of_the_best_edge() -> None:
     game = Slipped(2, rng=np.random.default_rng(0))
     game.objectives = [next(o for o in OBJECTIVES if o.text == t) for t in ("an edge all odd", "an edge all even")]

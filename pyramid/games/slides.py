@@ -321,6 +321,7 @@ class Slipped(Slide):
     info = GameInfo(
         36, "Slipped", "T", (2, 3, 4, 5, 6), "165 dice: 84 black, 25 green, 56 red inside; 12 objectives", (), 384
     )
+    option_specs: ClassVar[Options] = {}  # Slide's goal and turn are not Slipped's: the slips are the goals
     house_rules = (
         "The objectives (no list in the seed): a deck of 12 (an edge, one spar of 9 dice, all odd, all even, all "
         "high, all low, all prime, of 1, 4 and 6 only on both its faces; or with a 1, ..., a 6 on every die), one "
