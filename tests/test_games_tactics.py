@@ -261,6 +261,9 @@ def test_squeezing_ends_when_the_player_to_move_is_grown_over() -> None:
     assert game.grown_over(0) and game.candidates == []
     assert game.termination() is Termination.GROWN_OVER  # not "nobody can make a legal move"
     assert game.scores() == (3.0, 4.0, 0.0)
+    outcome = game.conclude(Termination.GROWN_OVER)
+    assert outcome.winners == (1,)
+    assert outcome.result() == "player 1 wins (player 0 is grown over and cannot build: fewest dice left wins)"
 
 
 def test_squeezing_a_roll_that_fits_nowhere_is_lost_while_anyone_can_still_build() -> None:

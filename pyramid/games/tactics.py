@@ -268,6 +268,11 @@ class Squeezing(Game):
     def scores(self) -> tuple[float, ...]:
         return tuple(float(55 - n) for n in self.left)
 
+    def ending(self, reason: Termination) -> str:
+        if reason is Termination.GROWN_OVER:
+            return f"player {self.to_move} is grown over and cannot build: fewest dice left wins"
+        return super().ending(reason)
+
     def dice_left(self) -> tuple[int, ...] | None:
         return tuple(self.left)
 
