@@ -349,6 +349,15 @@ def test_smuggling_four_through_win_and_seven_captured_lose() -> None:
     game.apply(Move((((1, 2, 5), (3, 2, 3)),)))
     game.apply(Remove((2, 2, 4)))
     assert game.outcome is not None and game.outcome.winners == (1,)
+    assert game.outcome.result() == "player 1 wins (7 smugglers are captured)"
+
+
+def test_smuggling_says_its_two_scores_each_against_its_own_goal() -> None:
+    # 3 through and 5 captured: the customs lead, though 3 < 5 says nothing of it; each is told with its goal
+    game = smuggling(cells(black=[(4, 2, 2)], red=[(5, 2, 1)]))
+    game.through, game.captured = 3, 5
+    line = game.score_line(game.scores())
+    assert line == "player 0's smugglers through 3 (4 win), player 1's smugglers captured 5 (7 win)"
 
 
 def test_smuggling_passes_the_checker() -> None:
@@ -649,6 +658,23 @@ def test_throne_two_legs_the_faster_runner_wins(second: int, captures: int, winn
     game.captures = [0, captures]
     turns_then_enter(game, second)
     assert game.outcome is not None and game.times == [3, second] and game.outcome.winners == winners
+
+
+def test_throne_a_runner_who_never_arrives_counts_and_shows_the_same_151_turns() -> None:
+    game = StepsToTheThrone(rng=np.random.default_rng(3))
+    turns_then_enter(game, 3)
+    while game.clearing:
+        game.apply(game.legal_actions()[0])
+    game.turns = 149  # the second runner's last turn of the leg, far from the goal
+    runs = [a for a in game.legal_actions() if not (isinstance(a, Move) and a.steps[0][1] == (7, 0, 0))]
+    game.apply(runs[0])
+    if game.outcome is None:  # a capture: the move in follows
+        game.apply(game.legal_actions()[0])
+    assert game.outcome is not None and game.times == [3, 151] and game.outcome.winners == (0,)
+    assert game.outcome.scores == (3.0, 151.0)
+    assert game.score_line(game.outcome.scores) == (
+        "turns to the throne: player 0 3, player 1 151 (did not arrive) (fewer wins)"
+    )
 
 
 def test_throne_legs_option_is_checked() -> None:

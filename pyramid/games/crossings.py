@@ -7,7 +7,7 @@ player right after it (in Falling Rocks a second step of the same ``Move``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -141,6 +141,20 @@ class Smuggling(PlateGame):
 
     def winners(self, scores: tuple[float, ...]) -> tuple[Seat, ...]:
         return (self.SMUGGLERS,) if self.through >= 4 else (self.CUSTOMS,)
+
+    def score_line(self, scores: Sequence[float]) -> str:
+        """Two measures, each against its own goal: smugglers through (4 win) and smugglers captured (7 win)."""
+        through, captured = scores
+        return f"player 0's smugglers through {through:g} (4 win), player 1's smugglers captured {captured:g} (7 win)"
+
+    def ending(self, reason: Termination) -> str:
+        if reason is Termination.GOAL_REACHED:
+            return "4 smugglers are through"
+        if reason is Termination.PLAYERS_OUT:
+            return "7 smugglers are captured"
+        if reason is Termination.BLOCKED:
+            return "nobody can move: the customs held the border"
+        return super().ending(reason)
 
     def advantage(self, player: Seat) -> float:
         lead = self.through / 4 - self.captured / 7
@@ -473,7 +487,17 @@ class StepsToTheThrone(PlateGame):
         if self.legs == 1:
             return (1.0, 0.0) if self.entered else (0.0, 0.0)
         running = None if self.clearing else self.leg
-        return tuple(float(self.turns if p == running else t or 0) for p, t in enumerate(self.times))
+        # a leg over counts its time (a runner who did not arrive: leg_turns + 1), the leg under way its turns
+        return tuple(float(self.turns if t is None and p == running else t or 0) for p, t in enumerate(self.times))
+
+    def score_line(self, scores: Sequence[float]) -> str:
+        if self.legs == 1:
+            return "the runner entered the goal" if self.entered else "the runner did not enter the goal"
+        said = [
+            f"player {p} {t:g}" + (" (did not arrive)" if self.times[p] == self.leg_turns + 1 else "")
+            for p, t in enumerate(scores)
+        ]
+        return "turns to the throne: " + ", ".join(said) + " (fewer wins)"
 
     def winners(self, scores: tuple[float, ...]) -> tuple[Seat, ...]:
         if self.legs == 1:
