@@ -378,12 +378,26 @@ def test_devil_an_angel_who_cannot_jump(stuck: bool, caught: bool) -> None:
     assert game.jumps(0) == [] and game.caught() is caught
 
 
-def test_devil_the_angel_escapes_when_the_green_dice_are_used() -> None:
+def test_devil_the_angel_escapes_when_the_last_green_die_is_used_the_devils() -> None:
     game = devil_game((8, 0, 0), (0, 0, 8), greens=1)
+    game.apply(game.legal_actions()[0])
+    game.apply(game.legal_actions()[0])
+    assert game.greens == [0, 1] and game.outcome is None and game.to_move == 1  # the devil's last die is to come
     game.apply(game.legal_actions()[0])
     game.apply(game.legal_actions()[0])
     assert game.outcome is not None and game.outcome.winners == (0,)
     assert game.outcome.termination is Termination.ALL_PLACED
+    assert game.outcome.result() == "player 0 wins (the last green die is used: the angel has escaped)"
+
+
+def test_devil_a_player_who_cannot_jump_passes_and_sets_a_green_die_aside() -> None:
+    game = devil_game((8, 0, 0), (4, 4, 0))
+    cells = dict(game.state.cells) | {(7, 1, 0): Cell("green"), (7, 0, 1): Cell("green"), (6, 2, 0): Cell("green")}
+    cells |= {(6, 1, 1): Cell("green"), (6, 0, 2): Cell("green"), (7, 0, 0): Cell("green")}
+    game.observe(PyramidState(cells))
+    assert game.legal_actions() == [Pass()]
+    game.apply(Pass())
+    assert game.greens == [44, 45] and game.to_move == 1 and len(game.state) == len(cells)
 
 
 # --- every jumping game -----------------------------------------------------------------------

@@ -404,12 +404,13 @@ class FireRedDevil(JumpGame):
     onto the plate); each player holds 45 green dice (option ``greens``).
     Turn: jump your die along a right angle (as in Flea Chase, with its long jump), then set one of
     your green dice into the funnel it left (a second action, forced). The angel moves first.
-    Legal actions: the jumps of your die; Pass only when it has none (then no green die is set).
+    Legal actions: the jumps of your die; Pass only when it has none: then one of your green dice is
+    set aside unused (the green dice are the game's clock, for a player who cannot jump too).
     Scoring: 1 to the winner.
     End: the devil catches the angel when he comes to rest on her (she is one of the three dice under
-    him): the devil wins; option ``stuck``: also when she cannot jump at her turn. The angel wins when a player has set
-    their last green die (the angel's 45th move, unless the devil had to pass), or when neither can
-    jump.
+    him): the devil wins; option ``stuck``: also when she cannot jump at her turn. The angel wins when
+    the last green die is used (the devil's 45th turn: she escaped until the last green die was
+    placed), or when neither can jump.
     Interpretation: the figures of the start and of the catch are lost; the small pyramids stand
     with two base dice on the edge, and "caught" is read as above. An angel who cannot jump is not
     caught by default: the plate fills with green dice whoever plays, and with that rule the devil won
@@ -427,7 +428,8 @@ class FireRedDevil(JumpGame):
     house_rules = (
         "Start (figure lost): the three 4-die pyramids have their tops at (4, 3, 0), (0, 4, 3) and (3, 0, 4), two "
         "base dice on an edge of the plate; angel and devil are drawn into empty base funnels. Caught (figure "
-        "lost): the devil rests on the angel; an angel who cannot jump passes (option stuck=yes: she is caught)."
+        "lost): the devil rests on the angel; an angel who cannot jump passes (option stuck=yes: she is caught). A "
+        "player who passes sets a green die aside: the green dice run out for a player who cannot jump too."
     )
     colours = ("gold", "red")
     PYRAMIDS: ClassVar[tuple[Slot, ...]] = ((4, 3, 0), (0, 4, 3), (3, 0, 4))
@@ -459,8 +461,8 @@ class FireRedDevil(JumpGame):
         if isinstance(action, Move) and self.greens[player] > 0:
             self.vacated = action.steps[0][0]
             return
-        if isinstance(action, Place):
-            self.greens[player] -= 1
+        if isinstance(action, Place) or isinstance(action, Pass) and self.greens[player] > 0:
+            self.greens[player] -= 1  # set into the funnel left, or set aside by a player who cannot jump
         self.vacated = None
         self.passed[player] = isinstance(action, Pass)
         self.to_move = self.next_player()
@@ -477,13 +479,23 @@ class FireRedDevil(JumpGame):
     def scores(self) -> tuple[float, ...]:
         if self.caught():
             return (0.0, 1.0)
-        escaped = min(self.greens) == 0 and self.vacated is None or all(self.passed)
-        return (1.0, 0.0) if escaped else (0.0, 0.0)
+        return (1.0, 0.0) if self.used_up() or all(self.passed) else (0.0, 0.0)
+
+    def used_up(self) -> bool:
+        """Whether every green die is used: the devil's last one too (he moves second)."""
+        return sum(self.greens) == 0 and self.vacated is None
+
+    def ending(self, reason: Termination) -> str:
+        if reason is Termination.ALL_PLACED:
+            return "the last green die is used: the angel has escaped"
+        if reason is Termination.GOAL_REACHED:
+            return "the devil has caught the angel"
+        return super().ending(reason)
 
     def termination(self) -> Termination | None:
         if self.caught():
             return Termination.GOAL_REACHED
-        if min(self.greens) == 0 and self.vacated is None:
+        if self.used_up():
             return Termination.ALL_PLACED
         if all(self.passed):
             return Termination.BLOCKED
