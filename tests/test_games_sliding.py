@@ -14,7 +14,7 @@ from pyramid import geometry
 from pyramid.agents.players import GreedyPlayer
 from pyramid.agents.search import UctSearch
 from pyramid.encoding import observation_tensor, observation_text
-from pyramid.games.mounds import Diebylon, MoundMover, corner_pyramid
+from pyramid.games.mounds import Diebylon, MoundMover, clockwise, corner_pyramid
 from pyramid.games.slides import APEX, OBJECTIVES, Slide, Slipped, spar
 from pyramid.geometry import Slot, UpFaces
 from pyramid.moves import carry, edge_slide, jump_targets, move_length
@@ -196,6 +196,19 @@ def test_slipped_slides_any_spar_and_its_objective_wins() -> None:
 # --- Mound Mover -------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("game_cls", [MoundMover, Diebylon])
+def test_corner_games_turns_go_clockwise_so_each_target_is_the_next_players_corner(
+    game_cls: type[MoundMover | Diebylon],
+) -> None:
+    game = game_cls(3, rng=np.random.default_rng(0))
+    starts = [sorted(s for s, c in game.state.items() if c.colour == colour) for colour in game.colours]
+    corners = [next(n for n in range(3) if starts[p] == sorted(corner_pyramid(game.size, n))) for p in range(3)]
+    for p in range(3):
+        # the next player in turn sits at the corner next clockwise: its pyramid stands in p's target
+        assert corners[game.next_player(p)] == clockwise(corners[p])
+        assert sorted(game.targets[p]) == starts[game.next_player(p)]
+
+
 def mound_with(cells: dict[Slot, str]) -> MoundMover:
     """A Mound Mover whose dice stand in ``cells`` (slot -> colour)."""
     game = MoundMover(3, rng=np.random.default_rng(0))
@@ -206,7 +219,7 @@ def mound_with(cells: dict[Slot, str]) -> MoundMover:
 def test_mound_mover_starts_with_only_the_steep_jump_of_the_top() -> None:
     game = MoundMover(3, rng=np.random.default_rng(0))
     assert len(game.state) == 60 and geometry.is_stable(game.state)
-    assert game.targets[0] == corner_pyramid(20, 2) and game.targets[2] == corner_pyramid(20, 1)
+    assert game.targets[0] == corner_pyramid(20, 2) and game.targets[2] == corner_pyramid(20, 0)
     # every die is under the top, and the top stands three layers above the plate: Flea Chase's jumps fail
     assert jump_targets(set(game.state), (5, 0, 0), long=True) == []
     moves = {a.steps[0] for a in game.legal_actions() if isinstance(a, Move)}
@@ -227,7 +240,7 @@ def test_mound_mover_a_jump_into_a_funnel_blocks_the_dice_below() -> None:
 
 def test_mound_mover_is_won_at_the_end_of_the_round_and_shared_by_two_in_it() -> None:
     red_below = corner_pyramid(20, 2)[:-1]  # player 0's target, corner c, without its top
-    green_below = corner_pyramid(20, 0)[:-1]  # player 1's target, corner a
+    green_below = corner_pyramid(20, 1)[:-1]  # player 1's target, corner b
     cells = {s: "red" for s in red_below} | {s: "green" for s in green_below}
     cells |= {(4, 4, 0): "red", (0, 4, 4): "green", (3, 3, 2): "black"}
     game = mound_with(cells)
@@ -235,7 +248,7 @@ def test_mound_mover_is_won_at_the_end_of_the_round_and_shared_by_two_in_it() ->
     assert crown in game.legal_actions()
     game.apply(crown)
     assert game.outcome is None and game.scores()[0] == 20  # the round goes on
-    game.apply(Move((((0, 4, 4), (5, 0, 0)),)))  # green crowns too, in the same round
+    game.apply(Move((((0, 4, 4), (0, 5, 0)),)))  # green crowns too, in the same round
     game.apply(game.legal_actions()[0])
     assert game.outcome is not None and game.outcome.termination is Termination.GOAL_REACHED
     assert game.outcome.winners == (0, 1)
@@ -335,11 +348,11 @@ def test_corner_race_standing_is_the_own_progress_whatever_the_others_do() -> No
     game = diebylon_with({(4, 2, 2): "red", (2, 2, 4): "green", (2, 4, 2): "black"}, 4)
     before, green = game.standing(0), game.progress(game.state.cells, 1)
     assert game.fill_chance(0) == 0.0 and before == game.progress(game.state.cells, 0)  # no number reaches corner c
-    # green carries its die into its target (the 10 slots of corner a): red's standing does not move
+    # green carries its die into its target (the 10 slots of corner b): red's standing does not move
     cells = dict(game.state.cells)
-    cells[(6, 1, 1)] = cells.pop((2, 2, 4))
+    cells[(1, 6, 1)] = cells.pop((2, 2, 4))
     game.observe(PyramidState(cells))
-    assert (6, 1, 1) in game.targets[1] and game.progress(game.state.cells, 1) >= green + 10
+    assert (1, 6, 1) in game.targets[1] and game.progress(game.state.cells, 1) >= green + 10
     assert game.standing(0) == before
     # red carries its die into its target (corner c): its standing grows by at least a die's 10
     assert (1, 1, 6) in game.targets[0]

@@ -25,6 +25,12 @@ def clockwise(corner: int) -> int:
     return (corner + 2) % 3
 
 
+def seat_corner(player: Seat) -> int:
+    """The corner of ``player``'s pyramid: the players sit round the plate clockwise in turn order (0 at a,
+    1 at c, 2 at b), so that each one's target, the corner next clockwise, is the next player's."""
+    return clockwise(0) * player % 3
+
+
 def corner_pyramid(dice: int, corner: int) -> list[Slot]:
     """The slots of the ``dice``-die pyramid standing in corner ``corner`` (0 a, 1 b, 2 c), base first."""
     apex = geometry.small_pyramid_apexes(dice)[CORNERS[corner]]
@@ -38,10 +44,14 @@ class CornerGame(JumpGame):
     colours = PLAYER_COLOURS
 
     def build(self) -> None:
-        """Each player's pyramid in their corner; their target the corner next clockwise."""
-        self.targets = [corner_pyramid(self.size, clockwise(p)) for p in range(3)]
+        """Each player's pyramid in their corner; their target the corner next clockwise, the next player's."""
+        self.targets = [corner_pyramid(self.size, clockwise(seat_corner(p))) for p in range(3)]
         self.state = PyramidState(
-            {s: Cell(self.colours[p], self.draw_orientation()) for p in range(3) for s in corner_pyramid(self.size, p)}
+            {
+                s: Cell(self.colours[p], self.draw_orientation())
+                for p in range(3)
+                for s in corner_pyramid(self.size, seat_corner(p))
+            }
         )
 
     def arrived(self, player: Seat, cells: Mapping[Slot, Cell] | None = None) -> int:
@@ -52,7 +62,7 @@ class CornerGame(JumpGame):
 
     def distance(self, player: Seat, slot: Slot) -> int:
         """How many layers of the corner's coordinate ``slot`` lies short of ``player``'s target pyramid."""
-        corner = clockwise(player)
+        corner = clockwise(seat_corner(player))
         return max(0, self.targets[player][-1][corner] - slot[corner])
 
     def progress(self, cells: Mapping[Slot, Cell], player: Seat) -> float:
@@ -79,9 +89,10 @@ class CornerGame(JumpGame):
 class MoundMover(CornerGame):
     """Mound Mover (no. 37), by Reto Walt and Gilberto Zappatini.
 
-    Setup: each player's 20 dice stand as a pyramid in their corner (player 0 red at corner a, 1
-    green at b, 2 black at c); each moves it into the corner next clockwise (a to c, c to b, b to a),
-    where the next player's pyramid stands at the start.
+    Setup: each player's 20 dice stand as a pyramid in their corner, the players round the plate
+    clockwise in turn order (player 0 red at corner a, 1 green at c, 2 black at b); each moves it
+    into the corner next clockwise (a to c, c to b, b to a), where the next player's pyramid stands at
+    the start.
     Turn: jump one of your dice along a right angle in a plane parallel to a face of the pyramid, as
     in Flea Chase (``pyramid.moves``: arms of 1 and 1 in the layer, 2 and 1 one layer up or down,
     the long jump 3 and 1), or the steep jump, arms of 4 and 1, three layers up or down. A die
@@ -106,7 +117,8 @@ class MoundMover(CornerGame):
     option_specs: ClassVar[Options] = {"long": LONG}
     house_rules = (
         "Jumps (figures lost) as in Flea Chase, with its long jump, and the steep jump (arms of 4 and 1): the "
-        "only jump off the top of a 20-die corner pyramid. The target is the corner next clockwise. When "
+        "only jump off the top of a 20-die corner pyramid. The players sit clockwise in turn order (0 at a, 1 at c, "
+        "2 at b); the target is the corner next clockwise, the next player's. When "
         "your dice fill the target below its top, your last die, if free, may be carried onto the top (no jump "
         "can reach it). The game ends at the end of a round in which a pyramid was moved; all three passing in a "
         "row or the turn limit (1500 actions) end it too."
@@ -156,9 +168,9 @@ class MoundMover(CornerGame):
 class Diebylon(CornerGame):
     """Diebylon (no. 38), by Jürgen Wagner.
 
-    Setup: each player's 10 dice stand as a pyramid in their corner (player 0 red at corner a, 1
-    green at b, 2 black at c); each re-erects it in the corner next clockwise (a to c, c to b, b to
-    a). Player 0 rolls first.
+    Setup: each player's 10 dice stand as a pyramid in their corner, the players round the plate
+    clockwise in turn order (player 0 red at corner a, 1 green at c, 2 black at b); each re-erects it
+    in the corner next clockwise (a to c, c to b, b to a), the next player's. Player 0 rolls first.
     Turn: the rolled number is used fully: one of your free dice moves to an open slot whose move
     length |di| + |dj| + |dk| is the number (``pyramid.moves.reach``). So a die moves within its
     layer only with an even number, one layer up or down with 3 or 5, two layers with 4 or 6, and a
@@ -171,7 +183,8 @@ class Diebylon(CornerGame):
     is on top of their target pyramid, all 10 slots filled with dice of any colour). The turn limit
     (900 actions) ends the game: most dice in the target win.
     Interpretation: "another corner" is the corner next clockwise, which the next player's pyramid
-    leaves; a move is a single die lifted and set down at the length rolled, not a path.
+    leaves (turns go clockwise, as in the book's other games for three); a move is a single die
+    lifted and set down at the length rolled, not a path.
     """
 
     info = GameInfo(38, "Diebylon", "C/Ch", (3,), "10 red, 10 green, 10 black dice; a die to roll", (), 396)
@@ -179,7 +192,8 @@ class Diebylon(CornerGame):
         "faster": YesNo("yes: your die on top of your target, all its slots filled with any dice, wins (default no)")
     }
     house_rules = (
-        "The target is the corner next clockwise. A move is one die carried to an open slot at exactly the rolled "
+        "The players sit clockwise in turn order (0 at a, 1 at c, 2 at b); the target is the corner next clockwise, "
+        "the next player's. A move is one die carried to an open slot at exactly the rolled "
         "length |di| + |dj| + |dk|; a 1 swaps a blocked die of yours (under one other player's free die only) with "
         "its blocker; no move: pass. The turn limit (900 actions) ends the game: most dice in the target win."
     )
