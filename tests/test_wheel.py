@@ -27,3 +27,5 @@ def test_the_wheel_installs_and_runs_outside_the_clone(tmp_path: Path) -> None:
     assert (tmp_path / "elsewhere" / "runs" / "die_throw_seed0.json").is_file()
     # The clone was never on the path: the scene came from the wheel's own copy.
     assert not (tmp_path / "elsewhere" / "scenes").exists()
+    for venv in ("venv", "tools"):  # some 600 MB that pytest would keep for three sessions
+        shutil.rmtree(tmp_path / venv)
