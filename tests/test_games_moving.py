@@ -203,6 +203,67 @@ def test_flea_chase_a_blocked_player_passes_and_the_blocker_must_lift() -> None:
     assert game.outcome is None and len(game.legal_actions()) > 1
 
 
+def test_flea_chase_a_blocked_player_who_moves_in_the_target_still_gets_the_blockade_lifted() -> None:
+    game = FleaChase(2, rng=np.random.default_rng(0))
+    # green's three dice in corner a are under the red die in (7, 0, 0); green has a die in the target that can
+    # jump to and fro there, which does not count as free: the blocker must lift after one turn all the same
+    cells = {(8, 0, 0): Cell("green"), (7, 1, 0): Cell("green"), (7, 0, 1): Cell("green")}
+    cells |= {(7, 0, 0): Cell("red"), (4, 4, 0): Cell("red"), (0, 2, 6): Cell("green")}
+    game.observe(PyramidState(cells))
+    game.to_move = 1
+    inside = [a for a in game.legal_actions() if isinstance(a, Move)]
+    assert inside and all(a.steps[0][0] == (0, 2, 6) for a in inside)
+    game.apply(inside[0])
+    assert {a.steps[0][0] for a in game.legal_actions() if isinstance(a, Move)} == {(7, 0, 0)}
+    # with a free die outside the target the blockade may stay
+    game = FleaChase(2, rng=np.random.default_rng(0))
+    game.observe(PyramidState(cells | {(4, 0, 4): Cell("green")}))
+    game.to_move = 1
+    game.apply(next(a for a in game.legal_actions() if isinstance(a, Move) and a.steps[0][0] == (4, 0, 4)))
+    assert {a.steps[0][0] for a in game.legal_actions() if isinstance(a, Move)} == {(7, 0, 0), (4, 4, 0)}
+
+
+def back_and_forth(game: Game) -> tuple[Move, Move]:
+    """A jump of the player to move whose way back is a jump too."""
+    for action in game.legal_actions():
+        if isinstance(action, Move):
+            (source, target), *_ = action.steps
+            cells = set(game.state) - {source} | {target}
+            if source in jump_targets(cells, target, long=True):
+                return action, Move(((target, source),))
+    raise AssertionError("no jump with a way back")
+
+
+def test_flea_chase_a_position_come_about_the_third_time_is_a_draw() -> None:
+    game = FleaChase(2, rng=np.random.default_rng(0))
+    red, red_back = back_and_forth(game)
+    game.apply(red)
+    green, green_back = back_and_forth(game)
+    for _ in range(2):
+        assert game.outcome is None
+        game.apply(green)
+        game.apply(red_back)
+        game.apply(green_back)
+        if game.outcome is None:
+            game.apply(red)
+    assert game.outcome is not None and game.outcome.termination is Termination.REPETITION
+    assert len(game.history) == 8 and game.outcome.winners == (0, 1)
+
+
+def test_flea_chase_is_decided_once_the_second_player_has_needed_more_extra_turns_than_the_target_has_faces() -> None:
+    game = FleaChase(2, rng=np.random.default_rng(0))
+    target = sorted(game.target - {game.top}, key=geometry.SLOT_INDEX.__getitem__)
+    cells = {s: Cell("red", (1, 2, 3)) for s in target[:10]} | {(4, 4, 0): Cell("green"), (4, 0, 4): Cell("green")}
+    game.observe(PyramidState(cells))
+    game.finished_first, game.extra, game.to_move = 0, [0, 29], 1
+    game.apply(game.legal_actions()[0])
+    assert game.outcome is None and game.extra == [0, 30]  # 30 - 30 could still tie with a first who shows none
+    game.apply(Pass())
+    game.apply(game.legal_actions()[0])
+    assert game.outcome is not None and game.outcome.termination is Termination.DECIDED
+    assert game.outcome.winners == (0,) and game.extra == [0, 31]
+
+
 def test_flea_chase_ends_with_nineteen_dice_and_counts_faces_and_extra_turns() -> None:
     game = FleaChase(2, rng=np.random.default_rng(0))
     target = sorted(game.target - {game.top}, key=geometry.SLOT_INDEX.__getitem__)

@@ -73,10 +73,20 @@ class GreedyPlayer(Player[Game]):
             trial.apply(legal[0])
         return trial.advantage(player)
 
+    @staticmethod
+    def repeats(game: Game, action: Action) -> bool:
+        """Whether ``action`` brings back a position already seen, where the game counts them (``repetitions``)."""
+        trial = game.clone()
+        trial.apply(action)
+        return trial.seen.get(trial.position(), 0) > 1
+
     def choose(self, game: Game, legal: Sequence[Action]) -> Action:
-        """The legal action of highest value."""
+        """The legal action of highest value; where the game counts repeated positions, among those that bring
+        back no position already seen while there are such (greedy would go to and fro between two best moves)."""
         if len(legal) == 1:
             return legal[0]
+        if game.repetitions:
+            legal = [a for a in legal if not self.repeats(game, a)] or legal
         values = np.array([self.value(game, a) for a in legal])
         best = np.flatnonzero(values >= values.max() - 1e-9)
         return legal[int(best[self.rng.integers(len(best))])]

@@ -7,7 +7,7 @@ that is the blockade.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from typing import ClassVar
 
 from pyramid import geometry
@@ -209,14 +209,19 @@ class FleaChase(JumpGame):
     Legal actions: the jumps of your dice; a die in the target pyramid jumps only within it. Pass
     only when no jump is left. A player whose dice are all in the target pyramid has finished and
     passes from then on.
-    Blockade: if at your turn all your dice outside the target are blocked or cannot jump, you pass
-    (or move a die inside the target); the blocking player has had that free turn and must, on the
-    next turn, jump a die that rests on one of yours outside the target, if such a jump exists.
+    Blockade: a blockade may stay as long as the blocked player has a free die outside the target to
+    jump (dice in the target, which may jump to and fro in it, do not count). If at your turn no die
+    of yours outside the target can jump, you move a die inside the target or pass: the blocking
+    player has had their free turn and must, on their next turn, jump a die that rests on one of
+    yours outside the target, if such a jump exists.
     Scoring: the faces of your colour showing on the outside of the completed target pyramid (30 in
     all); the second player to finish subtracts the turns they needed after the first had finished,
     a player who started second (player 1) not counting their first.
     End: when the target pyramid is complete; most points win. Both players passing in a row end it
-    as blocked; the turn limit (400 actions) ends it too.
+    as blocked. House rules where the book gives no end: a position that comes about the third time
+    (the same dice, the same player to move) ends the game as a draw; and once the second player has
+    needed more extra turns than the target shows faces (30), the first to finish has won whatever
+    comes (the second's faces less their extra turns cannot reach 0), and the game ends.
     Interpretation: the five jump figures and the start figure are lost; the jumps are read as the
     L-shaped moves on the square grid that the dice form in each plane parallel to a face. The top of
     the target rests on the three dice that rest on all the others, so it is the last slot to fill,
@@ -230,10 +235,14 @@ class FleaChase(JumpGame):
     house_rules = (
         "Start (figure lost): each player's 10 dice fill the 10-funnel triangle of their corner (a and b); the "
         "target is the 20-die pyramid of corner c. Jumps (figures lost): L-shaped moves in a plane parallel to a "
-        "face; a die in the target stays in it; a finished player passes; the blocking player must lift the "
-        "blockade on the turn after the blocked player passed."
+        "face; a die in the target stays in it; a finished player passes. A blockade stays while the blocked "
+        "player has a free die outside the target to jump; at a turn with none (moving in the target or passing) "
+        "the blocker has had their free turn and lifts it on their next. A position come about the third time is a "
+        "draw; more than 30 extra turns of the second player decide the game for the first."
     )
-    max_moves: ClassVar[int] = 400
+    max_moves: ClassVar[int] = 1000
+    repetitions: ClassVar[int] = 3
+    FACES: ClassVar[int] = 30  # the faces the completed target shows, both players' together
     colours = ("red", "green")
 
     def setup(self) -> None:
@@ -245,6 +254,7 @@ class FleaChase(JumpGame):
         self.finished_first: Seat | None = None
         self.extra = [0, 0]  # turns needed after the other player finished
         self.passed = [False, False]  # passed at their last turn (blocked or finished)
+        self.stranded = [False, False]  # at their last turn no die of theirs outside the target could jump
         self.free_move = False
 
     def outside(self, player: Seat) -> list[Slot]:
@@ -257,14 +267,22 @@ class FleaChase(JumpGame):
         if not self.outside(me):
             return [Pass()]
         moves = [m for m in self.jumps(me) if m.steps[0][0] not in self.target or m.steps[0][1] in self.target]
-        if self.passed[other] and self.outside(other):
+        if self.stranded[other] and self.outside(other):
             lifting = set(self.blockers(me, self.outside(other)))
             release = [m for m in moves if m.steps[0][0] in lifting]
             moves = release or moves
         return list(moves) if moves else [Pass()]
 
+    def free_outside(self, player: Seat, cells: Mapping[Slot, Cell]) -> bool:
+        """Whether a die of ``player``'s outside the target can jump in ``cells``: a free die, in the book's words."""
+        occupied = set(cells)
+        return any(
+            jump_targets(occupied, s, self.long, self.steep) for s in self.own(player, cells) if s not in self.target
+        )
+
     def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         self.passed[player] = isinstance(action, Pass)
+        self.stranded[player] = not self.free_outside(player, before.cells)
         other = 1 - player
         if self.finished_first == other:
             if self.free_move:
@@ -291,7 +309,12 @@ class FleaChase(JumpGame):
             return Termination.PYRAMID_COMPLETE
         if all(self.passed):
             return Termination.BLOCKED
+        if self.finished_first is not None and self.extra[1 - self.finished_first] > self.FACES:
+            return Termination.DECIDED
         return None
+
+    def position(self) -> Hashable:
+        return (super().position(), tuple(self.passed), tuple(self.stranded), self.finished_first, tuple(self.extra))
 
     def progress(self, cells: Mapping[Slot, Cell], player: Seat) -> float:
         """How far ``player``'s dice in ``cells`` have come: dice in the target, faces there, nearness."""

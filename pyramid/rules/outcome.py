@@ -67,6 +67,7 @@ class Termination(enum.Enum):
     FINISH_FILLED = "every scoring funnel of the finish area is taken"
     REPETITION = "the same position came about for the third time: a draw"
     NO_PROGRESS = "nobody came nearer their goal for many turns"
+    DECIDED = "the winner is certain: no turn to come can change it"
 
 
 @dataclass(frozen=True)
