@@ -4,27 +4,31 @@ and a move or two carried out by a hand in the world and read back.
 
 from __future__ import annotations
 
+from collections.abc import Sequence, Set
+
 import numpy as np
 import pytest
 from gameplay import play
-from test_boards import Scripted, cells, physical_moves
+from test_boards import Scripted, physical_moves
 
 from pyramid import geometry
 from pyramid.agents.players import GreedyPlayer, MctsPlayer
 from pyramid.agents.search import UctSearch, leads
 from pyramid.agents.terminal import read_move
 from pyramid.encoding import action_ids, observation_text
+from pyramid.games.boards import Reroll
 from pyramid.games.hunts import (
+    ROLLED,
+    WALL,
     Accuse,
     Hide,
     PharaohsCurse,
     WolfInASheepsCoat,
     dog_rays,
-    maze_distances,
+    maze_turns,
     search_cost,
     sight,
 )
-from pyramid.moves import jump_targets
 from pyramid.play import Match
 from pyramid.rules import Game, IllegalAction, Move, Pass, Place, Remove, Termination, check_game
 from pyramid.state import Cell, PyramidState
@@ -262,113 +266,106 @@ def test_wolf_bushes_make_a_hiding_place_the_greedy_hider_finds() -> None:
 
 # --- The Pharaoh's Curse ------------------------------------------------------------------------
 
+STARTS = list(PharaohsCurse.STARTS)
+LOW = (1, 2, 3)  # a door along every row
+HIGH = next(u for u in geometry.ALL_UP_FACES if min(u) >= 4)  # a wall along every row
 
-def pharaoh(state: PyramidState, explorers: list[geometry.Slot]) -> PharaohsCurse:
-    """A Pharaoh's Curse on ``state``, its explorers in ``explorers``."""
+
+def pharaoh(high: Set[geometry.Slot] = frozenset(), explorers: Sequence[geometry.Slot] = STARTS) -> PharaohsCurse:
+    """A Pharaoh's Curse with the base full, the green dice low (doors) but in ``high`` (walls)."""
     game = PharaohsCurse(rng=np.random.default_rng(0))
-    game.observe(state)
+    dice = {s: Cell("green", HIGH if s in high else LOW) for s in geometry.BASE_SLOTS if s not in explorers}
+    dice |= {s: Cell(c, LOW) for s, c in zip(explorers, game.colours, strict=True)}
+    game.observe(PyramidState(dice))
     game.explorers = list(explorers)
     return game
 
 
-def targets(game: PharaohsCurse, player: int = 0) -> set[geometry.Slot]:
-    """Where ``player``'s explorer can move."""
+def walks(game: PharaohsCurse) -> set[geometry.Slot]:
+    """Where the player to move can walk."""
     return {a.steps[0][1] for a in game.legal_actions() if isinstance(a, Move)}
 
 
-STARTS = list(PharaohsCurse.STARTS)
-
-
-def test_pharaoh_starts_in_a_random_heap_every_explorer_can_leave() -> None:
-    heaps = set()
+def test_pharaoh_puts_the_42_green_dice_on_the_base_plate_as_the_book_says() -> None:
+    faces = set()
     for seed in range(4):
         game = PharaohsCurse(rng=np.random.default_rng(seed))
-        greens = frozenset(s for s, c in game.state.items() if c.colour == "green")
-        assert len(greens) == 42 and geometry.is_stable(game.state) and min(sum(s) for s in greens) < 8
+        greens = {s for s, c in game.state.items() if c.colour == "green"}
+        assert len(greens) == 42 and greens == set(geometry.BASE_SLOTS) - set(STARTS)
         assert [game.state[s].colour for s in STARTS] == ["red", "blue", "black"]
-        assert not set(PharaohsCurse.EXITS) & set(game.state)
-        assert all(s in maze_distances(greens, e) for s, e in zip(STARTS, PharaohsCurse.EXITS, strict=True))
-        heaps.add(greens)
-    assert len(heaps) == 4
+        assert all(game.state[e].colour == "green" for e in PharaohsCurse.EXITS)
+        faces.add(tuple(game.state[s].up for s in sorted(greens)))
+    assert len(faces) == 4  # rolled: each game its own maze
 
 
-def test_pharaoh_an_explorer_steps_to_an_empty_funnel_or_climbs_green_dice() -> None:
-    state = cells(green=[(2, 2, 4), (1, 3, 4), (1, 2, 5)], red=[(0, 4, 4)], blue=[(4, 0, 4)], black=[(4, 4, 0)])
-    game = pharaoh(state, STARTS)
-    assert targets(game) == {(1, 4, 3), (0, 5, 3), (0, 3, 5), (1, 2, 4)}  # three steps, a climb
-    game.apply(Move((((0, 4, 4), (1, 2, 4)),)))
-    assert game.explorers[0] == (1, 2, 4) and game.to_move == 1
-    game.to_move = 0
-    game.observe(game.state)  # forget player 1's legal moves
-    # from the top of three dice: only down, an L of arms 2 and 1 into an empty base funnel
-    assert targets(game) == {(3, 1, 4), (3, 2, 3), (0, 4, 4), (1, 4, 3), (0, 2, 6), (1, 1, 6)}
+def test_pharaoh_an_explorer_walks_through_the_low_numbers_changing_places_with_the_green_die() -> None:
+    # red in (0, 4, 4): its neighbours (1, 3, 4) and (0, 5, 3) are walls, the others doors
+    game = pharaoh(high={(1, 3, 4), (0, 5, 3)})
+    assert walks(game) == {(1, 4, 3), (0, 3, 5)}
+    assert {a.slot for a in game.legal_actions() if isinstance(a, Reroll)} == set(geometry.neighbours((0, 4, 4)))
+    green = game.state[(1, 4, 3)]
+    game.apply(Move((((0, 4, 4), (1, 4, 3)), ((1, 4, 3), (0, 4, 4)))))
+    assert game.explorers[0] == (1, 4, 3) and game.state[(1, 4, 3)].colour == "red"
+    assert game.state[(0, 4, 4)] == green and game.to_move == 1
+    # the door is the number pointing along the row between the funnels: a die low along one row only
+    up = next(u for u in geometry.ALL_UP_FACES if u[0] <= 3 and min(u[1:]) >= 4)
+    game = pharaoh()
+    game.observe(game.state.with_cell((1, 3, 4), Cell("green", up)).with_cell((0, 5, 3), Cell("green", up)))
+    assert (1, 3, 4) not in walks(game) and (0, 5, 3) in walks(game)  # rows of constant j, of constant i
 
 
-def test_pharaoh_an_explorer_never_stands_on_another() -> None:
-    state = cells(green=[(1, 3, 4), (1, 2, 5)], red=[(0, 4, 4)], blue=[(2, 2, 4)], black=[(4, 4, 0)])
-    game = pharaoh(state, [(0, 4, 4), (2, 2, 4), (4, 4, 0)])
-    assert (1, 2, 4) not in targets(game)  # it would rest on the blue explorer
+def test_pharaoh_a_roll_lifts_a_green_die_and_sets_it_back_as_it_lands() -> None:
+    game = pharaoh(high=set(geometry.neighbours((0, 4, 4))))
+    assert walks(game) == set()
+    game.apply(Reroll((1, 3, 4)))
+    assert game.legal_actions() == [Remove((1, 3, 4))] and game.to_move == 0
+    game.apply(Remove((1, 3, 4)))
+    assert game.legal_actions() == [Place((1, 3, 4), "green")]
+    game.apply(Place((1, 3, 4), "green"))
+    assert game.state[(1, 3, 4)].colour == "green" and game.to_move == 1 and game.explorers[0] == (0, 4, 4)
 
 
-def test_pharaoh_climbing_down_into_the_opposite_corner_wins() -> None:
-    state = cells(green=[(7, 1, 0), (6, 2, 0), (6, 1, 1)], red=[(6, 1, 0)], blue=[(4, 0, 4)], black=[(4, 4, 0)])
-    game = pharaoh(state, [(6, 1, 0), (4, 0, 4), (4, 4, 0)])
-    assert (8, 0, 0) in targets(game)
-    game.apply(Move((((6, 1, 0), (8, 0, 0)),)))
+def test_pharaoh_walking_into_the_exit_wins() -> None:
+    game = pharaoh(explorers=[(7, 1, 0), (4, 0, 4), (4, 4, 0)])
+    walk = Move((((7, 1, 0), (8, 0, 0)), ((8, 0, 0), (7, 1, 0))))
+    assert walk in game.legal_actions() and game.heuristic(walk) == 100.0
+    game.apply(walk)
     assert game.outcome is not None and game.outcome.termination is Termination.GOAL_REACHED
     assert game.outcome.winners == (0,) and game.outcome.scores == (1.0, 0.0, 0.0)
 
 
-def test_pharaoh_a_boxed_in_explorer_passes_and_three_passes_end_the_game() -> None:
-    state = cells(green=[(1, 3, 4), (1, 4, 3), (0, 5, 3), (0, 3, 5)], red=[(0, 4, 4)], blue=[(4, 0, 4)])
-    game = pharaoh(state, [(0, 4, 4), (4, 0, 4), (4, 4, 0)])
+def test_pharaoh_an_explorer_boxed_in_by_the_others_passes_and_three_passes_end_the_game() -> None:
+    game = pharaoh(explorers=[(8, 0, 0), (7, 1, 0), (7, 0, 1)])
     assert game.legal_actions() == [Pass()]
     game.apply(Pass())
     assert game.passes == 1 and game.to_move == 1
-    game.passes = 2
-    game.to_move = 0
+    game.passes, game.to_move = 2, 0
     game.observe(game.state)
     game.apply(Pass())
     assert game.outcome is not None and game.outcome.termination is Termination.BLOCKED
     assert game.outcome.winners == (0, 1, 2)
 
 
-def test_pharaoh_maze_distances_count_single_moves_both_ways() -> None:
-    assert maze_distances(frozenset(), (8, 0, 0))[(0, 4, 4)] == 8  # eight steps across the empty plate
-    game = PharaohsCurse(rng=np.random.default_rng(7))
-    greens = frozenset(s for s, c in game.state.items() if c.colour == "green")
-    far = maze_distances(greens, (8, 0, 0))
-    for here, d in far.items():
-        for there in jump_targets(greens | {here}, here):
-            if there in far:
-                assert abs(far[there] - d) <= 1
+def test_pharaoh_maze_turns_count_a_door_one_turn_and_a_wall_three() -> None:
+    game = pharaoh()
+    assert game.turns_left(0) == 8  # eight doors from the middle of edge i = 0 to corner a
+    assert game.turns_left(0, start=(7, 1, 0)) == 1
+    walls = pharaoh(high={s for s in geometry.BASE_SLOTS if s[0] >= 1})  # every funnel off red's edge a wall
+    assert walls.turns_left(0) == 8 * WALL
+    rolled = maze_turns(walls.state, (7, 1, 0), (8, 0, 0), rolled=(8, 0, 0))
+    assert {rolled[p] for p in rolled} == {1.0, WALL}  # from (7, 1, 0) the exit's door lies along rows of constant k
+    assert sum(chance for _, chance in ROLLED) == pytest.approx(1.0)
 
 
-def test_pharaoh_greedy_takes_the_shortest_way() -> None:
-    game = PharaohsCurse(rng=np.random.default_rng(3))
-    before = game.way_left(0)
-    choice = GreedyPlayer(np.random.default_rng(0)).choose(game, game.legal_actions())
-    assert isinstance(choice, Move) and game.way_left(0, choice.steps[0][1]) == before - 1
-
-
-def test_pharaoh_standing_counts_an_explorer_in_the_way() -> None:
-    # an explorer in the funnel every shortest way of red's takes next: red's way around it is longer
-    for seed in range(40):
-        game = PharaohsCurse(rng=np.random.default_rng(seed))
-        left = game.way_left(0)
-        nexts = [t for t in targets(game) if game.way_left(0, t) == left - 1]
-        if len(nexts) == 1 and nexts[0] not in game.explorers and game.way_around(0) == left:
-            break
-    else:
-        raise AssertionError("no heap with a single next step for red in 40 seeds")
-    assert game.standing(1) == min(game.way_around(p) for p in (0, 2)) - game.way_around(1)
-    cells = dict(game.state.cells)
-    cells[nexts[0]] = cells.pop(game.explorers[1])  # the blue explorer steps into red's way
-    game.explorers[1] = nexts[0]
-    game.observe(PyramidState(cells))
-    assert game.way_left(0) == left, "the maze alone has not changed"
-    assert game.way_around(0) > left
-    assert game.standing(0) == min(game.way_around(p) for p in (1, 2)) - game.way_around(0)
+def test_pharaoh_greedy_walks_through_a_door_on_its_best_way_and_rolls_a_wall_in_it() -> None:
+    greedy = GreedyPlayer(np.random.default_rng(0))
+    game = pharaoh()
+    choice = greedy.choose(game, game.legal_actions())
+    assert isinstance(choice, Move) and game.turns_left(0, start=choice.steps[0][1]) == 7
+    # walled in on every side but the way back along the edge: a roll of the wall towards the exit
+    game = pharaoh(high=set(geometry.neighbours((0, 4, 4))) | {s for s in geometry.BASE_SLOTS if s[0] == 2})
+    choice = greedy.choose(game, game.legal_actions())
+    assert choice == Reroll((1, 3, 4)) or choice == Reroll((1, 4, 3))
 
 
 def test_pharaoh_passes_the_checker() -> None:
@@ -395,22 +392,22 @@ def test_pharaoh_the_search_plays_to_the_exit() -> None:
     assert game.outcome is not None and game.outcome.termination is Termination.GOAL_REACHED
 
 
-def test_pharaoh_a_search_rollout_follows_the_shortest_ways_to_the_exit() -> None:
-    """The search's rollouts here (``greedy_rollouts``) play every explorer by its shortest way to the end;
+def test_pharaoh_a_search_rollout_follows_the_best_ways_to_the_exit() -> None:
+    """The search's rollouts here (``greedy_rollouts``) play every explorer by its best way to the end;
     a hunt for the wolf keeps the search's two decisions."""
     game = PharaohsCurse(rng=np.random.default_rng(4))
     search = UctSearch(np.random.default_rng(0), 1)
     search.base = leads(game)
     sim = game.clone()
     reward = search.rollout(sim)
-    assert sim.outcome is not None and sim.outcome.termination is Termination.GOAL_REACHED
-    (winner,) = sim.outcome.winners
-    assert reward[winner] == 1.0 and reward.sum() == 1.0
     replay = game.clone()
     for _, action in sim.history[len(game.history) :]:  # each move the best by the heuristic: greedy's
         best = max(replay.heuristic(a) or 0.0 for a in replay.legal_actions())
         assert replay.heuristic(action) == best
         replay.apply(action)
+    if sim.outcome is not None:
+        (winner,) = sim.outcome.winners
+        assert reward[winner] == 1.0 and reward.sum() == 1.0
     wolf = WolfInASheepsCoat(rng=np.random.default_rng(0))
     hunt = wolf.clone()
     search.base = leads(wolf)
@@ -418,11 +415,12 @@ def test_pharaoh_a_search_rollout_follows_the_shortest_ways_to_the_exit() -> Non
     assert len(hunt.history) == search.rollout_depth and hunt.outcome is None
 
 
-def test_pharaoh_physical_climb_is_read_back() -> None:
-    state = cells(green=[(2, 2, 4), (1, 3, 4), (1, 2, 5)], red=[(0, 4, 4)], blue=[(4, 0, 4)], black=[(4, 4, 0)])
-    game = pharaoh(state, STARTS)
-    physical_moves(game, 1, seed=0, players=[Scripted([Move((((0, 4, 4), (1, 2, 4)),))]), Scripted([]), Scripted([])])
-    assert game.state[(1, 2, 4)].colour == "red" and game.explorers[0] == (1, 2, 4)
+def test_pharaoh_physical_walk_is_read_back() -> None:
+    game = pharaoh()
+    walk = Move((((0, 4, 4), (1, 4, 3)), ((1, 4, 3), (0, 4, 4))))
+    physical_moves(game, 1, seed=0, players=[Scripted([walk]), Scripted([]), Scripted([])])
+    assert game.state[(1, 4, 3)].colour == "red" and game.state[(0, 4, 4)].colour == "green"
+    assert game.explorers[0] == (1, 4, 3)
 
 
 @pytest.mark.parametrize("game_cls", [WolfInASheepsCoat, PharaohsCurse])

@@ -1,15 +1,17 @@
 """Hunts on the plate (rule book 47, 50): dogs looking for a hidden wolf, explorers in a maze of dice.
 
 Rules layer only (no physics). A dog is a ``Place`` on the flock, a question about one die and the
-choice of the wolf are ``Declare``s; an explorer's move is the jump of ``pyramid.moves`` carried out as
-one ``Move``. The chosen wolf is a secret: told to the others only as chosen (``told``), shown only
+choice of the wolf are ``Declare``s; an explorer's walk is one ``Move`` of two dice changing places, a
+roll a ``Reroll`` carried out as a ``Remove`` and a ``Place``. The chosen wolf is a secret: told to the others only as chosen (``told``), shown only
 to the players who are not the shepherd (``secret``), and drawn afresh in a shepherd's copies
 (``redeal``).
 """
 
 from __future__ import annotations
 
+import heapq
 import math
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
@@ -18,8 +20,9 @@ import numpy as np
 
 from pyramid import geometry
 from pyramid.drawing import slot_label
+from pyramid.games.boards import Reroll
 from pyramid.geometry import Slot
-from pyramid.moves import is_open_for, jump_targets
+from pyramid.moves import is_open_for
 from pyramid.rules import Action, Declare, Game, GameInfo, Move, Pass, Place, Remove, Seat, Termination
 from pyramid.rules.options import OneOf, Options, Whole
 from pyramid.state import Cell, PyramidState
@@ -307,114 +310,138 @@ class WolfInASheepsCoat(Game):
 
 # --- The Pharaoh's Curse ----------------------------------------------------------------------
 
+WALL = 3.0  # turns to pass a green die whose number is high: two rolls on average until it is low, then the walk
+BASE = frozenset(geometry.BASE_SLOTS)
+Doors = tuple[bool, bool, bool]  # a die's doors: along each row family (``geometry.row_axis``), low or not
 
-def maze_distances(greens: frozenset[Slot], goal: Slot, blocked: frozenset[Slot] = frozenset()) -> dict[Slot, int]:
-    """Moves an explorer needs from each slot it can stand in to ``goal``, through the dice ``greens`` alone
-    (and never through the slots ``blocked``: other explorers standing there).
 
-    An explorer stands in a base funnel or on green dice only, and nothing rests on it, so a jump
-    and its way back are both legal: a search out from the goal gives the distances to it.
+def doors(cell: Cell | None) -> Doors:
+    """Along which row families the die ``cell`` lets an explorer in: where the number pointing along the row
+    (``geometry.pointing_face``) is low, 1, 2 or 3."""
+    if cell is None or cell.up is None or cell.colour != "green":
+        return (False, False, False)
+    return (cell.up[0] <= 3, cell.up[1] <= 3, cell.up[2] <= 3)
+
+
+# How likely each pattern of doors is for a die rolled: over its 24 ways to land, one face of each opposite pair up.
+ROLLED: tuple[tuple[Doors, float], ...] = tuple(
+    (pattern, n / 24) for pattern, n in Counter((a <= 3, b <= 3, c <= 3) for a, b, c in geometry.ALL_UP_FACES).items()
+)
+
+
+def maze_turns(
+    cells: Mapping[Slot, Cell], start: Slot, goal: Slot, closed: Iterable[Slot] = (), rolled: Slot | None = None
+) -> dict[Doors, float]:
+    """The fewest turns an explorer in ``start`` needs to walk into ``goal``: 1 through a door, ``WALL`` through a
+    high number (rolled until low), never through ``closed`` (the other explorers); 99 when cut off.
+
+    ``rolled``: a die whose doors are not known yet (it is being rolled): the turns for each of its patterns.
     """
-    found = {goal: 0}
-    frontier = [goal]
-    while frontier:
-        later = []
-        for here in frontier:
-            for there in jump_targets(greens | {here}, here):
-                if there not in found and there not in blocked and all(s in greens for s in geometry.supports(there)):
-                    found[there] = found[here] + 1
-                    later.append(there)
-        frontier = later
-    return found
+    shut = set(closed)
+    patterns: tuple[Doors, ...] = tuple(p for p, _ in ROLLED) if rolled is not None else ((False, False, False),)
+    out = {}
+    for pattern in patterns:
+        best = {start: 0.0}
+        frontier = [(0.0, start)]
+        while frontier:
+            here_cost, here = heapq.heappop(frontier)
+            if here == goal:
+                break
+            if here_cost > best[here]:
+                continue
+            for direction in geometry.NEIGHBOUR_STEPS:
+                there = (here[0] + direction[0], here[1] + direction[1], here[2] + direction[2])
+                if there not in BASE or there in shut:
+                    continue
+                door = (pattern if there == rolled else doors(cells.get(there)))[geometry.row_axis(direction)]
+                cost = here_cost + (1.0 if door else WALL)
+                if cost < best.get(there, math.inf):
+                    best[there] = cost
+                    heapq.heappush(frontier, (cost, there))
+        out[pattern] = best.get(goal, 99.0)
+    return out
 
 
 class PharaohsCurse(Game):
     """The Pharaoh's Curse (no. 50), by Carsten Volle.
 
-    Setup: 42 green dice are set into the pyramid at random, one by one, each in a slot drawn from
-    those where it can rest (a random heap: most in the base, some on top); the middle funnels of
-    the edges and the three corner funnels stay empty. The explorers: player 0 red in (0, 4, 4),
-    player 1 blue in (4, 0, 4), player 2 black in (4, 4, 0). A heap where an explorer could not
-    reach its exit is drawn again.
-    Turn: move your explorer once: a step to a neighbouring empty funnel of its layer, or a climb up
-    (or down) a green die, the jump of game 55 (``pyramid.moves``: arms of 1 and 1 in the layer, of
-    2 and 1 one layer up or down). An explorer stands only on green dice: never on another explorer.
-    Legal actions: those moves; a pass only when you have none.
+    Setup: 42 green dice are rolled into the base funnels, all but the three middle funnels of the
+    edges, as they fall; the explorers stand in those: player 0 red in (0, 4, 4), player 1 blue in
+    (4, 0, 4), player 2 black in (4, 4, 0).
+    Turn, either: walk: your explorer changes places with the green die in a neighbouring base
+    funnel whose number pointing along the row through both funnels (``geometry.pointing_face``) is
+    low, 1, 2 or 3 (a door; 4, 5 or 6 is a wall); the green die goes into the funnel the explorer
+    left, faces kept (one ``Move`` of both dice); or roll: lift a green die next to your explorer,
+    roll it and set it back into its funnel as it lands (a ``Reroll``, its ``Remove`` and a ``Place``).
+    Legal actions: the walks and the rolls; a pass only when you have neither (other explorers all round).
     Scoring: 1 to the explorer who arrives.
-    End: the first explorer in the corner funnel opposite its start (player 0 (8, 0, 0), 1 (0, 8, 0),
-    2 (0, 0, 8)) wins. Everyone passing in a row, or the turn limit (300 actions), ends it with
-    nobody arrived (all share).
-    Interpretation: the list of moves is lost (only the translator's "either-or" survives): a turn
-    is either a step or a climb. The corner funnels stay empty so that the exit is a funnel to step
-    into; 42 green dice in the 42 other funnels would leave no maze, so "placed randomly" is read
-    as a random heap.
+    End: the first explorer to walk into the corner funnel opposite its start (player 0 (8, 0, 0), 1
+    (0, 8, 0), 2 (0, 0, 8)) wins. Everyone passing in a row ends it with nobody arrived (all share).
+    Interpretation: the list of moves is lost (only the translator's "either-or" survives). The
+    book fills the plate: 42 green dice in the 42 funnels the explorers leave free, so the
+    explorers cannot step into empty funnels, and the maze can only be in the dice: "placed
+    randomly" is read as rolled, their numbers the doors and walls; the either-or as walking
+    through a door or rolling a die to open (or close) one. An explorer enters the exit's green die
+    like any other. (Options: none; the earlier reading, a random heap of 42 dice in the pyramid
+    with empty funnels to step into, put dice where the book puts none.)
     """
 
     info = GameInfo(50, "The Pharaoh's Curse", "T", (3,), "42 green, 1 red, 1 blue, 1 black die", ("pharaoh",), 507)
     house_rules = (
-        "The moves are lost: a turn is a step to a neighbouring empty funnel or a climb up or down a green die (the "
-        "jump of game 55); never onto another explorer. The 42 green dice form a random heap, the corner funnels "
-        "(the exits) stay empty; a heap where an explorer cannot reach its exit is drawn again."
+        "The moves are lost: a turn either walks the explorer into a neighbouring funnel, changing places with its "
+        "green die, when that die's number pointing along the row between them is low (1, 2 or 3: a door; 4 to 6 is "
+        "a wall), or rolls a green die next to the explorer and sets it back as it lands. The 42 green dice fill the "
+        "base around the explorers, rolled; an explorer walking into its exit's die wins."
     )
-    max_moves: ClassVar[int] = 300
-    # a search's rollouts follow every explorer's shortest way to the end: who arrives first, where
-    # they stand in each other's way, is what a few moves ahead cannot tell (README)
+    max_moves: ClassVar[int] = 1500
+    # a search's rollouts follow every explorer's best way to the end: who arrives first, where they stand in
+    # each other's way, is what a few moves ahead cannot tell (README)
     greedy_rollouts: ClassVar[int] = 60
     colours = ("red", "blue", "black")
     STARTS: ClassVar[tuple[Slot, Slot, Slot]] = ((0, 4, 4), (4, 0, 4), (4, 4, 0))
     EXITS: ClassVar[tuple[Slot, Slot, Slot]] = ((8, 0, 0), (0, 8, 0), (0, 0, 8))
 
     def setup(self) -> None:
-        self.mazes: dict[frozenset[Slot], list[dict[Slot, int]]] = {}
-        while True:
-            greens = self.heap(42)
-            ways = [maze_distances(greens, goal) for goal in self.EXITS]
-            if all(start in ways[p] for p, start in enumerate(self.STARTS)):
-                break
-        self.mazes[greens] = ways
-        self.detours: dict[tuple[frozenset[Slot], frozenset[Slot], Seat], dict[Slot, int]] = {}
-        cells = {s: Cell("green", self.draw_orientation()) for s in greens}
+        cells = {s: Cell("green", self.draw_orientation()) for s in geometry.BASE_SLOTS if s not in self.STARTS}
         cells.update({s: Cell(c, self.draw_orientation()) for s, c in zip(self.STARTS, self.colours, strict=True)})
         self.state = PyramidState(cells)
         self.explorers = list(self.STARTS)
         self.arrived: Seat | None = None
         self.passes = 0
+        self.rolling: Slot | None = None  # a green die to lift and roll
+        self.returning: Slot | None = None  # a rolled die to set back into its funnel
 
-    def heap(self, dice: int) -> frozenset[Slot]:
-        """``dice`` slots drawn one by one among those where a die can rest, the start and exit funnels kept empty."""
-        kept = set(self.STARTS) | set(self.EXITS)
-        occupied: set[Slot] = set()
-        for _ in range(dice):
-            open_ = [s for s in geometry.SLOTS if s not in kept and is_open_for(occupied, s)]
-            occupied.add(open_[int(self.rng.integers(len(open_)))])
-        return frozenset(occupied)
-
-    def green_dice(self) -> frozenset[Slot]:
-        """The slots of the green dice on the plate now (read from the state, which the world's poses set)."""
-        return frozenset(s for s, c in self.state.items() if c.colour == "green")
-
-    def distances(self, greens: frozenset[Slot] | None = None) -> list[dict[Slot, int]]:
-        """Each player's distances to their exit through the green dice (by default those on the plate)."""
-        if greens is None:
-            greens = self.green_dice()
-        if greens not in self.mazes:
-            self.mazes[greens] = [maze_distances(greens, goal) for goal in self.EXITS]
-        return self.mazes[greens]
-
-    def moves_of(self, player: Seat) -> list[Move]:
-        """The steps and climbs of ``player``'s explorer."""
-        source = self.explorers[player]
+    def walks(self, player: Seat) -> list[Move]:
+        """The walks of ``player``'s explorer: into each neighbouring funnel whose green die shows a door."""
+        here = self.explorers[player]
         out = []
-        for t in jump_targets(set(self.state), source):
-            if all(self.state[s].colour == "green" for s in geometry.supports(t)):
-                verb = "step" if sum(t) == sum(source) else "climb" if sum(t) < sum(source) else "climb down"
-                out.append(Move(((source, t),), name=f"{verb} from {source} to {t}"))
+        for direction in geometry.NEIGHBOUR_STEPS:
+            there = (here[0] + direction[0], here[1] + direction[1], here[2] + direction[2])
+            if there in BASE and doors(self.state.get(there))[geometry.row_axis(direction)]:
+                out.append(Move(((here, there), (there, here)), name=f"walk from {here} to {there}"))
         return out
 
+    def rolls(self, player: Seat) -> list[Reroll]:
+        """The green dice next to ``player``'s explorer, to roll."""
+        here = self.explorers[player]
+        near = [n for n in geometry.neighbours(here) if n in BASE]
+        return [Reroll(n) for n in near if (c := self.state.get(n)) is not None and c.colour == "green"]
+
     def legal(self) -> list[Action]:
-        return list(self.moves_of(self.to_move)) or [Pass()]
+        if self.rolling is not None:
+            return [Remove(self.rolling)]
+        if self.returning is not None:
+            return [Place(self.returning, "green")]
+        return [*self.walks(self.to_move), *self.rolls(self.to_move)] or [Pass()]
 
     def after(self, action: Action, player: Seat, before: PyramidState) -> None:
+        if isinstance(action, Reroll):
+            self.rolling = action.slot
+            return
+        if isinstance(action, Remove):
+            self.rolling, self.returning = None, action.slot
+            return
+        self.returning = None
         if isinstance(action, Move):
             self.explorers[player] = action.steps[0][1]
             if self.explorers[player] == self.EXITS[player]:
@@ -426,32 +453,21 @@ class PharaohsCurse(Game):
     def scores(self) -> tuple[float, ...]:
         return tuple(float(p == self.arrived) for p in range(3))
 
-    def way_left(self, player: Seat, slot: Slot | None = None) -> int:
-        """Moves ``player``'s explorer (or one in ``slot``) still needs to its exit, others aside (99 if cut off)."""
-        return self.distances()[player].get(self.explorers[player] if slot is None else slot, 99)
+    def turns_left(self, player: Seat, cells: Mapping[Slot, Cell] | None = None, start: Slot | None = None) -> float:
+        """The fewest turns ``player``'s explorer (or one in ``start``) needs to its exit in ``cells``, the other
+        explorers where they stand."""
+        closed = [e for q, e in enumerate(self.explorers) if q != player]
+        here = self.explorers[player] if start is None else start
+        return maze_turns(self.state if cells is None else cells, here, self.EXITS[player], closed)[(False,) * 3]
 
     def advantage(self, player: Seat) -> float:
         if self.arrived is not None:
             return 10.0 if self.arrived == player else -10.0
-        return min(self.way_left(p) for p in range(3) if p != player) - self.way_left(player)
-
-    def way_around(self, player: Seat) -> int:
-        """Moves ``player``'s explorer needs to its exit around the other explorers where they stand now
-        (its way through them plus 4 when they cut it off: they will move on)."""
-        greens = self.green_dice()
-        blocked = frozenset(e for q, e in enumerate(self.explorers) if q != player)
-        key = (greens, blocked, player)
-        if key not in self.detours:
-            self.detours[key] = maze_distances(greens, self.EXITS[player], blocked)
-        return self.detours[key].get(self.explorers[player], self.way_left(player) + 4)
+        ways = [self.turns_left(p) for p in range(3)]
+        return min(w for p, w in enumerate(ways) if p != player) - ways[player]
 
     def standing(self, player: Seat) -> float:
-        """The race as ``advantage``, with each explorer's way around the others where they stand: a search
-        sees what standing in another's way is worth."""
-        if self.arrived is not None:
-            return self.advantage(player)
-        ways = [self.way_around(p) for p in range(3)]
-        return min(w for p, w in enumerate(ways) if p != player) - ways[player]
+        return self.advantage(player)
 
     def termination(self) -> Termination | None:
         if self.arrived is not None:
@@ -459,6 +475,18 @@ class PharaohsCurse(Game):
         return Termination.BLOCKED if self.passes >= 3 else None
 
     def heuristic(self, action: Action) -> float | None:
-        if not isinstance(action, Move):
-            return -50.0
-        return -float(self.way_left(self.to_move, action.steps[0][1]))
+        """Less the turns the mover still needs after ``action``: a walk as it leaves the dice, a roll over
+        the patterns of doors the rolled die may show."""
+        me = self.to_move
+        if isinstance(action, Move):
+            (source, target), _ = action.steps
+            if target == self.EXITS[me]:
+                return 100.0
+            cells = dict(self.state.cells)
+            cells[source], cells[target] = cells[target], cells[source]
+            return -self.turns_left(me, cells, target)
+        if isinstance(action, Reroll):
+            closed = [e for q, e in enumerate(self.explorers) if q != me]
+            turns = maze_turns(self.state, self.explorers[me], self.EXITS[me], closed, action.slot)
+            return -sum(chance * turns[pattern] for pattern, chance in ROLLED)
+        return 0.0 if isinstance(action, Remove | Place) else -50.0
