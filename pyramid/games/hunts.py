@@ -368,7 +368,7 @@ class PharaohsCurse(Game):
     Setup: 42 green dice are rolled into the base funnels, all but the three middle funnels of the
     edges, as they fall; the explorers stand in those: player 0 red in (0, 4, 4), player 1 blue in
     (4, 0, 4), player 2 black in (4, 4, 0).
-    Turn, either: walk: your explorer changes places with the green die in a neighbouring base
+    Turn: either walk: your explorer changes places with the green die in a neighbouring base
     funnel whose number pointing along the row through both funnels (``geometry.pointing_face``) is
     low, 1, 2 or 3 (a door; 4, 5 or 6 is a wall); the green die goes into the funnel the explorer
     left, faces kept (one ``Move`` of both dice); or roll: lift a green die next to your explorer,
