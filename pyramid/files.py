@@ -74,9 +74,9 @@ def parse_json(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
     try:
         return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
-        raise FileRefused(f"not JSON (line {error.lineno}, column {error.colno}: {error.msg})") from None
+        raise FileRefused(f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})") from None
     except ValueError as error:
-        raise FileRefused(f"not JSON: {error}") from None
+        raise FileRefused(f"not valid JSON: {error}") from None
 
 
 def read_json(path: str | os.PathLike[str], limit: int, max_depth: int = MAX_JSON_DEPTH) -> Any:

@@ -77,8 +77,8 @@ def test_view_load_of_a_fifo_is_refused_without_waiting(tmp_path: Path, capsys: 
         (lambda p: p, "cannot be read: a folder"),
         (lambda p: _write(p / "deep.json", "[" * 100_000 + "]" * 100_000), "nested too deeply (at most 64)"),
         (lambda p: _write(p / "big.json", " " * 10_000_001), "larger than 10,000,000 bytes"),
-        (lambda p: _write(p / "nan.json", '{"dice": NaN}'), "not JSON: NaN is not a JSON number"),
-        (lambda p: _write(p / "bad.json", '{"dice": '), "not JSON (line 1, column 10"),
+        (lambda p: _write(p / "nan.json", '{"dice": NaN}'), "not valid JSON: NaN is not a JSON number"),
+        (lambda p: _write(p / "bad.json", '{"dice": '), "not valid JSON (line 1, column 10"),
     ],
     ids=["/dev/zero", "folder", "100,000 deep", "10 MB", "NaN", "cut short"],
 )

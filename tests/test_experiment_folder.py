@@ -18,6 +18,7 @@ from pyramid.cli import app as cli
 from pyramid.lab import experiments
 from pyramid.lab.experiment_folder import SET_ASIDE, FolderLock, row_problem, scan_rows
 from pyramid.lab.experiments import ExperimentError, Job, Plan, run_experiment
+from pyramid.lab.row_checks import Expected, measure_rules, spec_digest
 
 GAME = {"game": "10", "players": ["greedy", "random", "random"], "fast": True, "options": {}}
 SEEDS = 6
@@ -238,8 +239,9 @@ def test_a_refused_scheduler_leaves_no_experiment_behind(tmp_path: Path, monkeyp
 
 
 def test_row_checks_name_what_is_wrong() -> None:
-    row = fake_row(Job("0:1", 0, 1, {}, GAME))
-    assert row_problem(row) == "" and row_problem(row, {"0:1": {}}) == ""
+    row = {**fake_row(Job("0:1", 0, 1, {}, GAME)), "spec": spec_digest(GAME)}
+    expected = Expected({"0:1": {}}, spec_digest(GAME), measure_rules(GAME))
+    assert row_problem(row) == "" and row_problem(row, expected) == ""
     assert row_problem({**row, "seed": True}).startswith("point and seed are whole numbers")
     assert row_problem({**row, "measures": {"a": [1]}}) == "a measure is a number, true/false, a string or null"
     assert scan_rows(Path("/nonexistent/rows.jsonl")).rows == []

@@ -315,13 +315,17 @@ EXPERIMENT_EPILOG = """examples:
   pyramid experiment die_throw --seeds 100 --engine dask --address tcp://host:8786
 
 Each run is seeded (seeds FIRST..FIRST+N-1, the same seeds at every sweep point), so a row can be
-reproduced alone. Rows go to OUT/rows.jsonl as runs finish; after Ctrl-C, the same command resumes and
-runs only what is missing. At the end: OUT/rows.csv, OUT/summary.json (means with 95% confidence
-intervals, face counts with a chi-square test) and OUT/summary.png (needs the plots extra).
-While it runs, OUT/lock holds the folder: a second experiment there is refused, naming the holder.
-On resume every line of rows.jsonl is checked: a bad line, or a second row of one run, is set aside in
-OUT/rows.set_aside.jsonl (its line number and why) and reported; the rows after it are kept. Runs whose
-row holds an error are kept and counted; --retry-failed runs them again.
+reproduced alone. Rows go to OUT/rows.jsonl as runs finish; after Ctrl-C (or SIGTERM, SIGHUP; or any death
+of the process, even SIGKILL), the same command resumes and runs only what is missing. At the end:
+OUT/rows.csv, OUT/summary.json (means with 95% confidence intervals, face counts with a chi-square test)
+and OUT/summary.png (needs the plots extra).
+While it runs, OUT/lock holds the folder: a second experiment there is refused, naming the holder; the
+lock of an experiment that died on this machine is taken over, with a line saying so.
+On resume every line of rows.jsonl is checked against the experiment (the digest of its scene or game,
+the settings of the run, each measure's type and range): a bad line, or a second row of one run, is set
+aside in OUT/rows.set_aside.jsonl (its line number and why) and counted in the summary; the rows after
+it are kept. Runs whose row holds an error are kept and counted, and the command exits 1 saying how many;
+--retry-failed runs them again.
 A swept KEY is TABLE.KEY (physics.edge, start.layers), timeline.N.KEY, or NAME.KEY for a timeline
 entry with name = "NAME". Every sweep point is checked before anything runs.
 Runs go to local processes by default; --engine dask (pip install 'pyramid[dask]') sends the same

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import signal
 import sys
 from collections.abc import Mapping, MutableMapping
 from pathlib import Path
@@ -21,9 +22,11 @@ from pyramid.cli.args import game_options, seat_kinds
 from pyramid.lab.experiments import (
     ExperimentError,
     Plan,
+    WorkerLost,
     game_spec,
     read_rows,
     run_experiment,
+    stop_signals,
 )
 from pyramid.lab.overrides import override
 from pyramid.lab.scene import load_scene, scene_from_dict
@@ -196,29 +199,39 @@ def experiment(args: argparse.Namespace) -> int:
     shape = f"{plural(len(plan.points()), 'setting')} x {plural(args.seeds, 'seed')}"
     _say(f"{plural(len(plan.jobs()), 'run')} ({shape}) into {out}")
     report = None if args.quiet else ProgressReport()
-    try:
+    with stop_signals() as caught:
         try:
-            result = run_experiment(
-                plan,
-                out,
-                args.workers,
-                args.engine,
-                args.address,
-                report,
-                not args.no_plots,
-                say=_say,
-                retry_failed=args.retry_failed,
-            )
-        finally:
-            if report is not None:
-                report.close()
-    except KeyboardInterrupt:
-        kept = len(read_rows(out / "rows.jsonl"))
-        _say(f"interrupted: {kept} rows kept in {out / 'rows.jsonl'}; run the same command again to resume")
-        return 130
+            try:
+                result = run_experiment(
+                    plan,
+                    out,
+                    args.workers,
+                    args.engine,
+                    args.address,
+                    report,
+                    not args.no_plots,
+                    say=_say,
+                    retry_failed=args.retry_failed,
+                )
+            finally:
+                if report is not None:
+                    report.close()
+        except (KeyboardInterrupt, WorkerLost) as stop:
+            kept = len(read_rows(out / "rows.jsonl"))
+            why = str(stop) if isinstance(stop, WorkerLost) else "interrupted"
+            why += f" ({signal.Signals(caught[0]).name})" if caught else ""
+            _say(f"{why}: {kept} rows kept in {out / 'rows.jsonl'}; run the same command again to resume")
+            return 1 if isinstance(stop, WorkerLost) else 128 + (caught[0] if caught else signal.SIGINT)
     if result.resumed:
         _say(f"resumed: {plural(result.resumed, 'run')} already done, {plural(result.ran, 'run')} this time")
     print(summary_text(result.summary))
     for path in result.files:
         print(f"wrote {path}")
+    failed = result.summary["errors"]
+    if failed:
+        _say(
+            f"{failed} of {plural(result.summary['runs'], 'run')} failed: each row's error is in {out / 'rows.jsonl'} "
+            "(--retry-failed runs them again)"
+        )
+        return 1
     return 0

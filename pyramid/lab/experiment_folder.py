@@ -7,21 +7,28 @@ is checked; a line that is not a row of this experiment, or a second row of one 
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
 import socket
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, BinaryIO
+
+from pyramid.files import FileRefused, read_json
+from pyramid.lab.row_checks import Expected
 
 LOCK = "lock"  # the file that says which process holds the folder
 SET_ASIDE = "rows.set_aside.jsonl"  # lines taken out of rows.jsonl, each with its line number and why
 ROW_KEYS = ("key", "point", "seed", "params", "measures", "error")
 SHOWN = 5  # set-aside lines named one by one; the rest are counted
+MAX_ROW = 1_000_000  # characters of one line of rows.jsonl: a run's row is a few hundred
+SHOWN_CHARS = 1000  # characters kept of a line longer than that, in the set-aside file
+MAX_MANIFEST_BYTES = 100_000_000  # experiment.json: the plan, a scene (at most 1 MB) and up to 10,000 settings
 
 
 class ExperimentError(ValueError):
@@ -32,37 +39,46 @@ class FolderLock:
     """Holds ``folder`` for one experiment while it runs: a second one is refused, told who holds it.
 
     The lock is the operating system's (``flock``) on ``folder/lock``, so a holder that died, even
-    killed, holds nothing; the file's text (pid, host, start) only names the holder.
+    killed, holds nothing; the file's text (pid, host, start) only names the holder. A lock file left by
+    a holder that died is taken over with a line to ``say``; so is a lock still held after its holder's
+    death on this host (by a process that inherited it): the file is replaced by a new one.
     """
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, say: Callable[[str], None] | None = None) -> None:
         self.path = folder / LOCK
+        self.say = say or (lambda text: None)
         self.fd: int | None = None
 
     def __enter__(self) -> FolderLock:
-        while True:
-            try:
-                fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-            except OSError as err:
-                folder = self.path.parent
-                raise ExperimentError(f"cannot write the experiment to {folder}: {err.strerror or err}") from None
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                holder = _holder(fd)
+        folder = self.path.parent
+        with _folder_mutex(folder):  # two experiments taking over one stale lock at once: one after the other
+            while True:
+                fd = _open(self.path)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    holder = _holder(fd)
+                    os.close(fd)
+                    if holder is not None and _dead_here(holder):
+                        self.say(f"{folder}: {_named(holder)} ended without letting go of it; the lock is taken over")
+                        self.path.unlink(missing_ok=True)  # what still holds the old file keeps an unlinked file
+                        continue
+                    raise ExperimentError(
+                        f"{folder} is in use by another experiment ({_named(holder)}; {self.path}): wait for it to "
+                        "end, or choose another --out"
+                    ) from None
+                # The last holder may have removed the file between our open and our lock: then lock the new one.
+                if self.path.exists() and os.stat(self.path).st_ino == os.fstat(fd).st_ino:
+                    break
                 os.close(fd)
-                raise ExperimentError(
-                    f"{self.path.parent} is in use by another experiment ({holder}; {self.path}): wait for it to "
-                    "end, or choose another --out"
-                ) from None
-            # The last holder may have removed the file between our open and our lock: then lock the new one.
-            if self.path.exists() and os.stat(self.path).st_ino == os.fstat(fd).st_ino:
-                break
-            os.close(fd)
-        me = {"pid": os.getpid(), "host": socket.gethostname(), "started": time.strftime("%Y-%m-%d %H:%M:%S")}
-        os.ftruncate(fd, 0)
-        os.write(fd, (json.dumps(me) + "\n").encode())
+            left = _holder(fd)
+            if left is not None:  # a holder that ended cleanly removes the file: this one died
+                self.say(f"{folder}: {_named(left)} ended without letting go of it; the lock is taken over")
+            me = {"pid": os.getpid(), "host": socket.gethostname(), "started": time.strftime("%Y-%m-%d %H:%M:%S")}
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, (json.dumps(me) + "\n").encode(), 0)
         self.fd = fd
+        HELD.add(fd)
         return self
 
     def __exit__(
@@ -70,28 +86,84 @@ class FolderLock:
     ) -> None:
         if self.fd is not None:
             self.path.unlink(missing_ok=True)
+            HELD.discard(self.fd)
             os.close(self.fd)
             self.fd = None
 
 
-def _holder(fd: int) -> str:
-    """Who holds a lock file, from its text: ``pid 123 on host, since ...``."""
+HELD: set[int] = set()  # the lock files this process holds open: a forked worker closes its copies
+
+
+def close_inherited_locks() -> None:
+    """In a worker forked by an experiment: close its copies of the experiment's lock, so that the lock ends with
+    the experiment's own process (a worker outliving it would otherwise hold the folder)."""
+    for fd in list(HELD):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    HELD.clear()
+
+
+def _open(path: Path) -> int:
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as err:
+        raise ExperimentError(f"cannot write the experiment to {path.parent}: {err.strerror or err}") from None
+
+
+@contextlib.contextmanager
+def _folder_mutex(folder: Path) -> Iterator[None]:
+    """The folder itself locked (``flock`` on its directory) while a lock file is taken: a moment, never a run."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError as err:
+        raise ExperimentError(f"cannot write the experiment to {folder}: {err.strerror or err}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _holder(fd: int) -> dict[str, Any] | None:
+    """The holder a lock file names (pid, host, started), None if it names none (yet)."""
     try:
         holder = json.loads(os.pread(fd, 4096, 0).decode())
-        return f"pid {int(holder['pid'])} on {holder['host']}, since {holder['started']}"
+        return {"pid": int(holder["pid"]), "host": str(holder["host"]), "started": str(holder["started"])}
     except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        return None
+
+
+def _named(holder: dict[str, Any] | None) -> str:
+    """``pid 123 on host, since ...``."""
+    if holder is None:
         return "a process that has not yet said who it is"
+    return f"pid {holder['pid']} on {holder['host']}, since {holder['started']}"
+
+
+def _dead_here(holder: dict[str, Any]) -> bool:
+    """Whether the holder ran on this machine and has ended (a holder elsewhere cannot be asked)."""
+    if holder["host"] != socket.gethostname() or holder["pid"] <= 0:
+        return False
+    try:
+        os.kill(holder["pid"], 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # alive, another user's
+        return False
+    return False
 
 
 def read_manifest(path: Path) -> dict[str, Any] | None:
-    """The plan saved in ``experiment.json`` (None if there is none); ExperimentError naming the file if unusable."""
+    """The plan saved in ``experiment.json`` (None if there is none); ExperimentError naming the file if unusable
+    (not a regular file, larger than MAX_MANIFEST_BYTES, nested too deeply, not JSON)."""
     if not path.exists():
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as err:
+        data = read_json(path, MAX_MANIFEST_BYTES)
+    except (FileRefused, OSError) as err:
+        why = err if isinstance(err, FileRefused) else f"cannot be read: {err.strerror or err}"
         raise ExperimentError(
-            f"{path}: not valid JSON ({err}); it holds the experiment's plan: delete the folder or choose another --out"
+            f"{path}: {why}; it holds the experiment's plan: delete the folder or choose another --out"
         ) from None
     if not isinstance(data, dict):
         raise ExperimentError(
@@ -111,8 +183,9 @@ def write_manifest(path: Path, plan: Mapping[str, Any]) -> None:
 # -- rows ---------------------------------------------------------------------------------------
 
 
-def row_problem(row: Any, plan_params: Mapping[str, Any] | None = None) -> str:
-    """What is wrong with ``row`` as a row of an experiment ("" if nothing); ``plan_params``: key -> params."""
+def row_problem(row: Any, expected: Expected | None = None) -> str:
+    """What is wrong with ``row`` as a row of an experiment ("" if nothing); with ``expected``, as a row of that
+    experiment (its runs' settings, its spec's digest, its measures' types and ranges: ``row_checks``)."""
     if not isinstance(row, dict):
         return f"not a row (a JSON object), but {type(row).__name__}"
     missing = [k for k in ROW_KEYS if k not in row]
@@ -129,12 +202,7 @@ def row_problem(row: Any, plan_params: Mapping[str, Any] | None = None) -> str:
         return "a measure is a number, true/false, a string or null"
     if row["error"] is not None and not isinstance(row["error"], str):
         return f"error is a message or null, got {row['error']!r}"
-    if plan_params is not None:
-        if row["key"] not in plan_params:
-            return f"run {row['key']} is not one of this experiment's"
-        if row["params"] != plan_params[row["key"]]:
-            return f"run {row['key']} has other settings than this experiment's ({row['params']})"
-    return ""
+    return expected.problem(row) if expected is not None else ""
 
 
 @dataclass
@@ -153,55 +221,77 @@ class RowsRead:
         return [r["key"] for r in self.rows if r["error"] is not None]
 
 
-def scan_rows(path: Path, plan_params: Mapping[str, Any] | None = None) -> RowsRead:
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def scan_rows(path: Path, expected: Expected | None = None) -> RowsRead:
     """Read ``rows.jsonl`` line by line, leaving the file as it is: each bad line is set aside, never the rest.
 
-    A second row of one run is set aside as a duplicate, unless the first ended with an error: then the
-    later one (a retry) replaces it.
+    A line longer than MAX_ROW characters, NaN or Infinity, a row nested too deeply are bad lines. A second row
+    of one run is set aside as a duplicate, unless the first ended with an error: then the later one (a retry)
+    replaces it.
     """
     read = RowsRead()
     if not path.exists():
         return read
-    text = path.read_text(encoding="utf-8", errors="replace")
-    read.whole = text.endswith("\n") or not text
+    if not path.is_file():
+        raise ExperimentError(f"{path}: not a regular file; the rows of an experiment are a JSON-lines file")
     where: dict[str, int] = {}  # run -> index in read.rows
     first_line: dict[str, int] = {}
-    lines = text.split("\n")  # JSON lines end in "\n" only: a row never holds another line break
-    for number, line in enumerate(lines[:-1] if read.whole else lines, start=1):
-        try:
-            row = json.loads(line)
-            problem = row_problem(row, plan_params)
-        except (ValueError, RecursionError) as err:
-            cut = number == len(lines) and not read.whole
-            problem = "cut short (an interrupted write)" if cut else f"not JSON ({err})" if line.strip() else "empty"
-        if problem:
-            read.set_aside.append((number, problem, line))
-            read.bad.append((number, problem))
-            continue
-        key = row["key"]
-        if key not in where:
-            where[key], first_line[key] = len(read.rows), number
-            read.rows.append(row)
-            read.lines.append(line)
-        elif read.rows[where[key]]["error"] is not None:
-            old = read.lines[where[key]]
-            read.set_aside.append((first_line[key], f"run {key} failed here and was run again on line {number}", old))
-            read.rows[where[key]], read.lines[where[key]], first_line[key] = row, line, number
-        else:
-            read.duplicates += 1
-            read.set_aside.append((number, f"run {key} written again (first on line {first_line[key]})", line))
+    with path.open("rb") as file:
+        for number, (line, ended, long) in enumerate(_lines(file), start=1):
+            read.whole = ended
+            try:
+                if long:
+                    raise ValueError(f"a line longer than {MAX_ROW:,} characters")
+                row = json.loads(line, parse_constant=_no_constant)
+                problem = row_problem(row, expected)
+            except (ValueError, RecursionError) as err:
+                problem = f"not JSON ({err})" if line.strip() else "empty"
+                problem = "cut short (an interrupted write)" if not ended and not long else problem
+            if problem:
+                read.set_aside.append((number, problem, line))
+                read.bad.append((number, problem))
+                continue
+            key = row["key"]
+            if key not in where:
+                where[key], first_line[key] = len(read.rows), number
+                read.rows.append(row)
+                read.lines.append(line)
+            elif read.rows[where[key]]["error"] is not None:
+                old = read.lines[where[key]]
+                why = f"run {key} failed here and was run again on line {number}"
+                read.set_aside.append((first_line[key], why, old))
+                read.rows[where[key]], read.lines[where[key]], first_line[key] = row, line, number
+            else:
+                read.duplicates += 1
+                read.set_aside.append((number, f"run {key} written again (first on line {first_line[key]})", line))
     read.set_aside.sort()
     return read
 
 
-def tidy_rows(
-    path: Path, plan_params: Mapping[str, Any] | None = None, say: Callable[[str], None] | None = None
-) -> RowsRead:
+def _lines(file: BinaryIO) -> Iterator[tuple[str, bool, bool]]:
+    """Each line of ``file`` (ended by "\n" only: a JSON row never holds another line break) as text: the line,
+    whether an end of line ends it, whether it was longer than MAX_ROW (then only its start is kept)."""
+    while chunk := file.readline(MAX_ROW + 1):
+        ended = chunk.endswith(b"\n")
+        if ended or len(chunk) <= MAX_ROW:  # a whole line, or the file's last piece
+            yield (chunk[:-1] if ended else chunk).decode("utf-8", errors="replace"), ended, False
+            continue
+        while rest := file.readline(MAX_ROW + 1):  # the rest of a line too long to read
+            if rest.endswith(b"\n"):
+                ended = True
+                break
+        yield chunk[:SHOWN_CHARS].decode("utf-8", errors="replace"), ended, True
+
+
+def tidy_rows(path: Path, expected: Expected | None = None, say: Callable[[str], None] | None = None) -> RowsRead:
     """``scan_rows``, then rows.jsonl rewritten with its good rows only, the rest moved to rows.set_aside.jsonl.
 
     ``say`` is told each line set aside (the first few, then how many more) and the duplicates.
     """
-    read = scan_rows(path, plan_params)
+    read = scan_rows(path, expected)
     if not read.set_aside and read.whole:
         return read
     aside = path.with_name(SET_ASIDE)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import ctypes
 import itertools
 import json
 import logging
@@ -17,8 +18,11 @@ import math
 import os
 import shutil
 import signal
+import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -27,8 +31,17 @@ import numpy as np
 
 from pyramid.agents.seats import make_seat
 from pyramid.lab.experiment_folder import ExperimentError as ExperimentError  # re-exported: the experiments' error
-from pyramid.lab.experiment_folder import FolderLock, read_manifest, scan_rows, tidy_rows, write_manifest
+from pyramid.lab.experiment_folder import (
+    FolderLock,
+    close_inherited_locks,
+    read_manifest,
+    row_problem,
+    scan_rows,
+    tidy_rows,
+    write_manifest,
+)
 from pyramid.lab.provenance import provenance, warnings
+from pyramid.lab.row_checks import Expected, measure_rules, spec_digest
 from pyramid.lab.runner import run_scene
 from pyramid.lab.scene import scene_from_dict
 from pyramid.lab.summaries import plot_summary, plural, summarise
@@ -185,9 +198,24 @@ def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
 # -- running many -----------------------------------------------------------------------------
 
 
-def _start_worker() -> None:
-    """Set up a worker process: the parent handles Ctrl-C; PyBullet's banners do not reach the terminal."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops handing out jobs
+class WorkerLost(RuntimeError):
+    """A worker process ended without handing back its run (killed, or out of memory); the rows written are kept."""
+
+
+PR_SET_PDEATHSIG = 1  # Linux's prctl option: a signal for this process when its parent dies
+
+
+def _start_worker(parent: int) -> None:
+    """Set up a worker process of the experiment run by ``parent``: it ends with the experiment, whatever ends that;
+    the parent handles Ctrl-C, SIGTERM and SIGHUP; PyBullet's banners do not reach the terminal."""
+    close_inherited_locks()  # the folder's lock ends with the experiment's own process, not with the last worker
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # killed when the parent dies
+    if os.getppid() != parent:  # the parent died before the line above took effect
+        os._exit(1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops handing out jobs, then ends the workers
+    for stop in (signal.SIGTERM, signal.SIGHUP):  # the parent's handlers (see ``stop_signals``) are not a worker's
+        signal.signal(stop, signal.SIG_DFL)
     _quiet_stdout()
 
 
@@ -199,12 +227,16 @@ def _quiet_stdout() -> None:
 
 
 def run_local(jobs: Sequence[Job], workers: int, on_row: Callable[[dict[str, Any]], None]) -> None:
-    """Run ``jobs`` in ``workers`` processes of this machine (in this process when workers is 1)."""
+    """Run ``jobs`` in ``workers`` processes of this machine (in this process when workers is 1).
+
+    Interrupted (Ctrl-C, or a signal ``stop_signals`` turns into one), it keeps the rows already handed back and
+    ends the workers at once; a worker that dies (killed, out of memory) stops the experiment with WorkerLost.
+    """
     if workers <= 1:
         for job in jobs:
             on_row(run_job(job))
         return
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(os.getpid(),))
     pending: set[Future[dict[str, Any]]] = set()
     queue = iter(jobs)
     try:
@@ -213,13 +245,61 @@ def run_local(jobs: Sequence[Job], workers: int, on_row: Callable[[dict[str, Any
             pending.add(pool.submit(run_job, job))
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                on_row(future.result())
+            if _keep_done(finished, on_row):
+                raise WorkerLost("a worker process ended without handing back its run (killed, or out of memory)")
+            for _ in finished:
                 nxt = next(queue, None)
                 if nxt is not None:
                     pending.add(pool.submit(run_job, nxt))
+    except BaseException:
+        _keep_done({f for f in pending if f.done()}, on_row)  # rows handed back before the stop are kept
+        _end_workers(pool)
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _keep_done(futures: Iterable[Future[dict[str, Any]]], on_row: Callable[[dict[str, Any]], None]) -> bool:
+    """Give ``on_row`` the row of each finished future; whether a worker died under any of them."""
+    lost = False
+    for future in futures:
+        if future.cancelled():
+            continue
+        if isinstance(future.exception(), BrokenProcessPool):
+            lost = True
+            continue
+        on_row(future.result())
+    return lost
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """End the pool's worker processes now, their runs unfinished (ProcessPoolExecutor has no public way before
+    Python 3.14's ``terminate_workers``)."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        with contextlib.suppress(OSError, ValueError):
+            process.kill()
+            process.join(timeout=5)
+
+
+@contextlib.contextmanager
+def stop_signals() -> Iterator[list[int]]:
+    """While inside, SIGTERM and SIGHUP stop the experiment as Ctrl-C does (KeyboardInterrupt); the list yielded
+    gets the number of the signal that did. Outside the main thread, nothing changes (signals go there only)."""
+    caught: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield caught
+        return
+
+    def interrupt(number: int, frame: object) -> None:
+        caught.append(number)
+        raise KeyboardInterrupt
+
+    before = {number: signal.signal(number, interrupt) for number in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield caught
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
 
 
 def require_dask() -> None:
@@ -303,7 +383,7 @@ def run_experiment(
     new_folder = not folder.exists()
     with _writing(folder):
         folder.mkdir(parents=True, exist_ok=True)
-    with FolderLock(folder):
+    with FolderLock(folder, note):
         return _run_in(plan, folder, new_folder, workers, engine, address, progress, plots, note, retry_failed)
 
 
@@ -334,6 +414,7 @@ def _run_in(
     plan_data = json.loads(json.dumps(asdict(plan)))
     all_jobs = plan.jobs()
     plan_params = {job.key: json.loads(json.dumps(job.params)) for job in all_jobs}
+    expected = Expected(plan_params, spec_digest(plan_data["spec"]), measure_rules(plan.spec))
     with _writing(folder):
         saved = read_manifest(manifest)
         if saved is not None and _comparable(saved) != _comparable(plan_data):
@@ -350,7 +431,7 @@ def _run_in(
         if not rows_path.exists():
             rows_path.touch()
             created.append(rows_path)
-        read = tidy_rows(rows_path, plan_params, say)
+        read = tidy_rows(rows_path, expected, say)
     failed = set(read.failed())
     if failed and not retry_failed:
         say(
@@ -370,6 +451,10 @@ def _run_in(
 
             def keep(row: dict[str, Any]) -> None:
                 nonlocal finished
+                row = {**row, "spec": expected.digest}
+                impossible = row_problem(row, expected)  # a run that measured what cannot be (NaN, a face of 9)
+                if impossible:
+                    row = {**row, "measures": {}, "error": f"MeasureError: {impossible}"}
                 sink.write(json.dumps(row, sort_keys=True) + "\n")
                 sink.flush()
                 os.fsync(sink.fileno())
@@ -390,9 +475,9 @@ def _run_in(
                 shutil.rmtree(folder, ignore_errors=True)
         raise
     if redo:
-        tidy_rows(rows_path, plan_params)  # the failed rows, now run again, move to the set-aside file
+        tidy_rows(rows_path, expected)  # the failed rows, now run again, move to the set-aside file
     files = [manifest, rows_path, write_csv(rows, folder / "rows.csv")]
-    summary = summarise(rows, plan.points())
+    summary = {**summarise(rows, plan.points()), "set_aside": len(read.bad) + read.duplicates}
     (folder / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     files.append(folder / "summary.json")
     if plots:

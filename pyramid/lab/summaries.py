@@ -118,7 +118,9 @@ def _face_summary(values: Sequence[Any]) -> dict[str, Any]:
 
 def summary_text(summary: dict[str, Any], limit: int = 12) -> str:
     """An experiment's summary as lines for the terminal, a block per sweep point (a run's: ``report_text``)."""
-    lines = [f"{plural(summary['runs'], 'run')}, {summary['errors']} with errors"]
+    aside = summary.get("set_aside", 0)
+    aside_text = f"; {plural(aside, 'line')} of rows.jsonl set aside (rows.set_aside.jsonl)" if aside else ""
+    lines = [f"{plural(summary['runs'], 'run')}, {summary['errors']} with errors{aside_text}"]
     for entry in summary["points"]:
         head = ", ".join(f"{k}={v}" for k, v in entry["params"].items()) or "all runs"
         lines.append(f"{head}  ({plural(entry['runs'], 'run')})")
