@@ -290,7 +290,7 @@ def test_the_scenes_together_show_every_action_and_every_kind_of_start() -> None
     assert any(st.faces not in ("random",) for st in starts)  # a fixed orientation
     assert any(s.physics.proportions != (1.0, 1.0, 1.0) for s in scenes)  # a box die
     assert any(s.physics.friction_die != Physics().friction_die for s in scenes)  # a material
-    assert any(s.physics.time_step != Physics().time_step for s in scenes)
+    assert any(s.physics.solver_iterations != Physics().solver_iterations for s in scenes)  # a solver setting
     measures = {m for s in scenes for m in s.measures}
     assert measures >= {"readout", "score", "moved", "fallen", "time_to_rest", "thrown"}
 
