@@ -108,6 +108,14 @@ def test_tabula_rasa_first_to_use_up_the_block_wins() -> None:
     assert game.outcome.winners == (0,)
 
 
+def test_tabula_rasa_greedy_players_build_chunks_of_three_and_six() -> None:
+    game = TabulaRasa(3, rng=np.random.default_rng([0, 1]))
+    players = [GreedyPlayer(np.random.default_rng([0, 2, n])) for n in range(3)]
+    Match(game, players).run()
+    sizes = {len(a.cells) for _, a in game.history if isinstance(a, BreakOff)}
+    assert sizes == {1, 3, 6}
+
+
 def test_quadrula_rasa_takes_boxes_off_the_top_and_touches() -> None:
     game = QuadrulaRasa(2, rng=rng())
     assert game.left(0) == 64
