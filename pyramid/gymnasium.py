@@ -93,6 +93,7 @@ class SkillEnv(gym.Env[dict[str, Any], Any]):
         self.render_mode = render_mode
         self.physics = physics or Physics()
         self.options = options
+        self.game_cls.read_options(self.game_options(), self.players)  # a bad option refused here, not at reset
         self.dice_count = self.count_dice()
         self.game: SkillGame | None = None
         self.world: World | None = None

@@ -172,3 +172,9 @@ def test_the_default_install_names_the_extra_when_gymnasium_is_missing() -> None
     assert run.stderr.strip().splitlines()[-1] == (
         "LookupError: gymnasium is not installed; install the gymnasium extra: pip install -e '.[gymnasium]'"
     )
+
+
+def test_a_bad_game_option_is_refused_when_the_environment_is_made() -> None:
+    for rounds in (-1, 0, 10**9):
+        with pytest.raises(ValueError, match=r"option rounds of Flickers: expected a whole number from 1 to 100, got"):
+            FlickersEnv(rounds=rounds)
