@@ -2,9 +2,9 @@
 
 Rules layer only (no physics). A dog is a ``Place`` on the flock, a question about one die and the
 choice of the wolf are ``Declare``s; an explorer's walk is one ``Move`` of two dice changing places, a
-roll a ``Reroll`` carried out as a ``Remove`` and a ``Place``. The chosen wolf is a secret: told to the others only as chosen (``told``), shown only
-to the players who are not the shepherd (``secret``), and drawn afresh in a shepherd's copies
-(``redeal``).
+roll a ``Reroll`` carried out as a ``Remove`` and a ``Place``. The chosen wolf is a secret: told to the
+others only as chosen (``told``), shown only to the players who are not the shepherd (``secret``), and
+drawn afresh in a shepherd's copies (``redeal``).
 """
 
 from __future__ import annotations
