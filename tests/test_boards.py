@@ -678,7 +678,7 @@ def test_throne_a_runner_who_never_arrives_counts_and_shows_the_same_151_turns()
 
 
 def test_throne_legs_option_is_checked() -> None:
-    with pytest.raises(ValueError, match="legs of Steps to the Throne: 1 or 2, got 3"):
+    with pytest.raises(ValueError, match="option legs of Steps to the Throne: expected 1 or 2, got '3'"):
         StepsToTheThrone(rng=np.random.default_rng(0), legs=3)
 
 

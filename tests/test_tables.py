@@ -91,7 +91,7 @@ def test_a_table_file_round_trips_and_keeps_the_notation(tmp_path: Path) -> None
             ' "dice": {"4": {"pose": [0, 0, 0.1, 0, 0, 0, 2]}}}',
             r"dice.4.pose: its last 4 numbers are a rotation",
         ),
-        ("{nope", "not JSON"),
+        ("{nope", "not valid JSON"),
     ],
 )
 def test_a_bad_table_file_is_refused_naming_the_key(tmp_path: Path, text: str, message: str) -> None:

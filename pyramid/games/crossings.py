@@ -222,8 +222,9 @@ class FallingRocks(PlateGame):
     own finish line neither capture nor are captured; they only move sideways along it.
     Legal actions: those moves; a pass only when you have none.
     Scoring: your dice on your finish line: the base funnels of the edge opposite your corner.
-    End: the first player with all 6 dice on the finish line wins. The turn limit (900 actions)
-    ends a stuck game: most dice on the finish line win.
+    End: the first player with all 6 dice on the finish line wins. House rule: after 45 turns in a
+    row without a capture and without a player having more dice on their finish line than ever
+    before, the game ends: most dice on the finish line win.
     Interpretation: the figure of the "A" and "F" funnels is lost; the moves alternate around the
     funnel as above (every player has one attack and one escape straight towards their finish). An
     attack is not possible where the victim's start funnels are all taken.
@@ -233,9 +234,11 @@ class FallingRocks(PlateGame):
     house_rules = (
         "The A/F figure is lost: the neighbours (1,-1,0), (0,1,-1), (-1,0,1) are attack moves, their opposites "
         "escape moves. A die on its own finish line moves only along it. No attack where the victim's start "
-        "funnels are all taken."
+        "funnels are all taken. After 45 turns without a capture or more dice on a finish line than ever before, "
+        "the game ends: most dice on the line win."
     )
-    max_moves: ClassVar[int] = 900
+    max_moves: ClassVar[int] = 3000
+    quiet_turns: ClassVar[int] = 45
     colours = PLAYER_COLOURS
 
     def setup(self) -> None:
@@ -243,6 +246,7 @@ class FallingRocks(PlateGame):
         self.state = PyramidState(
             {s: Cell(self.colours[p], self.draw_orientation()) for p in range(3) for s in self.start[p]}
         )
+        self.captured = [0, 0, 0]  # dice each player has captured
 
     @staticmethod
     def home(slot: Slot, player: Seat) -> bool:
@@ -276,6 +280,7 @@ class FallingRocks(PlateGame):
 
     def after(self, action: Action, player: Seat, before: PyramidState) -> None:
         if isinstance(action, Move) and len(action.steps) == 2:
+            self.captured[player] += 1
             victim = action.steps[1][0]
             self.events.append(f"the {before[victim].colour} die at {victim} is captured to {action.steps[1][1]}")
         self.to_move = self.next_player(player)
@@ -286,6 +291,10 @@ class FallingRocks(PlateGame):
 
     def scores(self) -> tuple[float, ...]:
         return tuple(float(self.arrived(p)) for p in range(3))
+
+    def milestones(self) -> tuple[float, ...]:
+        """Each player's dice on their finish line and the dice they have captured: neither is undone."""
+        return (*self.scores(), *map(float, self.captured))
 
     def termination(self) -> Termination | None:
         return Termination.GOAL_REACHED if max(self.scores()) == 6 else None
@@ -360,6 +369,7 @@ class StepsToTheThrone(PlateGame):
             "player 0 runs and player 1 blocks",
             1,
             2,
+            among=(1, 2),
         )
     }
     house_rules = (
