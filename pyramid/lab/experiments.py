@@ -10,19 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import ctypes
 import itertools
 import json
-import logging
 import math
 import os
 import shutil
-import signal
-import sys
-import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -33,7 +26,6 @@ from pyramid.agents.seats import make_seat
 from pyramid.lab.experiment_folder import ExperimentError as ExperimentError  # re-exported: the experiments' error
 from pyramid.lab.experiment_folder import (
     FolderLock,
-    close_inherited_locks,
     read_manifest,
     row_problem,
     scan_rows,
@@ -45,6 +37,9 @@ from pyramid.lab.row_checks import Expected, measure_rules, spec_digest
 from pyramid.lab.runner import run_scene
 from pyramid.lab.scene import scene_from_dict
 from pyramid.lab.summaries import plot_summary, plural, summarise
+from pyramid.lab.workers import WorkerLost as WorkerLost  # re-exported: a run lost with its worker
+from pyramid.lab.workers import require_dask, run_dask, run_local
+from pyramid.lab.workers import stop_signals as stop_signals  # re-exported for the command line
 from pyramid.play import start_match
 from pyramid.registry import find_game
 from pyramid.rules import Game
@@ -195,147 +190,6 @@ def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
     return out
 
 
-# -- running many -----------------------------------------------------------------------------
-
-
-class WorkerLost(RuntimeError):
-    """A worker process ended without handing back its run (killed, or out of memory); the rows written are kept."""
-
-
-PR_SET_PDEATHSIG = 1  # Linux's prctl option: a signal for this process when its parent dies
-
-
-def _start_worker(parent: int) -> None:
-    """Set up a worker process of the experiment run by ``parent``: it ends with the experiment, whatever ends that;
-    the parent handles Ctrl-C, SIGTERM and SIGHUP; PyBullet's banners do not reach the terminal."""
-    close_inherited_locks()  # the folder's lock ends with the experiment's own process, not with the last worker
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # killed when the parent dies
-    if os.getppid() != parent:  # the parent died before the line above took effect
-        os._exit(1)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops handing out jobs, then ends the workers
-    for stop in (signal.SIGTERM, signal.SIGHUP):  # the parent's handlers (see ``stop_signals``) are not a worker's
-        signal.signal(stop, signal.SIG_DFL)
-    _quiet_stdout()
-
-
-def _quiet_stdout() -> None:
-    """Send this worker process's file descriptor 1 to /dev/null: PyBullet's C code prints there for every world."""
-    quiet = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(quiet, 1)
-    os.close(quiet)
-
-
-def run_local(jobs: Sequence[Job], workers: int, on_row: Callable[[dict[str, Any]], None]) -> None:
-    """Run ``jobs`` in ``workers`` processes of this machine (in this process when workers is 1).
-
-    Interrupted (Ctrl-C, or a signal ``stop_signals`` turns into one), it keeps the rows already handed back and
-    ends the workers at once; a worker that dies (killed, out of memory) stops the experiment with WorkerLost.
-    """
-    if workers <= 1:
-        for job in jobs:
-            on_row(run_job(job))
-        return
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(os.getpid(),))
-    pending: set[Future[dict[str, Any]]] = set()
-    queue = iter(jobs)
-    try:
-        # Keep at most two jobs per worker in flight: an interruption then loses little.
-        for job in itertools.islice(queue, 2 * workers):
-            pending.add(pool.submit(run_job, job))
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            if _keep_done(finished, on_row):
-                raise WorkerLost("a worker process ended without handing back its run (killed, or out of memory)")
-            for _ in finished:
-                nxt = next(queue, None)
-                if nxt is not None:
-                    pending.add(pool.submit(run_job, nxt))
-    except BaseException:
-        _keep_done({f for f in pending if f.done()}, on_row)  # rows handed back before the stop are kept
-        _end_workers(pool)
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _keep_done(futures: Iterable[Future[dict[str, Any]]], on_row: Callable[[dict[str, Any]], None]) -> bool:
-    """Give ``on_row`` the row of each finished future; whether a worker died under any of them."""
-    lost = False
-    for future in futures:
-        if future.cancelled():
-            continue
-        if isinstance(future.exception(), BrokenProcessPool):
-            lost = True
-            continue
-        on_row(future.result())
-    return lost
-
-
-def _end_workers(pool: ProcessPoolExecutor) -> None:
-    """End the pool's worker processes now, their runs unfinished (ProcessPoolExecutor has no public way before
-    Python 3.14's ``terminate_workers``)."""
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        with contextlib.suppress(OSError, ValueError):
-            process.kill()
-            process.join(timeout=5)
-
-
-@contextlib.contextmanager
-def stop_signals() -> Iterator[list[int]]:
-    """While inside, SIGTERM and SIGHUP stop the experiment as Ctrl-C does (KeyboardInterrupt); the list yielded
-    gets the number of the signal that did. Outside the main thread, nothing changes (signals go there only)."""
-    caught: list[int] = []
-    if threading.current_thread() is not threading.main_thread():
-        yield caught
-        return
-
-    def interrupt(number: int, frame: object) -> None:
-        caught.append(number)
-        raise KeyboardInterrupt
-
-    before = {number: signal.signal(number, interrupt) for number in (signal.SIGTERM, signal.SIGHUP)}
-    try:
-        yield caught
-    finally:
-        for number, handler in before.items():
-            signal.signal(number, handler)
-
-
-def require_dask() -> None:
-    """Raise ExperimentError, saying how to install it, if Dask's distributed scheduler is missing."""
-    try:
-        import dask.distributed  # noqa: F401
-    except ImportError:
-        raise ExperimentError("the dask engine needs its extra: pip install 'pyramid[dask]'") from None
-
-
-def run_dask(jobs: Sequence[Job], workers: int, address: str | None, on_row: Callable[[dict[str, Any]], None]) -> None:
-    """Run ``jobs`` on a Dask cluster: the scheduler at ``address``, or a local cluster of ``workers`` processes."""
-    require_dask()
-    from dask.distributed import Client, LocalCluster, as_completed
-
-    cluster = None
-    if address is None:
-        cluster = LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR
-        )
-    client = Client(address or cluster)
-    if cluster is not None:
-        client.run(_quiet_stdout)  # the local workers' PyBullet banners would cover the progress bar
-    try:
-        futures = client.map(run_job, list(jobs), pure=False)
-        try:
-            for future in as_completed(futures):
-                on_row(future.result())
-        finally:
-            client.cancel(futures)
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-
-
 # -- the experiment folder --------------------------------------------------------------------
 
 
@@ -464,9 +318,9 @@ def _run_in(
                     progress(finished, total)
 
             if engine == "dask":
-                run_dask(jobs, workers, address, keep)
+                run_dask(jobs, run_job, workers, address, keep)
             else:
-                run_local(jobs, workers, keep)
+                run_local(jobs, run_job, workers, keep)
     except BaseException:
         if finished == len(done):  # not a row written: leave no half-made experiment behind
             for path in created:
