@@ -114,8 +114,9 @@ class Sandwich(PlateGame):
     each turn is two moves (using one die or two; the second may be a pass).
     Legal actions: placings, then steps and jumps; a pass only when you cannot move.
     Scoring: your dice still in play.
-    End: when a player is down to one die: most dice win. Everyone passing in a row, or the turn
-    limit (600 actions), ends it too.
+    End: when a player is down to one die: most dice win. Everyone passing in a row ends it too. House
+    rule: after 60 turns in a row without a die placed or captured, the game ends: most dice win
+    (equal, they share).
     Interpretation: adjacent means the six neighbouring funnels, straight means along one of the
     three rows through the funnel; a die is sandwiched only between two dice of one colour (with
     three players two dice of two opponents do not catch); captures work in the placing phase too.
@@ -125,9 +126,11 @@ class Sandwich(PlateGame):
     house_rules = (
         "Adjacent: the six neighbouring funnels; straight: along one of the three rows. Sandwiched: between two "
         "dice of one other colour. The mover's captures first, then the moved die if it stands in a sandwich. "
-        "Third phase: two moves a turn, the second may be a pass."
+        "Third phase: two moves a turn, the second may be a pass. After 60 turns without a die placed or captured "
+        "the game ends: most dice win."
     )
-    max_moves: ClassVar[int] = 600
+    max_moves: ClassVar[int] = 3000
+    quiet_turns: ClassVar[int] = 60
 
     def setup(self) -> None:
         self.colours = PLAYER_COLOURS[: self.players]
@@ -197,6 +200,12 @@ class Sandwich(PlateGame):
 
     def scores(self) -> tuple[float, ...]:
         return tuple(float(self.dice(p)) for p in range(self.players))
+
+    def milestones(self) -> tuple[float, ...]:
+        """Dice placed and dice lost, each player's: neither comes back."""
+        start = 6 if self.players == 2 else 5
+        lost = (float(start - self.dice(p)) for p in range(self.players))
+        return (*(float(start - n) for n in self.hand), *lost)
 
     def termination(self) -> Termination | None:
         if self.captures:

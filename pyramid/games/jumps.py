@@ -93,7 +93,9 @@ class Race(JumpGame):
     the funnel's row seen from the start line: x1 in the area's first row (k = 4), x2 in the next
     two (k = 5, 6), x3 in the last two (k = 7, 8).
     End: when all 12 outer funnels of the finish area hold a die; the highest total wins. Every
-    player passing in a row ends it as blocked, and the turn limit (600 actions) ends it too.
+    player passing in a row ends it as blocked. House rule: after 30 turns in a row in which no
+    player entered a die, brought one into the area or scored more than ever before, the game ends:
+    the highest total wins.
     Interpretation: the moves ("Game Play") and the multipliers (a figure "seen from the start
     line") are lost: a turn is one jump of game 56 or an entry at the start line, and the five rows
     of the area are worth x1, x2, x3 going away from the start. Dice enter rolled, so the faces a
@@ -107,9 +109,10 @@ class Race(JumpGame):
         "The moves are lost: a turn enters a die from the hand onto an empty funnel of the start line (k = 0), rolled "
         "in, or makes one jump of game 56; a die in the finish area (k >= 4) stays in it. The multipliers are lost: "
         "x1 for the area's first row, x2 for the next two, x3 for the last two; a die scores the faces it turns out of "
-        "the area."
+        "the area. After 30 turns without a die entered, a die into the area or a new best score, the game ends."
     )
-    max_moves: ClassVar[int] = 600
+    max_moves: ClassVar[int] = 3000
+    quiet_turns: ClassVar[int] = 30
     colours = ("red", "green", "black", "blue")
     AREA: ClassVar[frozenset[Slot]] = frozenset(s for s in geometry.BASE_SLOTS if s[2] >= 4)
     START: ClassVar[tuple[Slot, ...]] = tuple(s for s in geometry.BASE_SLOTS if s[2] == 0)
@@ -166,6 +169,12 @@ class Race(JumpGame):
 
     def scores(self) -> tuple[float, ...]:
         return tuple(float(self.points(p)) for p in range(self.players))
+
+    def milestones(self) -> tuple[float, ...]:
+        """Dice entered, dice in the area (neither comes back) and points, each player's."""
+        start = 5 if self.players == 3 else 4
+        area = [float(sum(s in self.AREA for s in self.own(p))) for p in range(self.players)]
+        return (*(float(start - n) for n in self.hand), *area, *self.scores())
 
     def termination(self) -> Termination | None:
         if all(s in self.state for s in self.AREA if self.outward(s)):

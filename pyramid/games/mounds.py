@@ -54,6 +54,9 @@ class CornerGame(JumpGame):
             }
         )
 
+    def milestones(self) -> tuple[float, ...]:
+        return tuple(self.progress(self.state.cells, p) for p in range(3))
+
     def arrived(self, player: Seat, cells: Mapping[Slot, Cell] | None = None) -> int:
         """How many slots of ``player``'s target pyramid hold their dice."""
         state = self.state if cells is None else cells
@@ -104,7 +107,9 @@ class MoundMover(CornerGame):
     Scoring: your dice in your target pyramid (20: moved).
     End: at the end of the round (after player 2's turn) in which a pyramid was moved: whoever moved
     theirs wins, two or three share it (the seed's draw). All three passing in a row end the game
-    as blocked; the turn limit (1500 actions) ends it too: most dice in the target win.
+    as blocked. House rule: after 45 turns in a row in which no player came nearer their target than
+    ever before (``progress``: dice in it, and the nearness of the rest; a player who keeps their dice
+    in another's target may never leave it), the game ends: most dice in the target win.
     Interpretation: "the figures of game no. 49" are Flea Chase's (no. 55), lost; the jumps are
     read as there. The top of a 20-die corner pyramid stands three layers above the plate and every
     die below it is blocked, so with Flea Chase's jumps nobody could move: the steep jump, the long
@@ -121,9 +126,10 @@ class MoundMover(CornerGame):
         "2 at b); the target is the corner next clockwise, the next player's. When "
         "your dice fill the target below its top, your last die, if free, may be carried onto the top (no jump "
         "can reach it). The game ends at the end of a round in which a pyramid was moved; all three passing in a "
-        "row or the turn limit (1500 actions) end it too."
+        "row end it too, and 45 turns in which nobody came nearer their target than ever before: most dice in it win."
     )
-    max_moves: ClassVar[int] = 1500
+    max_moves: ClassVar[int] = 3000
+    quiet_turns: ClassVar[int] = 45
 
     steep = True
 
@@ -180,8 +186,9 @@ class Diebylon(CornerGame):
     Legal actions: the moves of the rolled length, or with a 1 the swaps; Pass when there is none.
     Scoring: your dice in your target pyramid (10: re-erected).
     End: the first player whose 10 dice fill their target pyramid wins (option ``faster``: whose die
-    is on top of their target pyramid, all 10 slots filled with dice of any colour). The turn limit
-    (900 actions) ends the game: most dice in the target win.
+    is on top of their target pyramid, all 10 slots filled with dice of any colour). House rule: after
+    45 turns in a row in which no player came nearer their target than ever before (dice in it, and
+    the nearness of the rest), the game ends: most dice in the target win.
     Interpretation: "another corner" is the corner next clockwise, which the next player's pyramid
     leaves (turns go clockwise, as in the book's other games for three); a move is a single die
     lifted and set down at the length rolled, not a path.
@@ -195,10 +202,12 @@ class Diebylon(CornerGame):
         "The players sit clockwise in turn order (0 at a, 1 at c, 2 at b); the target is the corner next clockwise, "
         "the next player's. A move is one die carried to an open slot at exactly the rolled "
         "length |di| + |dj| + |dk|; a 1 swaps a blocked die of yours (under one other player's free die only) with "
-        "its blocker; no move: pass. The turn limit (900 actions) ends the game: most dice in the target win."
+        "its blocker; no move: pass. After 45 turns in which nobody came nearer their target than ever before the "
+        "game ends: most dice in the target win."
     )
     size: ClassVar[int] = 10
-    max_moves: ClassVar[int] = 900
+    max_moves: ClassVar[int] = 3000
+    quiet_turns: ClassVar[int] = 45
     FILL_WEIGHT: ClassVar[float] = 5.0  # the search's worth of a sure fill next turn (a die's arrival is 10)
     prior_temperature: ClassVar[float | None] = 1.0  # one number more that fills next turn: e ** (5/6) in the prior
 

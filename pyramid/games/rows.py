@@ -144,8 +144,10 @@ class Triangle(PlateGame):
     is a row of one there, so it can move alone.
     Legal actions: those shifts (one per resulting position); Pass only when you have none.
     Scoring: the most of your dice in any one triangle of 6 funnels (3 + 2 + 1, pointing either way).
-    End: the first player whose 6 dice form a triangle wins. The turn limit (600 actions) ends an
-    endless game: the highest score wins (shared when equal).
+    End: the first player whose 6 dice form a triangle wins. House rule: after 30 turns in a row in
+    which no player came nearer a triangle than ever before (``outlook``: dice in it, the steps of
+    the others to its gaps, gaps another player stands in), the game ends: the highest score wins
+    (shared when equal).
     Interpretation: the list of moves is lost; "rows of dice are always moved as one piece" is read
     as above: one row, one funnel, no captures and no jumps.
     """
@@ -153,9 +155,11 @@ class Triangle(PlateGame):
     info = GameInfo(53, "Triangle", "T", (3,), "6 red, 6 green, 6 black dice", (), 536)
     house_rules = (
         "The moves are lost: a turn shifts one row of your dice (a longest run of them along a row; a lone die is a "
-        "row) one funnel in any direction into empty funnels. A triangle of 6 pointing either way wins."
+        "row) one funnel in any direction into empty funnels. A triangle of 6 pointing either way wins. After 30 "
+        "turns in which nobody came nearer a triangle than ever before, the game ends: the highest score wins."
     )
-    max_moves: ClassVar[int] = 600
+    max_moves: ClassVar[int] = 3000
+    quiet_turns: ClassVar[int] = 30
     colours = PLAYER_COLOURS
 
     def setup(self) -> None:
@@ -192,6 +196,11 @@ class Triangle(PlateGame):
 
     def scores(self) -> tuple[float, ...]:
         return tuple(float(self.best_triangle(p)) for p in range(3))
+
+    def milestones(self) -> tuple[float, ...]:
+        """How near each player is to a triangle (``outlook``)."""
+        occupied = frozenset(self.state)
+        return tuple(outlook(frozenset(self.own(p)), occupied) for p in range(3))
 
     def termination(self) -> Termination | None:
         return Termination.GOAL_REACHED if max(self.scores()) == 6 else None

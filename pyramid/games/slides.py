@@ -73,7 +73,8 @@ class Slide(Game):
     Scoring: the most faces of one number one of your two spars shows on your side (its 9 dice, the
     top's included; option ``goal=roof``: of all 17 faces of your roof, the top once).
     End: the first player whose spar (or roof) shows one number on every face wins (players reaching it
-    by the same turn share the win). The turn limit (450 actions) ends the game: the highest score wins.
+    by the same turn share the win). House rule: after 60 turns in a row in which no player showed more
+    faces of one number than ever before, the game ends: the highest score wins.
     Interpretation: the object is cut off in the seed ("Who is the first to have"); it is read as
     making a green spar on your side show one number. A slide moves the dice along the edge without
     turning them, so each die shows the same faces wherever it slides; the only die a player turns is
@@ -98,10 +99,11 @@ class Slide(Game):
     house_rules = (
         "The object (cut off in the seed): first to make one green spar on your side show one number on its 9 "
         "faces (the top's included). Before you slide you may lift the top die and set it down turned as you like: "
-        "it is the die your slide pushes into the spar (a slide never turns a die). The turn limit (450 actions) "
-        "ends the game: the most faces of one number on a spar win."
+        "it is the die your slide pushes into the spar (a slide never turns a die). After 60 turns in a row in which "
+        "nobody showed more faces of one number than ever before, the game ends: the most faces of one number win."
     )
-    max_moves: ClassVar[int] = 450
+    max_moves: ClassVar[int] = 3000
+    quiet_turns: ClassVar[int] = 60
     GOALS: ClassVar[dict[str, int]] = {"spar": 9, "roof": 17}  # the goal's faces
 
     def setup(self) -> None:
@@ -160,6 +162,9 @@ class Slide(Game):
 
     def scores(self) -> tuple[float, ...]:
         return tuple(self.progress(self.state, p) for p in range(self.players))
+
+    def milestones(self) -> tuple[float, ...]:
+        return self.scores()
 
     def done(self, player: Seat) -> bool:
         """Whether ``player`` has reached the goal."""
@@ -329,6 +334,7 @@ class Slipped(Slide):
         "share the win; the turn limit (600 actions) ends the game: the most progress wins."
     )
     max_moves: ClassVar[int] = 600
+    quiet_turns: ClassVar[int] = 0  # progress follows secret slips: a count of it would tell them
 
     def setup(self) -> None:
         super().setup()
