@@ -11,9 +11,10 @@ import pytest
 from gameplay import physical_moves, play
 
 from pyramid import geometry
+from pyramid.agents.players import GreedyPlayer
 from pyramid.games.edges import Masquerade, corner_edges, slides_to_sort
 from pyramid.games.jumps import Finish, FireRedDevil, FleaChase, Race
-from pyramid.moves import jump_targets
+from pyramid.moves import carry, jump_targets
 from pyramid.rules import Game, IllegalAction, Move, Pass, Place, Termination, check_game
 from pyramid.state import Cell, PyramidState
 
@@ -149,13 +150,40 @@ def test_masquerade_sliding_your_own_pyramid_only_passes_the_checker() -> None:
     assert report.ok, report.problems
 
 
-def test_masquerade_greedy_sorts_its_pyramid_and_beats_random() -> None:
+def test_masquerade_greedy_beats_random() -> None:
     wins = 0
     for seed in range(6):
         game = play(Masquerade(2, rng=np.random.default_rng([seed, 1])), ["greedy", "random"], seed)
-        assert game.outcome is not None
+        assert game.outcome is not None and 0 in game.outcome.winners  # random spoils it at times, never wins
         wins += game.outcome.winners == (0,)
-    assert wins >= 5
+    assert wins >= 4
+
+
+def test_masquerade_greedy_never_leaves_another_pyramid_one_slide_from_sorted() -> None:
+    table = slides_to_sort(False)
+    game = Masquerade(2, rng=np.random.default_rng(0))
+    greedy = [GreedyPlayer(np.random.default_rng(p)) for p in range(2)]
+    while game.outcome is None:
+        me = game.to_move
+        game.apply(greedy[me].choose(game, game.legal_actions()))
+        if game.outcome is None:
+            assert table[game.arrangement(game.state, 1 - me)] >= 2
+    # so neither finishes: the spoiling goes on until 30 turns bring no pyramid nearer sorted than ever before
+    assert game.outcome.termination is Termination.NO_PROGRESS and game.quiet == 30
+
+
+def test_masquerade_a_pyramid_one_slide_from_sorted_can_always_be_put_four_back() -> None:
+    table = slides_to_sort(False)
+    game = Masquerade(2, rng=np.random.default_rng(0))
+    for arrangement in (a for a, left in table.items() if left == 1):
+        cells = dict(game.state.cells)
+        places = [s for edge in corner_edges(game.apexes[0]) for s in edge[:3]] + [game.apexes[0]]
+        for slot, colour in zip(places, arrangement, strict=True):
+            cells[slot] = Cell(colour, cells[slot].up)
+        game.observe(PyramidState(cells))
+        game.to_move = 1
+        after = [table[game.arrangement(carry(game.state.cells, m.steps), 0)] for m in game.slides(0)]
+        assert max(after) == 4
 
 
 def test_masquerade_physical_slides_are_read_back() -> None:

@@ -84,7 +84,10 @@ class Masquerade(Game):
     most dice of one colour on it, plus 1 for a black top.
     End: the first player whose edges show the same sequence of colours on every edge (each level
     one colour, black on top) wins; option ``training``: one edge all red, one all green, one all
-    blue, black on top. The turn limit (600 actions) ends an endless game: most dice in place win.
+    blue, black on top. House rule: after 30 turns in a row in which no pyramid came nearer sorted
+    than ever before (``slides_to_sort``), the game ends: most dice in place win. Where a turn may
+    slide any pyramid, a player one slide from sorted can always be put 4 slides back by the next,
+    so players who watch each other never finish.
     Interpretation: "the most colourful sequence possible" is each edge reading red, green, blue from
     the bottom, turned by one colour from edge to edge (every edge and every level shows all three
     colours); which edge starts with which is drawn. Each player owns one pyramid, so with 2
@@ -103,10 +106,11 @@ class Masquerade(Game):
     house_rules = (
         "The start (lost in the seed): every edge reads red, green, blue from the bottom, turned by one colour from "
         "edge to edge. In the main game a turn may slide an edge of any pyramid, another player's too (the training "
-        "game: your own; --option others=no: your own in the main game too). The turn limit (600 actions) ends an "
-        "endless game."
+        "game: your own; --option others=no: your own in the main game too). After 30 turns in which no pyramid came "
+        "nearer sorted than ever before, the game ends: most dice in place win."
     )
-    max_moves: ClassVar[int] = 600
+    max_moves: ClassVar[int] = 3000
+    quiet_turns: ClassVar[int] = 30
 
     def setup(self) -> None:
         self.training = self.option("training", False)
@@ -159,6 +163,10 @@ class Masquerade(Game):
     def scores(self) -> tuple[float, ...]:
         return tuple(float(self.in_place(self.state, p)) for p in range(self.players))
 
+    def milestones(self) -> tuple[float, ...]:
+        """Each pyramid's nearness to sorted: the fewest slides left, less."""
+        return tuple(-float(self.slides_left(p)) for p in range(self.players))
+
     def termination(self) -> Termination | None:
         return Termination.GOAL_REACHED if max(self.scores()) == 10 else None
 
@@ -194,6 +202,14 @@ class Masquerade(Game):
         after = carry(self.state.cells, action.steps)
         # look three slides ahead; an arrangement already seen is worth less, so the player does not go round in circles
         value = self.outlook(after, me, 2) - self.visits.get((me, self.arrangement(after, me)), 0)
-        if self.others:  # where others' pyramids may be slid: keep the nearest other from its goal
-            value -= max(self.outlook(after, p, 1) for p in range(self.players) if p != me) / 2
+        if self.others and self.in_place(after, me) < 10:
+            # where others' pyramids may be slid: never leave another one slide from sorted (they would win at
+            # their turn; a slide of that pyramid by another player can always put it 4 away), else keep the
+            # nearest other from its goal
+            table = slides_to_sort(self.training)
+            near = [table[self.arrangement(after, p)] for p in range(self.players) if p != me]
+            value -= 100.0 * sum(n <= 1 for n in near) - min(near) / 2
+            # the game ends, when no pyramid comes nearer sorted, by the dice in place: weigh them as it nears
+            lead = self.in_place(after, me) - max(self.in_place(after, p) for p in range(self.players) if p != me)
+            value += lead * self.quiet / self.quiet_turns
         return value
