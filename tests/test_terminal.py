@@ -12,12 +12,13 @@ import pytest
 from table_scripts import ScriptedRoller, drive
 
 from pyramid import geometry
-from pyramid.agents.players import HumanPlayer
+from pyramid.agents.players import GreedyPlayer, HumanPlayer
 from pyramid.agents.table_players import TableHumanPlayer
 from pyramid.agents.terminal import (
     TypedMoveError,
     board_status,
     board_view,
+    move_path,
     option_dice,
     read_move,
     read_option,
@@ -25,7 +26,7 @@ from pyramid.agents.terminal import (
 )
 from pyramid.drawing import draw_layer, draw_pyramid, label_slot, slot_label
 from pyramid.registry import BOARD_GAMES, find_game
-from pyramid.rules import Action, Game, Pass, Place, Remove, RemoveColumn
+from pyramid.rules import Action, Game, Move, Pass, Place, Remove, RemoveColumn
 from pyramid.state import PyramidState
 from pyramid.tablegames.base import Decision
 from pyramid.tablegames.knights import Knights
@@ -152,6 +153,99 @@ def test_bad_moves_say_what_was_wrong_and_what_is_allowed(typed: str, says: str)
     with pytest.raises(TypedMoveError) as err:
         read_move(typed, LEGAL)
     assert says in str(err.value) and str(err.value).startswith("please type")
+
+
+# -- typed moves of a die from one slot to another ---------------------------------------------
+
+L = slot_label
+CARRIED: list[Action] = [
+    Move((((8, 0, 0), (7, 1, 0)),), name="jump (8, 0, 0) to (7, 1, 0)"),
+    Move((((8, 0, 0), (6, 2, 0)),), name="jump (8, 0, 0) to (6, 2, 0)"),
+    Move((((7, 0, 1), (7, 0, 0)),), name="jump (7, 0, 1) to (7, 0, 0)"),
+    Move((((5, 3, 0), (5, 2, 1)), ((5, 2, 1), (3, 4, 1))), name="attack (5, 3, 0) to (5, 2, 1), captured to (3, 4, 1)"),
+    Move((((5, 3, 0), (5, 2, 1)), ((5, 2, 1), (4, 4, 0))), name="attack (5, 3, 0) to (5, 2, 1), captured to (4, 4, 0)"),
+    Pass(),
+]
+
+
+@pytest.mark.parametrize(
+    ("typed", "index"),
+    [
+        (f"{L((8, 0, 0))} {L((7, 1, 0))}", 0),
+        (f"{L((8, 0, 0))}-{L((6, 2, 0))}", 1),
+        (f"{L((8, 0, 0)).upper()} > {L((6, 2, 0))}", 1),
+        ("8 0 0 to 6 2 0", 1),
+        ("(8, 0, 0) (7, 1, 0)", 0),
+        (f"{L((7, 0, 1))}", 2),  # the die alone: it has one move
+        (f"{L((5, 3, 0))} {L((5, 2, 1))} {L((4, 4, 0))}", 4),  # the captured die's new funnel tells them apart
+        ("pass", 5),
+        ("3", 2),
+    ],
+)
+def test_a_move_is_typed_as_its_die_and_where_it_goes(typed: str, index: int) -> None:
+    assert read_move(typed, CARRIED) == CARRIED[index]
+
+
+@pytest.mark.parametrize(
+    ("typed", "says"),
+    [
+        (L((8, 0, 0)), f"names 2 moves (1. {L((8, 0, 0))} {L((7, 1, 0))}: jump (8, 0, 0) to (7, 1, 0); 2."),
+        (L((8, 0, 0)), f"type its number, or where it goes next (e.g. {L((8, 0, 0))} {L((7, 1, 0))})"),
+        (f"{L((5, 3, 0))} {L((5, 2, 1))}", f"where it goes next (e.g. {L((5, 3, 0))} {L((5, 2, 1))} {L((3, 4, 1))})"),
+        (L((7, 0, 0)), f"none is at {L((7, 0, 0))} (7, 0, 0); a die goes there from {L((7, 0, 1))}"),
+        (f"{L((8, 0, 0))} {L((4, 4, 0))}", f"is none; after {L((8, 0, 0))} comes {L((7, 1, 0))}, {L((6, 2, 0))}"),
+        (f"{L((4, 4, 0))} {L((8, 0, 0))}", f"{L((4, 4, 0))} starts no move"),
+    ],
+)
+def test_a_move_typed_wrong_is_answered_with_where_the_dice_can_go(typed: str, says: str) -> None:
+    with pytest.raises(TypedMoveError) as err:
+        read_move(typed, CARRIED)
+    assert says in str(err.value) and str(err.value).startswith("please type")
+
+
+def test_the_board_labels_the_dice_that_can_move_and_where_they_can_go() -> None:
+    game = find_game(55, Game)(2, rng=np.random.default_rng(0))
+    legal = game.legal_actions()
+    text = board_view(game, legal)
+    for action in legal:
+        source, target = move_path(action)[:2]
+        assert f" {L(source)}" in text and f" {L(target)}" in text
+    assert re.search(r"\bdice that can move: i\d+ to [hi]\d+", text)
+    assert "move a labelled die to a labelled slot, e.g. i" in text
+
+
+def typist(game: Game, shown: list[str]) -> HumanPlayer:
+    """A person who types greedy's move of ``game`` as its die and where it goes (more slots only where needed)."""
+    greedy = GreedyPlayer(np.random.default_rng(0))
+
+    def ask(prompt: str) -> str:
+        legal = game.legal_actions()
+        action = greedy.choose(game, legal)
+        path = [L(s) for s in move_path(action)]
+        if not path:
+            return str(action)
+        for n in range(1, len(path) + 1):
+            if sum(move_path(a)[:n] == move_path(action)[:n] for a in legal) == 1:
+                break
+        words = [] if n < len(path) or not isinstance(action, Place) else [action.colour]
+        return " ".join([*path[:n], *words])
+
+    return HumanPlayer(ask=ask, show=shown.append, colour=False)
+
+
+@pytest.mark.parametrize(("number", "players"), [(55, 2), (45, 2)])
+def test_a_person_plays_a_game_of_moving_dice_to_its_end_typing_each_die_and_where_it_goes(
+    number: int, players: int
+) -> None:
+    game = find_game(number, Game)(players, rng=np.random.default_rng(1))
+    shown: list[str] = []
+    human = typist(game, shown)
+    typed = 0
+    while not game.is_over:
+        game.apply(human.choose(game, game.legal_actions()))
+        typed += isinstance(game.history[-1][1], Move)
+    assert not [line for line in shown if line.startswith("please type")]
+    assert typed >= 20 and game.outcome is not None
 
 
 def test_human_player_asks_until_a_move_is_named() -> None:

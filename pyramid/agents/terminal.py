@@ -1,9 +1,10 @@
 """What a person at the terminal sees and types: the board with its move labels, a status line, typed moves.
 
-The human players call these: ``board_view`` draws the pyramid with the legal moves' slots labelled,
-``read_move`` turns what was typed (a label, a slot, a number or words of a move) into one of the legal
-actions, ``read_option`` does the same for a table game's options (a number, the dice to keep, or
-words). Both raise ``TypedMoveError`` saying what was wrong and what may be typed. Nothing here prints.
+The human players call these: ``board_view`` draws the pyramid with the legal moves' slots labelled (the
+dice that can move and where they can go), ``read_move`` turns what was typed (a label, a slot, a die and
+where it goes, a number or words of a move) into one of the legal actions, ``read_option`` does the same
+for a table game's options (a number, the dice to keep, or words). Both raise ``TypedMoveError`` saying
+what was wrong and what may be typed. Nothing here prints.
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ from typing import TextIO
 
 from pyramid.drawing import draw_pyramid, label_slot, slot_label
 from pyramid.geometry import LAYERS, SLOTS, Slot, is_slot
-from pyramid.rules import Action, Game, Place, Remove, RemoveColumn
+from pyramid.rules import Action, Game, Move, Place, Remove, RemoveColumn
 from pyramid.tablegames.base import TableGame
 
 HELP_COMMANDS = "? (the moves and how to type them), help (the same and the rules card), rules, board"
 _SLOT = re.compile(r"\(?\s*(\d+)\s*[,\s]\s*(\d+)\s*[,\s]\s*(\d+)\s*\)?(?=\s|$)(.*)")
-_LABEL = re.compile(r"([a-z][0-9]+)(?=\s|$)(.*)")
+_LABEL = re.compile(r"([a-z][0-9]+)(?=\s|$|-|>|,)(.*)")
+_BETWEEN = re.compile(r"^\s*(?:->|-|>|,|to(?=\s))?\s*")  # what may stand between a die and where it goes
 _KEPT = re.compile(r"(?:keep|freeze)\s+(none|\[\]|\[?[1-6](?:\s*,\s*[1-6])*\]?|[0-9]+x[1-6])(?![\w])")
 
 
@@ -59,12 +61,41 @@ def _has_words(typed: Sequence[str], text: str) -> bool:
 
 
 def move_slot(action: Action) -> Slot | None:
-    """The slot a move is made at: where a die goes or is taken (a column: its top die); None for others."""
+    """The slot a move is made at: where a die goes or is taken (a column: its top die; a carried die: where it
+    stands); None for others."""
     if isinstance(action, Place | Remove):
         return action.slot
     if isinstance(action, RemoveColumn):
         return action.slots[0]
+    if isinstance(action, Move):
+        return action.steps[0][0]
     return None
+
+
+def move_path(action: Action) -> tuple[Slot, ...]:
+    """The slots a person names for ``action``, in order: a carried die and where it goes, then where each other
+    die it carries goes (a captured die, the next die of a row); for a placing or a removal its slot."""
+    if isinstance(action, Move):
+        (source, target), *rest = action.steps
+        return (source, target, *(t for _, t in rest))
+    slot = move_slot(action)
+    return () if slot is None else (slot,)
+
+
+def path_text(action: Action) -> str:
+    """``action``'s slots as a person types them: ``i13 i22`` (a die and where it goes), ``i13`` (a slot)."""
+    return " ".join(map(slot_label, move_path(action)))
+
+
+def carried(legal: Sequence[Action]) -> str:
+    """The dice that can move and where each can go, by label: ``i13 to h2, h5; i14 to i22``; empty without moves."""
+    goes: dict[Slot, list[Slot]] = {}
+    for action in legal:
+        if isinstance(action, Move):
+            source, target = action.steps[0]
+            if target not in goes.setdefault(source, []):
+                goes[source].append(target)
+    return "; ".join(f"{slot_label(s)} to {', '.join(map(slot_label, ts))}" for s, ts in goes.items())
 
 
 def board_status(game: Game) -> str:
@@ -80,17 +111,23 @@ def board_status(game: Game) -> str:
 
 def board_view(game: Game, legal: Sequence[Action], colour: bool = False) -> str:
     """The pyramid with every legal move's slot labelled, the moves not made at a slot, and the status."""
-    at_slots = [s for s in (move_slot(a) for a in legal) if s is not None]
+    at_slots = [s for a in legal for s in move_path(a)[:2]]
     lines = [draw_pyramid(game.state, at_slots, colour)]
     others = [(n, a) for n, a in enumerate(legal, 1) if move_slot(a) is None]
     if others:
         lines.append("moves not made at a slot:")
         lines += [f"  {n:3d}. {a}" for n, a in others]
+    moving = carried(legal)
+    if moving:
+        lines.append(f"dice that can move: {moving}")
     lines.append(board_status(game))
     colours = sorted({a.colour for a in legal if isinstance(a, Place)})
     does = [f"place {' or '.join(colours)}"] if colours else []
     does += ["remove"] if any(isinstance(a, Remove | RemoveColumn) for a in legal) else []
-    what = f" ({', '.join(does)} at a labelled slot)" if does else ""
+    at_slot = [f"{', '.join(does)} at a labelled slot"] if does else []
+    example = next((" ".join(path_text(a).split()[:2]) for a in legal if isinstance(a, Move)), "")
+    at_slot += [f"move a labelled die to a labelled slot, e.g. {example}"] if moving else []
+    what = f" ({'; '.join(at_slot)})" if at_slot else ""
     lines.append(f"player {game.to_move} to move: {len(legal)} legal moves{what}")
     return "\n".join(lines)
 
@@ -99,9 +136,7 @@ def move_list(legal: Sequence[Action]) -> str:
     """Every legal move, numbered, with the label of its slot."""
     lines = []
     for n, action in enumerate(legal, 1):
-        slot = move_slot(action)
-        label = "" if slot is None else slot_label(slot)
-        lines.append(f"  {n:3d}. {label:4s} {action}")
+        lines.append(f"  {n:3d}. {path_text(action):4s} {action}")
     return "\n".join(lines)
 
 
@@ -109,15 +144,18 @@ def move_help(legal: Sequence[Action]) -> str:
     """How to type a move, with an example from ``legal``."""
     slot = next((s for s in (move_slot(a) for a in legal) if s is not None), None)
     example = "" if slot is None else f" (e.g. {slot_label(slot)} or {slot[0]} {slot[1]} {slot[2]})"
+    moved = next((" ".join(path_text(a).split()[:2]) for a in legal if isinstance(a, Move)), "")
+    carry = f"a die moves by its label and where it goes (e.g. {moved}), or by its label alone when it has one move; "
+    carry = carry if moved else ""
     return (
-        f"type a move by the label on its slot, or by the slot as i j k{example}, or by its number "
+        f"{carry}type a move by the label on its slot, or by the slot as i j k{example}, or by its number "
         f"1 to {len(legal)}, or by words of the move (e.g. pass); where a slot has several moves, add a word "
         f"(e.g. green). Also: {HELP_COMMANDS}. Options of the command: pyramid play --help."
     )
 
 
-def _slot_typed(text: str) -> tuple[Slot, list[str]] | None:
-    """The slot named at the start of ``text`` (by label or coordinates) and the words after it."""
+def _slot_typed(text: str) -> tuple[Slot, str] | None:
+    """The slot named at the start of ``text`` (by label or coordinates) and the text after it."""
     m = _SLOT.fullmatch(text)
     if m is not None:
         slot = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
@@ -125,20 +163,66 @@ def _slot_typed(text: str) -> tuple[Slot, list[str]] | None:
             raise TypedMoveError(
                 f"please type a slot of the pyramid: {slot} is none (i, j, k from 0, i + j + k at most {LAYERS - 1})"
             )
-        return slot, _words(m.group(4))
+        return slot, m.group(4)
     m = _LABEL.fullmatch(text.lower())
     if m is not None:
         try:
-            return label_slot(m.group(1)), _words(m.group(2))
+            return label_slot(m.group(1)), m.group(2)
         except ValueError as err:
             raise TypedMoveError(f"please type a label shown on the board: {err}") from None
     return None
 
 
+def _slots_typed(text: str) -> tuple[tuple[Slot, ...], list[str]]:
+    """The slots named at the start of ``text`` one after another (``i13 i22``, ``i13-i22``, ``0 3 4 to 1 2 4``)
+    and the words after them."""
+    slots: list[Slot] = []
+    rest = text
+    while (named := _slot_typed(rest.strip())) is not None:
+        slot, rest = named
+        slots.append(slot)
+        rest = _BETWEEN.sub("", rest, count=1)
+    return tuple(slots), _words(rest)
+
+
+def _by_path(slots: tuple[Slot, ...], legal: Sequence[Action]) -> list[Action]:
+    """The legal actions whose slots (``move_path``) begin with ``slots``; TypedMoveError saying where the dice can
+    go when there are none."""
+    at = [a for a in legal if move_path(a)[: len(slots)] == slots]
+    if at:
+        return at
+    first = slot_label(slots[0])
+    if len(slots) == 1:
+        into = list(
+            dict.fromkeys(slot_label(a.steps[0][0]) for a in legal if isinstance(a, Move) and a.steps[0][1] == slots[0])
+        )
+        hint = f"; a die goes there from {', '.join(into)} (type e.g. {into[0]} {first})" if into else ""
+        raise TypedMoveError(
+            f"please type the label or slot of a legal move: none is at {first} {slots[0]}{hint}; ? lists the moves"
+        )
+    typed = " ".join(map(slot_label, slots))
+    going = [a for a in legal if move_path(a)[: len(slots) - 1] == slots[:-1]]
+    if going:
+        onward = list(
+            dict.fromkeys(slot_label(p[len(slots) - 1]) for p in map(move_path, going) if len(p) >= len(slots))
+        )
+        where = ", ".join(onward) if onward else "nowhere further"
+        before = typed.rsplit(" ", 1)[0]
+        raise TypedMoveError(f"please type a legal move: {typed} is none; after {before} comes {where}")
+    raise TypedMoveError(f"please type a legal move: {typed} is none; {first} starts no move; ? lists the moves")
+
+
 def _one(found: Sequence[Action], legal: Sequence[Action], what: str, label: str = "") -> Action:
     if len(found) == 1:
         return found[0]
-    listed = "; ".join(f"{legal.index(a) + 1}. {a}" for a in found[:8]) + ("; ..." if len(found) > 8 else "")
+    listed = "; ".join(f"{legal.index(a) + 1}. {_listed(a)}" for a in found[:8]) + ("; ..." if len(found) > 8 else "")
+    typed = len(label.split())
+    onward = [move_path(a)[typed] for a in found if len(move_path(a)) > typed]
+    if label and len(onward) == len(found) and len(set(onward)) > 1:  # the next slot tells them apart
+        raise TypedMoveError(
+            f"please type one move: {what} names {len(found)} moves ({listed}); type its number, or where it goes "
+            f"next (e.g. {label} {slot_label(onward[0])})"
+        )
     # A word that only some of the moves have tells them apart (red, green; column; a face number).
     shared = set.intersection(*(set(_words(str(a))) for a in found))
     apart = [w for a in found for w in _words(str(a)) if w not in shared]
@@ -159,19 +243,15 @@ def read_move(text: str, legal: Sequence[Action]) -> Action:
         if 1 <= int(typed) <= len(legal):
             return legal[int(typed) - 1]
         raise TypedMoveError(f"please type a number from 1 to {len(legal)}: there is no move {typed}")
-    named = _slot_typed(typed)
-    if named is not None:
-        slot, extra = named
-        at = [a for a in legal if move_slot(a) == slot]
-        if not at:
-            raise TypedMoveError(
-                f"please type the label or slot of a legal move: none is at {slot_label(slot)} {slot}; "
-                "? lists the moves"
-            )
+    slots, extra = _slots_typed(typed)
+    if slots:
+        at = _by_path(slots, legal)
+        label = " ".join(map(slot_label, slots))
         found = [a for a in at if _has_words(extra, str(a))]
         if not found:
-            raise TypedMoveError(f"please type a move at {slot_label(slot)}: none of {len(at)} there has {extra}")
-        return _one(found, legal, f"{slot_label(slot)} {slot}", slot_label(slot))
+            raise TypedMoveError(f"please type a move at {label}: none of {len(at)} there has {extra}")
+        what = f"{label} {slots[0]}" if len(slots) == 1 else label
+        return _one(found, legal, what, label)
     exact = [a for a in legal if str(a).lower() == typed.lower()]
     found = exact or [a for a in legal if _has_words(_words(typed), str(a))]
     if not found:
@@ -180,6 +260,11 @@ def read_move(text: str, legal: Sequence[Action]) -> Action:
             "? lists them"
         )
     return _one(found, legal, repr(typed))
+
+
+def _listed(action: Action) -> str:
+    """``action`` as the short list of an ambiguous answer shows it: a move with the labels of its slots."""
+    return f"{path_text(action)}: {action}" if isinstance(action, Move) else str(action)
 
 
 # -- the table games -------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from pyramid import geometry
 from pyramid.dice import Colour
+from pyramid.drawing import slot_label
 from pyramid.geometry import Slot
 from pyramid.rules import PLAYER_COLOURS, Action, Declare, Game, GameInfo, Move, Pass, Place, Remove, Seat, Termination
 from pyramid.rules.options import OneOf, Options
@@ -266,7 +267,7 @@ class Reroll(Declare):
     slot: Slot
 
     def __str__(self) -> str:
-        return f"roll {self.slot} and set it back"
+        return f"roll {slot_label(self.slot)} {self.slot} and set it back"
 
 
 def row_jumps(cells: Mapping[Slot, Cell], source: Slot) -> list[Slot]:
