@@ -32,7 +32,17 @@ def test_every_game_that_ends_by_a_house_rule_says_so_on_its_card() -> None:
 # Seeds where these games ran to the turn limit before they had an end for what the book leaves out.
 @pytest.mark.parametrize(
     ("number", "random_seat", "seed"),
-    [(35, None, 1), (45, None, 0), (53, None, 2), (52, 0, 1), (37, 0, 0), (54, 0, 5), (55, None, 1), (55, 1, 1)],
+    [
+        (35, None, 1),
+        (45, None, 0),
+        (53, None, 2),
+        (52, 0, 1),
+        (37, 0, 0),
+        (54, 0, 5),
+        (55, None, 1),
+        (55, 1, 1),
+        (11, None, 0),
+    ],
 )
 def test_a_game_that_ran_to_the_turn_limit_ends_by_its_rules(number: int, random_seat: int | None, seed: int) -> None:
     game_cls = find_game(number, Game)

@@ -269,7 +269,9 @@ class GreenAmoeba(Game):
     Scoring: how near the amoeba is to your corner: the largest of your corner's coordinate over the
     amoeba dice (0 on the far edge, 8 in your corner).
     End: when an amoeba die arrives in a home corner funnel, that corner's player wins, whoever moved
-    it there. An endless game stops at the turn limit (900 actions): the amoeba's nearest corner wins.
+    it there. House rule (the book says a game may run endlessly): after 30 turns in a row in which
+    the amoeba came no nearer any corner than ever before, the game ends: the amoeba's nearest corner
+    wins (shared when equal).
     Interpretation: the figure is lost; the 6 central funnels are the slots with all three coordinates
     at least 2, a triangle of side 3 as far from every corner. A step goes to a neighbouring funnel
     (no jumps); the amoeba is connected when its dice form one group of funnels sharing edges. All
@@ -282,7 +284,8 @@ class GreenAmoeba(Game):
     info = GameInfo(11, "The Green Amoeba", "Ch/T", (3,), "6 green dice; a black die per player", ("amoeba",), 167)
     option_specs: ClassVar[Options] = {"upto": YesNo("yes: the roll is the most steps; a player may stop (default no)")}
     START: ClassVar[tuple[Slot, ...]] = ((2, 2, 4), (2, 4, 2), (4, 2, 2), (2, 3, 3), (3, 2, 3), (3, 3, 2))
-    max_moves: ClassVar[int] = 900
+    max_moves: ClassVar[int] = 3000
+    quiet_turns: ClassVar[int] = 30
 
     def setup(self) -> None:
         self.state = PyramidState({s: Cell("green", self.draw_orientation()) for s in self.START})
@@ -325,6 +328,9 @@ class GreenAmoeba(Game):
 
     def scores(self) -> tuple[float, ...]:
         return tuple(float(self.progress(self.amoeba(), p)) for p in range(self.players))
+
+    def milestones(self) -> tuple[float, ...]:
+        return self.scores()
 
     def termination(self) -> Termination | None:
         return Termination.GOAL_REACHED if max(self.scores()) >= geometry.BASE_LAYER else None
