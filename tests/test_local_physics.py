@@ -193,9 +193,9 @@ STUDY_SEEDS = range(100, 140)
 
 @pytest.mark.slow
 def test_local_and_whole_physics_agree_in_95_percent_of_many_cases_and_on_the_skill_figures() -> None:
-    results = agreement(KINDS, STUDY_SEEDS)
+    results = agreement(KINDS, STUDY_SEEDS, floor=("throw",))
     for result in results:
-        assert result.share >= 0.95, f"{result.kind}: {result.same} of {result.cases} agree"
+        assert result.holds, f"{result.kind}: {result.same} of {result.cases} agree (nudged whole: {result.floor})"
     for figure in statistics(STUDY_SEEDS, throws=results):
         assert figure.inside, f"{figure.name}: local {figure.local}, whole {figure.whole}"
 
@@ -209,6 +209,16 @@ def test_the_locality_command_prints_agreement_and_refuses_unknown_kinds(capsys:
     with pytest.raises(SystemExit):
         cli.main(["locality", "--kinds", "juggle"])
     assert "unknown action kind 'juggle'" in capsys.readouterr().err
+
+
+def test_an_action_kind_agrees_in_95_percent_or_as_often_as_whole_physics_agrees_with_itself_nudged() -> None:
+    def kind(same: int, floor: int | None) -> Agreement:
+        return Agreement("throw", 40, same, [], [], floor)
+
+    assert kind(38, None).holds and not kind(37, None).holds  # 95% of 40 is 38
+    assert kind(37, 38).holds  # a nudge of 1e-9 m changed whole physics' read-out in 2 of 40: chaos, not locality
+    assert not kind(28, 38).holds  # 12 differences where a nudge makes 2: local physics reads otherwise
+    assert kind(39, 20).holds and not kind(30, 40).holds
 
 
 def test_a_figure_agrees_when_the_interval_of_the_difference_holds_zero() -> None:
