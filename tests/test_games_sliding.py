@@ -161,6 +161,18 @@ def test_slipped_refuses_slides_options_which_it_would_ignore(option: dict[str, 
     assert Slide(3, rng=np.random.default_rng(0), goal="roof").goal == "roof"
 
 
+def test_slipped_ends_when_no_objective_of_the_deck_comes_nearer_whatever_the_slips() -> None:
+    game = Slipped(2, rng=np.random.default_rng(0))
+    other = game.clone()
+    other.objectives = list(reversed(OBJECTIVES[:2]))  # other slips, the same dice: the same public count
+    assert game.milestones() == other.milestones() and len(game.milestones()) == len(OBJECTIVES)
+    # every objective already at its best: the 60th quiet turn ends the game
+    game.best, game.quiet = (9.0,) * len(OBJECTIVES), Slipped.quiet_turns - 1
+    while game.to_move == 0 and game.outcome is None:
+        game.apply(game.legal_actions()[0])
+    assert game.outcome is not None and game.outcome.termination is Termination.NO_PROGRESS
+
+
 def test_slipped_standing_counts_the_lead_in_dice_of_the_best_edge() -> None:
     game = Slipped(2, rng=np.random.default_rng(0))
     game.objectives = [next(o for o in OBJECTIVES if o.text == t) for t in ("an edge all odd", "an edge all even")]

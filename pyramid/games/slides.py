@@ -312,7 +312,9 @@ class Slipped(Slide):
     Legal actions: the slides of the three spars (8 dice each); then as for Slide.
     Scoring: your objective's progress: the dice of the best spar that count for it, of 9.
     End: when a turn ends with objectives attained, their holders win ("Slipped!"; several share the
-    win). The turn limit (600 actions) ends the game: the most progress wins.
+    win). House rule: after 60 turns in a row in which no objective of the deck came nearer attained
+    than ever before (public: it tells nothing of who holds which), the game ends: the most progress
+    wins.
     Objectives: an edge is a spar of 9 dice (the top's included), each showing two faces, one on
     each side of the edge. "An edge all odd", "all even", "all high (4, 5, 6)", "all low (1, 2,
     3)", "all prime (2, 3, 5)", "of 1, 4 and 6 only" (both faces of every die), and "an edge with a
@@ -331,10 +333,11 @@ class Slipped(Slide):
         "The objectives (no list in the seed): a deck of 12 (an edge, one spar of 9 dice, all odd, all even, all "
         "high, all low, all prime, of 1, 4 and 6 only on both its faces; or with a 1, ..., a 6 on every die), one "
         "drawn by each player. Turning the top die as for Slide. Players attaining their objectives by the same turn "
-        "share the win; the turn limit (600 actions) ends the game: the most progress wins."
+        "share the win; after 60 turns in which no objective of the deck came nearer attained than ever before, the "
+        "game ends: the most progress wins."
     )
-    max_moves: ClassVar[int] = 600
-    quiet_turns: ClassVar[int] = 0  # progress follows secret slips: a count of it would tell them
+    max_moves: ClassVar[int] = 3000
+    quiet_turns: ClassVar[int] = 60
 
     def setup(self) -> None:
         super().setup()
@@ -397,6 +400,10 @@ class Slipped(Slide):
 
     def done(self, player: Seat) -> bool:
         return self.progress(self.state, player) >= 1
+
+    def milestones(self) -> tuple[float, ...]:
+        """Every objective of the deck's progress: public, where the players' own would tell their slips."""
+        return tuple(float(o.progress(self.state)) for o in OBJECTIVES)
 
     def value(self, cells: Mapping[Slot, Cell], player: Seat) -> float:
         # the others' objectives are secret: only the own progress counts
