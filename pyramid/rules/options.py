@@ -7,6 +7,7 @@ is refused naming the option, the value and what is allowed. The card and ``--he
 
 from __future__ import annotations
 
+import abc
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -40,18 +41,18 @@ def _grouped(value: float) -> str:
 
 
 @dataclass(frozen=True)
-class Option:
+class Option(abc.ABC):
     """One option of a game: what it means (``help``, its default in words) and the values it takes."""
 
     help: str
 
+    @abc.abstractmethod
     def allowed(self, players: int | None = None) -> str:
         """What the option takes, in words (``a whole number from 1 to 1,000``)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def parse(self, value: Any, players: int) -> Any:
         """``value`` as the option's type, checked; _Refused if it is not one the option takes."""
-        raise NotImplementedError
 
     def read(self, key: str, game: str, value: Any, players: int) -> Any:
         """``value`` (text or a Python value) as the option's type; OptionError naming ``key`` and ``game`` if not."""
