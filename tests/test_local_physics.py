@@ -194,9 +194,11 @@ STUDY_SEEDS = range(100, 140)
 @pytest.mark.slow
 def test_local_and_whole_physics_agree_in_95_percent_of_many_cases_and_on_the_skill_figures() -> None:
     results = agreement(KINDS, STUDY_SEEDS, floor=("throw",))
+    figures = statistics(STUDY_SEEDS, throws=results)
+    print(locality_text(results, figures))  # the table docs/physics.md prints (pytest -m slow -rP shows it)
     for result in results:
         assert result.holds, f"{result.kind}: {result.same} of {result.cases} agree (nudged whole: {result.floor})"
-    for figure in statistics(STUDY_SEEDS, throws=results):
+    for figure in figures:
         assert figure.inside, f"{figure.name}: local {figure.local}, whole {figure.whole}"
 
 
