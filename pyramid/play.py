@@ -226,7 +226,15 @@ class Match:
                 # The game keeps track of its dice: none may leave play by a hand.
                 self._say(f"   refused: {action}: no die is lifted out in {game.info.title}")
                 continue
-            actions.perform(world, action, self.rng)  # through the module: a recorder may wrap it
+            try:
+                actions.perform(world, action, self.rng)  # through the module: a recorder may wrap it
+            except ValueError as err:
+                if not (isinstance(player, Controller) and player.person):
+                    raise
+                # The world checks an action before it moves anything: a person is told why and asked again.
+                done -= 1
+                self._say(f"   refused: {action}: {err}; the turn goes on")
+                continue
             world.settle(timeout=self.settle_timeout, raise_on_timeout=False)
             self._say(f"   {world.time - start:7.2f} s  {action}")
         self._flush_events()

@@ -19,10 +19,10 @@ from pyramid.agents.dice_hands import (
     MountHand,
     StackHand,
     ThrowHand,
-    parse_action,
     set_down,
 )
 from pyramid.agents.plate_hands import BlowHand, FlintHand, TiltHand
+from pyramid.agents.typed_hands import parse_action
 from pyramid.dice import EDGE
 
 __all__ = [

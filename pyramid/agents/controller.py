@@ -24,11 +24,14 @@ class Controller(abc.ABC, Generic[G]):
     """Chooses the next physical action of a skill game's turn, in a game of kind ``G``.
 
     ``plays`` names the game classes the hand reads (their goals, hands of dice, next throws):
-    ``agents.seats`` refuses to seat it at any other game.
+    ``agents.seats`` refuses to seat it at any other game. With ``person`` an action the world refuses
+    (``ValueError``: a die not in play, an angle too steep) is told and asked again; a programmed hand's is
+    an error.
     """
 
     name: str = "controller"
     plays: ClassVar[tuple[type[SkillGame], ...]] = (SkillGame,)
+    person: ClassVar[bool] = False  # a person: an action the hands cannot do is refused and asked again
 
     @abc.abstractmethod
     def act(self, game: G, readout: Readout, elapsed: float) -> PhysicalAction:

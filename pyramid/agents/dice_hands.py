@@ -11,12 +11,13 @@ import numpy as np
 from pyramid import geometry
 from pyramid.agents.controller import Controller, reachable, weakened
 from pyramid.agents.plate_hands import azimuth_to
-from pyramid.agents.terminal import check_typed
+from pyramid.agents.terminal import TypedMoveError
+from pyramid.agents.typed_hands import hand_help, hand_verbs, read_hand
 from pyramid.dice import EDGE
 from pyramid.geometry import Slot
 from pyramid.perception import Readout, Status
 from pyramid.physics import hands
-from pyramid.physics.actions import Attach, Blow, Flick, Lift, PhysicalAction, Pour, Pull, Shake, Throw, Tilt, Wait
+from pyramid.physics.actions import Attach, Flick, Lift, PhysicalAction, Pour, Pull, Shake, Throw, Wait
 from pyramid.skillgames.base import DiceInHand, SkillGame
 from pyramid.skillgames.more import ROLL_DROP, Emag, MaliciousPleasure, VainGuineaFowl, die_top, tower_spot
 from pyramid.skillgames.mount import Mounting
@@ -148,15 +149,15 @@ class LadleHand(Controller[Trulla]):
 
 
 class HumanHand(Controller[SkillGame]):
-    """A person at the terminal types an action, e.g. ``tilt 180 12``, ``blow 0 0 0.03 90 20``, ``lift 8 0 0``."""
+    """A person at the terminal types an action, e.g. ``tilt 180 12``, ``blow 0 0 0.03 90 20``, ``lift 8 0 0``.
+
+    ``?`` (or ``help``) lists the game's actions with their numbers and the values they may take; an action
+    that cannot be done (a die not in play, a slot with no die, an angle past 80 deg) is refused with the
+    reason and asked again (``pyramid.agents.typed_hands``).
+    """
 
     name = "human"
-    HELP = (
-        "actions: tilt AZIMUTH ANGLE [HOLD SHAKE_M] | shake AMPLITUDE_M [FREQ DURATION AZIMUTH] | "
-        "blow X Y Z AZIMUTH SPEED [DURATION] | flick DIE AZIMUTH [IMPULSE] | throw DIE X Y [HEIGHT] | "
-        "lift I J K | pull I J K [DISTANCE_M AXIS] | attach DIE I J K | stop | wait SECONDS"
-        "   (metres, degrees, seconds)"
-    )
+    person = True
 
     def __init__(self, ask: Callable[[str], str] = input, show: Callable[[str], None] = print) -> None:
         self.ask = ask
@@ -169,62 +170,20 @@ class HumanHand(Controller[SkillGame]):
             place = f"slot {r.slot}" if r.slot else r.status.value
             pos = ", ".join(f"{100 * c:.1f}" for c in r.position)
             self.show(f"  die {r.die:3d} {r.colour:<5} at ({pos}) cm, {place}{'' if r.on_plate else ', off the plate'}")
+        verbs = ", ".join(hand_verbs(game))
         while True:
-            text = self.ask(self.HELP + "\n> ")
-            if text.strip().lower() == "stop" and isinstance(game, DiceInHand):
+            text = self.ask(f"player {game.to_move}, your action ({verbs}; ? lists them with their numbers): ")
+            command = text.strip().lower()
+            if command in ("?", "help"):
+                self.show(hand_help(game, readout))
+                continue
+            if command == "stop" and isinstance(game, DiceInHand):
                 game.stop()
                 return Wait(0.0)
             try:
-                return parse_action(text)
-            except ValueError as err:
-                self.show(f"not understood: {err}")
-
-
-def parse_action(text: str) -> PhysicalAction:
-    """A physical action from a typed line (see ``HumanHand.HELP``); ValueError if it cannot be read."""
-    check_typed(text)
-    words = text.split()
-    if not words:
-        raise ValueError("empty line")
-    verb, nums = words[0].lower(), [float(w) for w in words[1:]]
-    if not all(math.isfinite(n) for n in nums):
-        raise ValueError("the numbers are finite (no nan or inf)")
-    arity = {
-        "tilt": (2, 4),
-        "shake": (1, 4),
-        "blow": (5, 6),
-        "flick": (2, 3),
-        "throw": (3, 4),
-        "lift": (3, 3),
-        "pull": (3, 5),
-        "attach": (4, 4),
-        "wait": (1, 1),
-    }
-    if verb not in arity:
-        raise ValueError(f"unknown action {verb!r}")
-    low, high = arity[verb]
-    if not low <= len(nums) <= high:
-        raise ValueError(f"{verb} takes {low} to {high} numbers, got {len(nums)}")
-    if verb == "tilt":
-        return Tilt(nums[0], nums[1], hold=nums[2] if len(nums) > 2 else 0.5, shake=nums[3] if len(nums) > 3 else 0.0)
-    if verb == "shake":
-        return Shake(*nums)
-    if verb == "blow":
-        return Blow((nums[0], nums[1], nums[2]), nums[3], speed=nums[4], duration=nums[5] if len(nums) > 5 else 0.4)
-    if verb == "flick":
-        return Flick(int(nums[0]), nums[1], *(nums[2:]))
-    if verb == "throw":
-        if len(nums) > 3:  # the height given too
-            return Throw(int(nums[0]), (nums[1], nums[2]), nums[3])
-        return Throw(int(nums[0]), (nums[1], nums[2]))
-    if verb == "lift":
-        return Lift((int(nums[0]), int(nums[1]), int(nums[2])))
-    if verb == "pull":
-        slot = (int(nums[0]), int(nums[1]), int(nums[2]))
-        return Pull(slot, nums[3] if len(nums) > 3 else 0.006, int(nums[4]) if len(nums) > 4 else None)
-    if verb == "attach":
-        return Attach(int(nums[0]), (int(nums[1]), int(nums[2]), int(nums[3])))
-    return Wait(nums[0])
+                return read_hand(text, game, readout)
+            except TypedMoveError as err:
+                self.show(str(err))
 
 
 # --- setting dice down by hand (Malicious Pleasure, The Vain Guinea Fowl) ----------------------------

@@ -4,7 +4,7 @@ The human players call these: ``board_view`` draws the pyramid with the legal mo
 dice that can move and where they can go), ``read_move`` turns what was typed (a label, a slot, a die and
 where it goes, a number or words of a move) into one of the legal actions, ``read_option`` does the same
 for a table game's options (a number, the dice to keep, or words). Both raise ``TypedMoveError`` saying
-what was wrong and what may be typed. Nothing here prints.
+what was wrong and what may be typed (a skill game's typed actions: ``typed_hands``). Nothing here prints.
 """
 
 from __future__ import annotations

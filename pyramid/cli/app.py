@@ -89,7 +89,10 @@ PLAY_EPILOG = """a human seat at the terminal:
   moves carry labels (a1 .. i45). Type a move by its label (i12), its slot (0 0 8 or (0,0,8)), its
   number or its words (pass; i12 green where a slot has several moves). Table games: an option's
   number, the dice to keep (3355) or its words (stop). Also: ? (the moves), help (and the rules
-  card), rules, board, sheet (table games). Colour on a terminal unless NO_COLOR is set.
+  card), rules, board, sheet (table games). Colour on a terminal unless NO_COLOR is set. Skill
+  games: an action and its numbers (tilt 180 12, lift 8 0 0); ? lists the game's actions and the
+  values they take. A move or action that cannot be made is refused with the reason and asked
+  again; only the end of the input (Ctrl-D) stops the match (exit status 1).
 examples:
   pyramid play 30 --players human,greedy --fast
   pyramid play knights --players human,strong --fast
@@ -123,7 +126,10 @@ def players_epilog() -> str:
 {names("skill games:", dict(SKILL_PLAYERS))}
                 (each skill game's own programmed player is named on its card: pyramid rules N)
 {names("table games:", dict(TABLE_PLAYERS))}
-  without --players: a human, then the game's programmed players (greedy for the board games)
+  without --players no human is seated at the terminal: the game's programmed players play (board games:
+                greedy, then random; skill games: the hand on its card; table games: its strong player, then
+                random); with --view a human, then those. Name a human to play at the terminal:
+                --players human,greedy
 """
 
 

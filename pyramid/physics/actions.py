@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from pyramid.physics.world import World
 
 Point: TypeAlias = tuple[float, float, float]
+MAX_TILT = 80.0  # degrees: the steepest a hand tips the plate
 
 
 @dataclass(frozen=True)
@@ -235,7 +236,7 @@ def _blow(world: World, a: Blow, rng: np.random.Generator) -> None:
 
 def _move_plate(world: World, a: Tilt | Shake, rng: np.random.Generator) -> None:
     if isinstance(a, Tilt):
-        if not 0 <= a.angle <= 80 or a.ramp < 0 or a.hold < 0 or a.shake < 0 or a.press < 0:
+        if not 0 <= a.angle <= MAX_TILT or a.ramp < 0 or a.hold < 0 or a.shake < 0 or a.press < 0:
             raise ValueError(f"a tilt needs 0 <= angle <= 80 deg and non-negative times, shake and press: {a!r}")
         if a.press > hands.PRESS_LIMIT:
             raise ValueError(
