@@ -34,7 +34,7 @@ from pyramid.lab.shipped_scenes import is_scene_name, names_text, shipped_scenes
 from pyramid.lab.timeline import ACTIONS, Step, check_timeline
 from pyramid.lab.timeline import action_fields as action_fields  # re-exported for the runner
 from pyramid.lab.timeline import physical_action_type as physical_action_type  # re-exported for the runner
-from pyramid.physics.settings import Physics
+from pyramid.physics.settings import DIE_SHAPES, MAX_SIZE_SPREAD, Physics
 from pyramid.state import NotationError, PyramidState
 
 LAYER_COLOURS = ("red", "green", "black")  # the cycle of the "layers" and "stripes" patterns
@@ -63,6 +63,8 @@ PHYSICS_LIMITS: dict[str, tuple[Any, Any]] = {
     "rolling_friction": (0.0, 1.0),
     "friction_erp": (0.0, 1.0),
     "spinning_friction": (0.0, 1.0),
+    "edge_radius": ((0.0,), 0.05),
+    "size_spread": (0.0, 0.002),
 }
 PROPORTIONS = (0.1, 10.0)  # each side of a die's box relative to its edge
 SOLVER_ITERATIONS = 1000  # per step, at most
@@ -244,6 +246,10 @@ class _Validator(SceneChecks):
                 if not isinstance(value, bool):
                     raise self.fail(path, f"expected true or false, got {value!r}")
                 values[key] = value
+            elif key == "die_shape":
+                values[key] = self.choice(data, key, path, "box", DIE_SHAPES)
+            elif key == "size_seed":
+                values[key] = self.integer(data, key, path, 0, 0, 2**32 - 1)
             elif kind == "int":
                 values[key] = self.integer(data, key, path, 0, 1, SOLVER_ITERATIONS)
             elif key == "jitter":
@@ -253,7 +259,28 @@ class _Validator(SceneChecks):
             else:
                 low, high = PHYSICS_LIMITS.get(key, (0.0, math.inf))
                 values[key] = self.number(data, key, path, 0.0, low, high)
+        self.die_measures(values)
         return Physics(**values)
+
+    def die_measures(self, values: dict[str, Any]) -> None:
+        """Refuse a rounding or a size spread too large for the die's shortest side."""
+        default = Physics()
+        edge = values.get("edge", default.edge)
+        shortest = edge * min(values.get("proportions", default.proportions))
+        radius = values.get("edge_radius", default.edge_radius)
+        if radius >= shortest / 2:
+            raise self.fail(
+                "physics.edge_radius",
+                f"expected less than half the die's shortest side ({shortest / 2:g} m for edge {edge:g} m), "
+                f"got {radius:g}",
+            )
+        spread = values.get("size_spread", default.size_spread)
+        if spread > shortest * MAX_SIZE_SPREAD:
+            raise self.fail(
+                "physics.size_spread",
+                f"expected at most {MAX_SIZE_SPREAD:g} of the die's shortest side ({shortest * MAX_SIZE_SPREAD:g} m "
+                f"for edge {edge:g} m), got {spread:g}",
+            )
 
     def start(self, data: dict[str, Any], plate: bool, physics: Physics) -> Start:
         known = ("pyramid", "layers", "colours", "faces", "small_pyramid", "table")

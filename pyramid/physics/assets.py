@@ -120,6 +120,57 @@ def die_mesh(edge: float = EDGE, chamfer: float = CHAMFER) -> trimesh.Trimesh:
     return mesh
 
 
+def rounded_box_points(half: np.ndarray, radius: float, segments: int) -> np.ndarray:
+    """Points (n, 3) whose convex hull is a box of half extents ``half`` (3,) rounded by ``radius``.
+
+    Each corner is an octant of a sphere of ``radius`` sampled with ``segments`` steps per quarter circle; the
+    hull of the eight octants is the rounded box, with flat faces, cylindrical edges and spherical corners.
+    """
+    steps = np.linspace(0.0, np.pi / 2, segments + 1)
+    # Unit directions of one octant: every pair of a polar and an azimuthal step.
+    polar, azimuth = np.meshgrid(steps, steps, indexing="ij")
+    octant = np.stack(
+        [np.cos(polar) * np.cos(azimuth), np.cos(polar) * np.sin(azimuth), np.sin(polar)], axis=-1
+    ).reshape(-1, 3)
+    centres = np.asarray(half, dtype=float) - radius
+    points = [np.array(signs) * (centres + radius * octant) for signs in itertools.product((-1, 1), repeat=3)]
+    # Octant samples repeat at the poles: keep each point once.
+    return np.unique(np.round(np.concatenate(points), 12), axis=0)
+
+
+def rounded_box_volume(half: np.ndarray, radius: float) -> float:
+    """Volume (m^3) of a box of half extents ``half`` (3,) with edges and corners rounded by ``radius``."""
+    inner = 2 * (np.asarray(half, dtype=float) - radius)
+    # The core box, three slabs over its faces, twelve quarter cylinders along its edges, eight sphere octants.
+    faces = 2 * radius * (inner[0] * inner[1] + inner[1] * inner[2] + inner[2] * inner[0])
+    edges = np.pi * radius**2 * float(inner.sum())
+    return float(np.prod(inner)) + faces + edges + 4 / 3 * np.pi * radius**3
+
+
+@cache
+def convex_obj_file(name: str, vertices: tuple[tuple[float, float, float], ...]) -> Path:
+    """An OBJ file of the convex hull of ``vertices`` (m), for PyBullet shapes with polyhedral features."""
+    hull = trimesh.convex.convex_hull(np.array(vertices))
+    path = Path(tempfile.mkdtemp(prefix="pyramid-hull-")) / f"{name}.obj"
+    path.write_text(
+        "".join(f"v {x:.9f} {y:.9f} {z:.9f}\n" for x, y, z in hull.vertices)
+        + "".join(f"f {a + 1} {b + 1} {c + 1}\n" for a, b, c in hull.faces)
+    )
+    return path
+
+
+def rounded_hull_file(half: np.ndarray, radius: float, segments: int) -> Path:
+    """An OBJ file of the convex hull of ``rounded_box_points`` (PyBullet reads polyhedral features from files)."""
+    points = rounded_box_points(half, radius, segments)
+    return convex_obj_file("rounded_die", tuple(tuple(float(x) for x in p) for p in points))
+
+
+def unit_cube_file() -> Path:
+    """An OBJ file of the cube of side 1 about the origin (scaled into boxes with polyhedral features)."""
+    corners = tuple(tuple(0.5 * s for s in signs) for signs in itertools.product((-1.0, 1.0), repeat=3))
+    return convex_obj_file("cube", corners)
+
+
 def plate_mesh(edge: float = EDGE) -> trimesh.Trimesh:
     """The base plate: a triangular slab whose top carries the 45 funnels, one watertight mesh."""
     vertices, tris = geometry.slab_prism()

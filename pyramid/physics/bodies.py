@@ -17,6 +17,7 @@ from scipy.spatial.transform import Rotation
 from pyramid.dice import DICE, DieId
 from pyramid.physics import stage
 from pyramid.physics.bullet import BulletClient
+from pyramid.physics.die_shape import die_scales, die_volume, make_die_shape, shape_margin
 from pyramid.physics.region import Region
 from pyramid.physics.settings import Physics
 
@@ -53,7 +54,8 @@ class Bodies:
     _plate_moved: bool  # the plate moved since the last hold test: hold nothing
     _region: Region | None  # local physics: which dice are held still (None: every die is simulated)
     _stepped: list[int]  # dice simulated, summed over steps; steps (see ``count_steps``)
-    _die_shape: int
+    _die_shape: int  # the collision shape every die of the nominal size shares
+    _sized: dict[DieId, tuple[int, float]]  # with a size spread: each die's own shape and mass, made at its first spawn
     _jitter: np.random.Generator | None  # nudges every die put in (``Physics.jitter``), or None
     _die_visual: int
     _textures: dict[str, int]
@@ -103,9 +105,19 @@ class Bodies:
 
     @property
     def die_mass(self) -> float:
-        """Mass of one die in kilograms."""
+        """Mass of one die of the nominal size in kilograms (a rounded die weighs what its rounded volume does)."""
         ph = self.physics
-        return ph.density * ph.edge**3 * float(np.prod(ph.proportions))
+        return ph.density * die_volume(ph)
+
+    def _shape_and_mass(self, die: DieId) -> tuple[int, float]:
+        """The collision shape and the mass (kg) of ``die``: the shared ones, or with a size spread its own."""
+        ph = self.physics
+        if not ph.size_spread:
+            return self._die_shape, self.die_mass
+        if die not in self._sized:
+            scale = float(die_scales(ph)[die])
+            self._sized[die] = (make_die_shape(self.client, ph, scale), ph.density * die_volume(ph, scale))
+        return self._sized[die]
 
     def _spawn(self, die: DieId, position: Vector, orientation: Vector, nudge: bool = True) -> int:
         """Give ``die`` a body at ``position`` and ``orientation``, nudged by the jitter if on (not when restoring)."""
@@ -115,9 +127,10 @@ class Bodies:
         c, ph = self.client, self.physics
         if self._jitter is not None and nudge:
             position, orientation = nudged(self._jitter, position, orientation)
+        shape, mass = self._shape_and_mass(die)
         body = c.createMultiBody(
-            self.die_mass,
-            self._die_shape,
+            mass,
+            shape,
             self._die_visual,
             basePosition=list(position),
             baseOrientation=list(orientation),
@@ -134,6 +147,9 @@ class Bodies:
             ccdSweptSphereRadius=0.4 * ph.edge,
             frictionAnchor=int(ph.friction_anchor),
         )
+        margin = shape_margin(ph)
+        if margin is not None:
+            c.changeDynamics(body, -1, collisionMargin=margin)
         c.changeVisualShape(body, -1, textureUniqueId=self._textures[DICE[die].colour])
         self._bodies[die] = body
         if self._region is not None:

@@ -10,6 +10,10 @@ from dataclasses import dataclass
 from pyramid.dice import DENSITY, EDGE
 from pyramid.units import GRAVITY
 
+DIE_SHAPES = ("box", "hull", "compound", "margin")  # the die's collision shapes (``Physics.die_shape``)
+EDGE_RADIUS = 0.001  # m: the rounding of a 16 mm die's edges and corners (an assumption: docs/studies/real-dice.md)
+MAX_SIZE_SPREAD = 0.02  # the largest size_spread, relative to the die: 3 deviations stay within 6% of its side
+
 
 @dataclass(frozen=True)
 class Physics:
@@ -56,6 +60,19 @@ class Physics:
       local               simulate only the dice that something can move; hold the others still
                           until motion reaches them (``pyramid.physics.region``). False: the whole
                           pyramid is solved at every step, as a comparison (the README's bench)
+      die_shape           the die's collision shape (``DIE_SHAPES``; docs/studies/real-dice.md compares them):
+                          "box" (the default: Bullet's box, sharp edges, a full contact patch from its
+                          box-box contacts; the suite's figures were measured with it), "hull" (the
+                          convex hull of the die rounded by ``edge_radius``, with Bullet's polyhedral
+                          contact clipping between dice), "compound" (three boxes and twelve capsules of
+                          that radius, an exact rounded die), "margin" (the box with a collision margin
+                          of ``edge_radius``: Bullet rounds it only against convex meshes, the plate's
+                          slab; box-box contacts keep it sharp)
+      edge_radius         m: the rounding of the dice's edges and corners for the rounded shapes (no
+                          published measure of 16 mm game dice was found: 1 mm is chosen, see the study)
+      size_spread, size_seed   m: the standard deviation of the edge length among the set's dice
+                          (0: every die is exactly ``edge``), drawn once per die from ``size_seed``
+                          (clipped to 3 deviations), so die 17 has the same size in every world of a seed
       jitter              None (off): dice start exactly where they are put. A seed: every die put
                           into the world is nudged by a seeded ~1e-9 m and ~1e-9 rad, as another
                           machine's rounding would; what a figure claims must survive it. The
@@ -98,6 +115,25 @@ class Physics:
     sleep_after_settle: bool = True
     local: bool = True
     jitter: int | None = None
+    die_shape: str = "box"
+    edge_radius: float = EDGE_RADIUS
+    size_spread: float = 0.0
+    size_seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.die_shape not in DIE_SHAPES:
+            raise ValueError(f"Physics.die_shape must be one of {', '.join(DIE_SHAPES)}, got {self.die_shape!r}")
+        shortest = self.edge * min(self.proportions)
+        if not 0.0 < self.edge_radius < shortest / 2:
+            raise ValueError(
+                f"Physics.edge_radius must be above 0 and below half the die's shortest side "
+                f"({shortest / 2:g} m), got {self.edge_radius!r}"
+            )
+        if not 0.0 <= self.size_spread <= shortest * MAX_SIZE_SPREAD:
+            raise ValueError(
+                f"Physics.size_spread must be from 0 to {MAX_SIZE_SPREAD:g} of the die's shortest side "
+                f"({shortest * MAX_SIZE_SPREAD:g} m), got {self.size_spread!r}"
+            )
 
     @classmethod
     def pybullet_defaults(cls) -> Physics:

@@ -5,11 +5,10 @@ Called once by ``World`` as it starts, in this order (PyBullet numbers bodies as
 
 from __future__ import annotations
 
-import numpy as np
-
 from pyramid import geometry
 from pyramid.dice import COLOURS, Colour
-from pyramid.physics.assets import cached_assets
+from pyramid.physics import die_shape
+from pyramid.physics.assets import cached_assets, convex_obj_file, unit_cube_file
 from pyramid.physics.bullet import BulletClient, pb
 from pyramid.physics.settings import Physics
 
@@ -41,12 +40,15 @@ def configure(c: BulletClient, ph: Physics) -> None:
         enableConeFriction=int(ph.cone_friction),
         frictionERP=ph.friction_erp,
     )
+    if ph.die_shape == "hull":
+        # Rounded hulls meet each other by polyhedral clipping: a full contact patch in one step.
+        c.setPhysicsEngineParameter(enableSAT=1)
 
 
 def make_table(c: BulletClient, ph: Physics) -> tuple[int, int]:
     """The table (2 m square, its top at z = 0) and the floor with the table's base (``floor_boxes``): their ids."""
     half = [TABLE_HALF_WIDTH, TABLE_HALF_WIDTH, TABLE_TOP / 2]
-    shape = c.createCollisionShape(pb.GEOM_BOX, halfExtents=half)
+    shape = box_shapes(c, ph, [half])
     visual = c.createVisualShape(pb.GEOM_BOX, halfExtents=half, rgbaColor=TABLE_RGBA)
     # Table, floor and plate are rigid bodies whatever the dice are: Bullet's contacts with a fixed
     # multibody ignore split impulse and turn every overlap into speed (a die dropped on the table
@@ -54,11 +56,7 @@ def make_table(c: BulletClient, ph: Physics) -> tuple[int, int]:
     table = c.createMultiBody(0, shape, visual, basePosition=[0, 0, -TABLE_TOP / 2], useMaximalCoordinates=True)
     c.changeDynamics(table, -1, lateralFriction=ph.friction_table, restitution=ph.restitution_table)
     boxes = floor_boxes()
-    floor_shape = c.createCollisionShapeArray(
-        [pb.GEOM_BOX] * len(boxes),
-        halfExtents=[list(h) for _, h in boxes],
-        collisionFramePositions=[list(p) for p, _ in boxes],
-    )
+    floor_shape = box_shapes(c, ph, [list(h) for _, h in boxes], [list(p) for p, _ in boxes])
     floor_visual = c.createVisualShapeArray(
         [pb.GEOM_BOX] * len(boxes),
         halfExtents=[list(h) for _, h in boxes],
@@ -101,7 +99,11 @@ def make_plate(c: BulletClient, ph: Physics) -> list[int]:
     grey = [0.72, 0.74, 0.76, 1]
     vertices, tris = geometry.slab_prism()
     verts = (vertices * a).tolist()
-    slab = c.createCollisionShape(pb.GEOM_MESH, vertices=verts)
+    if polyhedral(ph):
+        corners = tuple(tuple(v) for v in verts)
+        slab = c.createCollisionShape(pb.GEOM_MESH, fileName=str(convex_obj_file("slab", corners)), flags=SAT)
+    else:
+        slab = c.createCollisionShape(pb.GEOM_MESH, vertices=verts)
     slab_vis = c.createVisualShape(pb.GEOM_MESH, vertices=verts, indices=tris.ravel().tolist(), rgbaColor=grey)
     bodies = [c.createMultiBody(0, slab, slab_vis, useMaximalCoordinates=True)]
     orn = geometry.matrix_to_quat(geometry.CUBE_TO_PLATE).tolist()
@@ -110,12 +112,7 @@ def make_plate(c: BulletClient, ph: Physics) -> list[int]:
     for start in range(0, len(centres), 16):
         chunk = centres[start : start + 16]
         n = len(chunk)
-        shape = c.createCollisionShapeArray(
-            [pb.GEOM_BOX] * n,
-            halfExtents=[[a / 2] * 3] * n,
-            collisionFramePositions=chunk.tolist(),
-            collisionFrameOrientations=[orn] * n,
-        )
+        shape = box_shapes(c, ph, [[a / 2] * 3] * n, chunk.tolist(), [orn] * n)
         visual = c.createVisualShapeArray(
             [pb.GEOM_BOX] * n,
             halfExtents=[[a / 2] * 3] * n,
@@ -132,10 +129,52 @@ def make_plate(c: BulletClient, ph: Physics) -> list[int]:
     return bodies
 
 
+SAT = pb.URDF_INITIALIZE_SAT_FEATURES  # a shape with polyhedral features: clipped contacts against rounded hulls
+
+
+def polyhedral(ph: Physics) -> bool:
+    """Whether the stage's boxes are convex meshes with polyhedral features (for dice that are rounded hulls).
+
+    A hull meets Bullet's box shape by GJK, one contact point a step: a die lying on the table touched it
+    at one point and one falling tilted spun on it for ever. Hull against hull is clipped: four at once.
+    """
+    return ph.die_shape == "hull"
+
+
+def box_shapes(
+    c: BulletClient,
+    ph: Physics,
+    halves: list[list[float]],
+    places: list[list[float]] | None = None,
+    turns: list[list[float]] | None = None,
+) -> int:
+    """One box of half extents ``halves[0]`` at the origin, or a compound of boxes at ``places`` turned by ``turns``.
+
+    Bullet's boxes; for rounded hull dice (``polyhedral``) convex meshes of the same boxes.
+    """
+    if places is None:
+        if not polyhedral(ph):
+            return c.createCollisionShape(pb.GEOM_BOX, halfExtents=halves[0])
+        scale = [2 * h for h in halves[0]]
+        return c.createCollisionShape(pb.GEOM_MESH, fileName=str(unit_cube_file()), meshScale=scale, flags=SAT)
+    n = len(halves)
+    frames: dict[str, list[list[float]]] = {"collisionFramePositions": places}
+    if turns is not None:
+        frames["collisionFrameOrientations"] = turns
+    if not polyhedral(ph):
+        return c.createCollisionShapeArray([pb.GEOM_BOX] * n, halfExtents=halves, **frames)
+    return c.createCollisionShapeArray(
+        [pb.GEOM_MESH] * n,
+        fileNames=[str(unit_cube_file())] * n,
+        meshScales=[[2 * h for h in half] for half in halves],
+        flags=[SAT] * n,
+        **frames,
+    )
+
+
 def make_die_shape(c: BulletClient, ph: Physics) -> int:
-    """The die's collision shape: a box of the die's edge (and proportions)."""
-    half = np.array(ph.proportions) * ph.edge / 2
-    return c.createCollisionShape(pb.GEOM_BOX, halfExtents=half.tolist())
+    """The die's collision shape (``Physics.die_shape``): by default a box of the die's edge (and proportions)."""
+    return die_shape.make_die_shape(c, ph)
 
 
 def make_die_visuals(c: BulletClient, ph: Physics) -> tuple[int, dict[Colour, int]]:

@@ -73,6 +73,7 @@ class World(Handling):
         if self.plate:
             self._plate_bodies = stage.make_plate(self.client, self.physics)
         self._die_shape = stage.make_die_shape(self.client, self.physics)
+        self._sized: dict[DieId, tuple[int, float]] = {}
         self._die_visual, self._textures = stage.make_die_visuals(self.client, self.physics)
 
     # -- dice in and out -----------------------------------------------------------------------

@@ -1,0 +1,150 @@
+"""The die's collision shapes (``Physics.die_shape``), their rounding, and the set's spread of sizes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import trimesh
+
+from pyramid import geometry
+from pyramid.lab.scene import SceneError, scene_from_dict
+from pyramid.physics.assets import rounded_box_points, rounded_box_volume
+from pyramid.physics.die_shape import SIZE_CLIP, die_scales
+from pyramid.physics.settings import DIE_SHAPES, Physics
+from pyramid.physics.world import World
+from pyramid.state import Cell, PyramidState
+
+ROUNDED = [s for s in DIE_SHAPES if s != "box"]
+
+
+def test_the_box_is_the_default() -> None:
+    assert Physics().die_shape == "box"
+    assert Physics().size_spread == 0.0
+
+
+@pytest.mark.parametrize(
+    ("settings", "named"),
+    [
+        ({"die_shape": "sphere"}, "die_shape"),
+        ({"edge_radius": 0.0}, "edge_radius"),
+        ({"edge_radius": 0.008}, "edge_radius"),
+        ({"size_spread": -1e-5}, "size_spread"),
+        ({"size_spread": 0.001}, "size_spread"),
+    ],
+)
+def test_bad_settings_are_refused_by_name(settings: dict[str, object], named: str) -> None:
+    with pytest.raises(ValueError, match=named):
+        Physics(**settings)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("physics", "key", "says"),
+    [
+        ({"die_shape": "hul"}, "physics.die_shape", "did you mean 'hull'"),
+        ({"die_shape": 3}, "physics.die_shape", "expected one of box, hull"),
+        ({"edge_radius": 0.0081}, "physics.edge_radius", "half the die's shortest side"),
+        ({"edge_radius": 0.002, "proportions": [1, 1, 0.2]}, "physics.edge_radius", "0.0016 m"),
+        ({"size_spread": 0.0004}, "physics.size_spread", "at most 0.02"),
+        ({"size_seed": -1}, "physics.size_seed", "whole number"),
+    ],
+)
+def test_scene_errors_name_the_key(physics: dict[str, object], key: str, says: str) -> None:
+    with pytest.raises(SceneError, match=f"{key}: .*{says}"):
+        scene_from_dict({"physics": physics}, "x.toml")
+
+
+def test_a_scene_and_an_override_choose_the_shape() -> None:
+    raw = {"physics": {"die_shape": "compound", "edge_radius": 0.0012, "size_spread": 4e-5, "size_seed": 7}}
+    physics = scene_from_dict(raw, "x.toml").physics
+    assert (physics.die_shape, physics.edge_radius, physics.size_spread, physics.size_seed) == (
+        "compound",
+        0.0012,
+        4e-5,
+        7,
+    )
+    assert scene_from_dict(raw, "x.toml", {"physics.die_shape": "hull"}).physics.die_shape == "hull"
+
+
+@pytest.mark.parametrize("segments", [1, 2, 6])
+def test_the_rounded_hull_spans_the_box_and_rounds_its_corners(segments: int) -> None:
+    half, radius = np.array([0.008, 0.008, 0.012]), 0.001
+    points = rounded_box_points(half, radius, segments)
+    assert np.allclose(points.max(axis=0), half) and np.allclose(points.min(axis=0), -half)
+    # Every point lies on the rounded box: within the radius of the core box, and no further.
+    outside = np.linalg.norm(np.maximum(np.abs(points) - (half - radius), 0.0), axis=1)
+    assert np.allclose(outside, radius)
+    # The sharp corner is cut: along a diagonal the rounded die stops (sqrt 3 - 1) r short of it, and the
+    # hull, inscribed in the rounded die, at least half of that.
+    diagonal = np.ones(3) / np.sqrt(3)
+    reach = (points @ diagonal).max()
+    assert reach <= (half - radius) @ diagonal + radius + 1e-12
+    assert reach < half @ diagonal - 0.5 * (np.sqrt(3) - 1) * radius
+
+
+def test_the_rounded_volume_is_the_fine_hulls() -> None:
+    half, radius = np.array([0.008, 0.008, 0.008]), 0.002
+    hull = trimesh.convex.convex_hull(rounded_box_points(half, radius, 24))
+    assert hull.volume == pytest.approx(rounded_box_volume(half, radius), rel=2e-3)
+    assert rounded_box_volume(half, 1e-12) == pytest.approx(0.016**3)
+
+
+def test_sizes_are_seeded_per_die_and_spread_as_asked() -> None:
+    assert np.all(die_scales(Physics()) == 1.0)
+    spread = Physics(size_spread=5e-5, size_seed=3)
+    scales = die_scales(spread)
+    assert np.array_equal(scales, die_scales(spread))
+    assert not np.array_equal(scales, die_scales(Physics(size_spread=5e-5, size_seed=4)))
+    edges = scales * spread.edge
+    assert np.std(edges) == pytest.approx(5e-5, rel=0.15)  # 281 dice
+    assert np.abs(edges - spread.edge).max() <= SIZE_CLIP * 5e-5 + 1e-15
+
+
+@pytest.mark.parametrize("shape", DIE_SHAPES)
+def test_a_die_lying_on_a_face_touches_at_four_points(shape: str) -> None:
+    """On the table and on another die, 0.2 s after being put down: a full contact patch, no rocking."""
+    physics = Physics(die_shape=shape)
+    a = physics.edge
+    world = World(physics, plate=False)
+    world.throw(0, (0.0, 0.0, a / 2 + 1e-5))
+    world.throw(1, (0.1, 0.0, a / 2 + 1e-5))
+    world.throw(2, (0.1, 0.0, 1.5 * a + 1e-4))
+    world.step(0.2)
+    c = world.client
+    assert len(c.getContactPoints(world._body(0), world.table)) >= 4
+    assert len(c.getContactPoints(world._body(2), world._body(1))) >= 4
+    _, poses = world.poses()
+    assert np.allclose(poses[:, 2], [a / 2, a / 2, 1.5 * a], atol=0.005 * a)
+    assert np.abs(world.velocities()).max() < 1e-2
+    world.close()
+
+
+def test_a_spread_gives_each_die_its_size_and_mass() -> None:
+    physics = Physics(size_spread=1e-4, size_seed=1, local=False)  # local physics holds a resting die massless
+    scales = die_scales(physics)
+    world = World(physics, plate=False)
+    for die in (0, 1):
+        world.throw(die, (0.1 * die, 0.0, physics.edge))
+    world.settle()
+    _, poses = world.poses()
+    for die in (0, 1):
+        # A die lying on the table stands half its own edge high.
+        assert poses[die, 2] == pytest.approx(physics.edge * scales[die] / 2, abs=2e-6)
+        mass = world.client.getDynamicsInfo(world._body(die), -1)[0]
+        assert mass == pytest.approx(world.die_mass * scales[die] ** 3)
+    world.close()
+
+
+@pytest.mark.parametrize("shape", ROUNDED)
+def test_a_small_pyramid_of_rounded_dice_builds_and_reads_back(shape: str) -> None:
+    slots = geometry.small_pyramid(20, (2, 2, 1))
+    state = PyramidState({s: Cell("red", (1, 2, 3)) for s in slots})
+    world = World(Physics(die_shape=shape))
+    world.build(state)
+    assert world.settle(timeout=5.0).at_rest
+    readout = world.readout()
+    assert readout.pyramid == state
+    dice, poses = world.poses()
+    for slot, die in readout.slot_die.items():
+        gap = np.linalg.norm(poses[dice.index(die), :3] - world.slot_pose(slot)[0]) / world.physics.edge
+        assert gap < 0.02
+    world.close()
