@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,8 @@ import numpy as np
 import pytest
 from PIL import Image, ImageSequence
 
-from pyramid.lab.scene import load_scene
+from pyramid.lab.scene import action_fields, load_scene, physical_action_type
+from pyramid.physics import plate_motion
 from pyramid.physics.render import view_points
 from pyramid.physics.world import World
 from pyramid.ui import film as film_module
@@ -205,3 +207,33 @@ def test_dice_and_the_plate_cast_shadows_on_the_table(tmp_path: Path) -> None:
     ratio = lit[darker].sum(axis=1) / np.maximum(unlit[darker].sum(axis=1), 1)
     shade = float(pictures["shade"]) ** (1 / 1.15)  # the table's colour times the shade, through the shader's gamma
     assert abs(float(np.median(ratio)) - shade) < 0.04, "in shadow the table keeps its colour, darker"
+
+
+def test_a_film_captions_each_action_from_its_start_to_its_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(film_module, "write_film", lambda frames, path, fps: Path(path))
+    scene = load_scene(ROOT / "scenes/tilt.toml", {"timeline.0.hold": 0.4})
+    film = Film(_Watcher(), fps=25)
+    report = film_scene(scene, 0, tmp_path / "film.gif", None, film=film)
+    step = scene.timeline[0]
+    tilt = physical_action_type(step.kind)(**action_fields(step.params, None))
+    start, lasts = report["start_settle_seconds"], plate_motion.duration(tilt, scene.physics.edge)
+    tick = 1 / film.fps
+    named = "tilt: 1. tilt 15 deg towards 0 deg for 0.4 s, shaking 10 mm at 8 Hz"  # rounded for people
+    during = [caption for t, caption in film.timeline if start + tick < t < start + lasts - tick]
+    after = [caption for t, caption in film.timeline if t > start + lasts + tick]
+    assert len(during) >= 0.9 * lasts * film.fps  # a frame every 1/fps simulated seconds of the tilt
+    assert set(during) == {named}, "while the plate tilts, the caption says so"
+    assert named not in after and after[0].startswith("tilt: 2. wait"), "once it is over, the next action's"
+
+
+def test_a_film_names_each_die_placed_by_its_id_and_colour(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(film_module, "write_film", lambda frames, path, fps: Path(path))
+    scene = load_scene(ROOT / "scenes/building.toml", {"start.layers": 1, "build.count": 2})
+    film = Film(_Watcher(), fps=25)
+    report = film_scene(scene, 0, tmp_path / "film.gif", None, film=film)
+    placed = [e.removeprefix("placed ") for e in report["events"] if e.startswith("placed die")]
+    assert len(placed) == 2 and all(re.fullmatch(r"die \d+ \(green\) in \(\d, \d, \d\)", p) for p in placed)
+    captions = [caption for _, caption in film.timeline]
+    for n, what in enumerate(placed, 1):
+        held = captions.count(f"building: 1. place {what}")
+        assert held >= 5, f"the film holds die {n} placed, under its own caption ({held} frames)"

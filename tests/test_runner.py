@@ -210,7 +210,7 @@ def test_a_flicked_apex_leaves_the_small_pyramid_and_a_chipped_die_lands_on_the_
 
     report = run_scene(_scene("flick"), seed=2, inspect=look)
     m = report["measures"]
-    assert report["events"][0] == "flick die 180 with 6 mN s towards 30 deg"  # 180: the apex of the 20
+    assert report["events"][0] == "flick die 180 with 6 mN s towards 30 deg (black)"  # 180: the apex of the 20
     assert m["moved"] >= 2
     # 270, the blue die that started on the table in front of the plate, was chipped over its rim.
     assert report["events"][2].startswith("flick die 270 ")
@@ -228,7 +228,7 @@ def test_placing_builds_on_the_partial_pyramid_and_every_placed_die_is_seated() 
 
 def test_pulling_the_gold_die_out_of_the_ridge_leaves_the_rest_standing() -> None:
     report = run_scene(_scene("ridge"))
-    assert report["events"][0] == "removed die 280 from (3, 4, 0)"  # 280: the gold die
+    assert report["events"][0] == "removed die 280 (gold) from (3, 4, 0)"  # 280: the gold die
     m = report["measures"]
     assert m["seated"] == 24 and m["fallen"] == 0 and "gold" not in m["faces"]
 
@@ -341,3 +341,24 @@ def test_an_attach_into_a_cell_a_die_fills_is_refused_and_said() -> None:
     taken = [e for e in report["events"] if e.startswith("attach: ")]
     assert len(taken) == 1 and taken[0].startswith("attach: cell (8, 0, 0) is taken: die "), report["events"]
     assert report["measures"]["fallen"] == 0 and report["measures"]["seated"] == 4  # no second die in the cell
+
+
+def test_log_lines_round_numbers_for_people_and_the_report_keeps_every_digit() -> None:
+    # Every action is logged by its words (terminal, window log, films, reports): 3 significant digits, with units.
+    assert str(actions.Tilt(30.3448, 30.3448)) == "tilt 30.3 deg towards 30.3 deg for 0.5 s"
+    assert str(actions.Flick(5, 123.456, 0.0041234)) == "flick die 5 with 4.12 mN s towards 123 deg"
+    assert str(actions.Shake(0.0031234, 8.0, 0.55555)) == "shake 3.12 mm at 8 Hz for 0.556 s"
+    assert str(actions.Wait(1234.5)) == "wait 1230 s"
+    report = {
+        "scene": "tilt",
+        "source": "tilt.toml",
+        "seed": 0,
+        "simulated_seconds": 1.5,
+        "wall_seconds": 2.0,
+        "at_rest": True,
+        "events": [],
+        "measures": {"time_to_rest": 1.23456, "moved": 3},
+    }
+    lines = report_text(report).splitlines()
+    assert "  time_to_rest       1.23" in lines and "  moved              3" in lines
+    assert json.loads(json.dumps(report))["measures"]["time_to_rest"] == 1.23456  # the file keeps it exact

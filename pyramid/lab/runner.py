@@ -12,6 +12,7 @@ import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ from pyramid.physics.render import save_picture
 from pyramid.physics.world import World
 from pyramid.state import Cell, PyramidState
 from pyramid.tolerances import TOL
+from pyramid.units import rounded
 
 
 @dataclass
@@ -50,6 +52,12 @@ class RunRecord:
     table: list[DieId] = field(default_factory=list)  # the dice that started on the table
     start_rest: float = 0.0  # simulated seconds for the start to come to rest
     at_rest: bool = True
+    begin: Callable[[str], None] | None = None  # told what each action of the timeline does, as it starts
+
+    def starts(self, text: str) -> None:
+        """An action of the timeline starts now: ``text`` says what it does."""
+        if self.begin is not None:
+            self.begin(text)
 
 
 def run_scene(
@@ -58,10 +66,13 @@ def run_scene(
     pictures: Path | None = None,
     log: Callable[[str], None] | None = None,
     inspect: Callable[[World], None] | None = None,
+    begin: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Run ``scene`` headless with ``seed`` (default: the scene's) and return its report as plain data.
 
     With ``pictures`` (a folder) a PNG is written after the start and after every timeline entry.
+    ``log`` is told each entry's events once it is done (``  1. placed die 5 (red) in (0, 0, 8)``), ``begin``
+    each action as it starts (``  1. place die 5 (red) in (0, 0, 8)``: a film's caption while it lasts).
     ``inspect`` is called with the world at the end, before it is closed (to look at poses).
     """
     seed = scene.seed if seed is None else seed
@@ -81,6 +92,7 @@ def run_scene(
         shots = [_picture(world, pictures, "00_start")] if pictures else []
         for n, step in enumerate(scene.timeline, 1):
             before = len(record.events)
+            record.begin = None if begin is None else partial(_numbered, begin, n)
             _perform(world, step, rng, record, scene.settle_timeout)
             for line in record.events[before:]:
                 say(f"{n:3d}. {line}")
@@ -112,6 +124,10 @@ def run_scene(
         }
     finally:
         world.close()
+
+
+def _numbered(begin: Callable[[str], None], n: int, text: str) -> None:
+    begin(f"{n:3d}. {text}")
 
 
 # -- the start ---------------------------------------------------------------------------------
@@ -222,9 +238,11 @@ def _perform(world: World, step: Step, rng: np.random.Generator, record: RunReco
     p = step.params
     if step.kind == "wait":
         if p["seconds"] > 0:
+            record.starts(f"wait {rounded(p['seconds'])} s")
             world.step(p["seconds"])
-            record.events.append(f"waited {p['seconds']:g} s")
+            record.events.append(f"waited {rounded(p['seconds'])} s")
             return
+        record.starts("wait until the dice are at rest")
         report = world.settle(timeout=p["timeout"], raise_on_timeout=False)
         record.rest_times.append(report.time)
         state = "at rest" if report.at_rest else f"still moving ({len(report.moving)} dice)"
@@ -244,6 +262,7 @@ def _perform(world: World, step: Step, rng: np.random.Generator, record: RunReco
         elif step.kind == "attach":
             die = _spare_die(world, p["colour"])
             action = actions.Attach(die, p["cell"], _faces(p["up"], rng), p["drop"], p["scatter"])
+            record.starts(f"{action} ({p['colour']})")
             try:
                 actions.perform(world, action, rng)
             except OccupiedError as taken:  # as a place into a taken slot: said, and the timeline goes on
@@ -252,10 +271,11 @@ def _perform(world: World, step: Step, rng: np.random.Generator, record: RunReco
             record.events.append(f"{action} ({p['colour']})")
         elif step.kind == "throw":
             die = _spare_die(world, p["colour"])
+            record.starts(f"throw die {die} ({p['colour']}) from {rounded(p['height'])} m")
             world.random_throw(die, rng, p["height"], p["target"], p["speed"], p["spin"], lowest_corner=True)
             record.thrown.append((die, _top_face(world, die)))
             record.events.append(
-                f"threw die {die} ({p['colour']}) from {p['height']:g} m, face {_top_face(world, die)} up"
+                f"threw die {die} ({p['colour']}) from {rounded(p['height'])} m, face {_top_face(world, die)} up"
             )
         else:
             _physical(world, step, rng, record)
@@ -274,6 +294,7 @@ def _place(world: World, p: Mapping[str, Any], readout: Readout, rng: np.random.
         record.events.append(f"place: {slot} is taken")
         return
     die = _spare_die(world, p["colour"])
+    record.starts(f"place die {die} ({p['colour']}) in {slot}")
     world.place(die, slot, _faces(p["up"], rng), drop=p["drop"])
     record.events.append(f"placed die {die} ({p['colour']}) in {slot}")
 
@@ -300,9 +321,10 @@ def _remove(world: World, p: Mapping[str, Any], readout: Readout, rng: np.random
     if slot is None:
         return
     die = readout.slot_die[slot]
+    record.starts(f"remove die {die} ({DICE[die].colour}) from {slot}")
     world.remove(die, pull=p["pull"])
     record.removed.add(die)
-    record.events.append(f"removed die {die} from {slot}")
+    record.events.append(f"removed die {die} ({DICE[die].colour}) from {slot}")
 
 
 def _pull(world: World, p: Mapping[str, Any], readout: Readout, rng: np.random.Generator, record: RunRecord) -> None:
@@ -311,8 +333,10 @@ def _pull(world: World, p: Mapping[str, Any], readout: Readout, rng: np.random.G
         return
     axis = None if p["axis"] == "out" else p["axis"]
     action = actions.Pull(slot, p["distance"], axis, p["speed"], p["grip"])
+    die = readout.slot_die[slot]
+    record.starts(f"{action} (die {die}, {DICE[die].colour})")
     actions.perform(world, action, rng)
-    record.events.append(f"{action} (die {readout.slot_die[slot]})")
+    record.events.append(f"{action} (die {die}, {DICE[die].colour})")
 
 
 def _pour(world: World, p: Mapping[str, Any], rng: np.random.Generator, record: RunRecord) -> None:
@@ -321,6 +345,7 @@ def _pour(world: World, p: Mapping[str, Any], rng: np.random.Generator, record: 
         dice.append(_spare_die(world, p["colour"], exclude=dice))
     target = (p["target"][0], p["target"][1])
     action = actions.Pour(tuple(dice), target, p["height"], p["azimuth"], p["speed"], p["interval"], p["bowl"])
+    record.starts(f"{action} ({p['colour']}: dice {dice[0]} to {dice[-1]})")
     actions.perform(world, action, rng)
     record.events.append(f"{action} ({p['colour']}: dice {dice[0]} to {dice[-1]})")
 
@@ -334,8 +359,10 @@ def _physical(world: World, step: Step, rng: np.random.Generator, record: RunRec
             record.events.append(f"flick: no die to flick ({step.params['slot']})")
             return
     action = action_type(**action_fields(step.params, die))
+    said = str(action) if die is None else f"{action} ({DICE[die].colour})"
+    record.starts(said)
     actions.perform(world, action, rng)
-    record.events.append(str(action))
+    record.events.append(said)
 
 
 def _flicked_die(world: World, which: Any, rng: np.random.Generator, record: RunRecord) -> DieId | None:
@@ -457,5 +484,6 @@ def report_text(report: dict[str, Any]) -> str:
                     top = f"seated in slot {tuple(t['slot'])}"
                 lines.append(f"  thrown die {t['die']}: {t['start_top']} up at release, {top} ({t['status']})")
         else:
-            lines.append(f"  {key:<18} {json.dumps(value) if isinstance(value, dict) else value}")
+            shown = rounded(value) if isinstance(value, float) else value  # for people; the JSON keeps every digit
+            lines.append(f"  {key:<18} {json.dumps(value) if isinstance(value, dict) else shown}")
     return "\n".join(lines)

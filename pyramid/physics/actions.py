@@ -25,6 +25,7 @@ from pyramid.physics.plate_motion import HOME, Shake, Tilt, plate_pose_at
 from pyramid.physics.plate_motion import tilt_duration as tilt_duration  # re-exported with the other plate motions
 from pyramid.physics.plate_motion import tilt_lift as tilt_lift
 from pyramid.units import SET_DROP
+from pyramid.units import rounded as r
 
 if TYPE_CHECKING:
     from pyramid.physics.world import World
@@ -54,7 +55,7 @@ class Blow:
     def __str__(self) -> str:
         x, y, z = (100 * c for c in self.origin)
         where = f"({x:.1f}, {y:.1f}, {z:.1f}) cm"
-        return f"blow {self.speed:g} m/s for {self.duration:g} s from {where} at {self.azimuth:.0f} deg"
+        return f"blow {r(self.speed)} m/s for {r(self.duration)} s from {where} at {r(self.azimuth)} deg"
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ class Flick:
     height: float = 0.0
 
     def __str__(self) -> str:
-        return f"flick die {self.die} with {1000 * self.impulse:g} mN s towards {self.azimuth:.0f} deg"
+        return f"flick die {self.die} with {r(1000 * self.impulse)} mN s towards {r(self.azimuth)} deg"
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ class Throw:
 
     def __str__(self) -> str:
         x, y = (100 * c for c in self.target)
-        return f"throw die {self.die} from {100 * self.height:g} cm at ({x:.1f}, {y:.1f}) cm"
+        return f"throw die {self.die} from {r(100 * self.height)} cm at ({x:.1f}, {y:.1f}) cm"
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ class Pull:
 
     def __str__(self) -> str:
         along = "" if self.axis is None else f" along +{'ijk'[self.axis]}"
-        return f"pull {self.slot} {1000 * self.distance:g} mm out{along}"
+        return f"pull {self.slot} {r(1000 * self.distance)} mm out{along}"
 
 
 @dataclass(frozen=True)
@@ -172,7 +173,7 @@ class Pour:
 
     def __str__(self) -> str:
         x, y = (100 * c for c in self.target)
-        return f"pour {len(self.dice)} dice from {100 * self.height:g} cm onto ({x:.1f}, {y:.1f}) cm"
+        return f"pour {len(self.dice)} dice from {r(100 * self.height)} cm onto ({x:.1f}, {y:.1f}) cm"
 
 
 @dataclass(frozen=True)
@@ -182,7 +183,7 @@ class Wait:
     seconds: float = 0.5
 
     def __str__(self) -> str:
-        return f"wait {self.seconds:g} s"
+        return f"wait {r(self.seconds)} s"
 
 
 PhysicalAction: TypeAlias = Blow | Tilt | Shake | Flick | Throw | Lift | Pull | Attach | Pour | Wait

@@ -13,6 +13,7 @@ import numpy as np
 
 from pyramid import geometry
 from pyramid.physics import hands
+from pyramid.units import rounded as r
 
 HOME = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0])  # the plate lying on the table
 
@@ -89,16 +90,16 @@ class Tilt:
         )
 
     def __str__(self) -> str:
-        extra = f", shaking {1000 * self.shake:g} mm at {self.frequency:g} Hz" if self.shake else ""
-        extra += f", pressing {self.press:g} N on the top" if self.press else ""
+        extra = f", shaking {r(1000 * self.shake)} mm at {r(self.frequency)} Hz" if self.shake else ""
+        extra += f", pressing {r(self.press)} N on the top" if self.press else ""
         if self.pivot is not None:
             x, y, z = (100 * c for c in self.pivot)
             extra += f", about a line through ({x:.1f}, {y:.1f}, {z:.1f}) cm"
         if self.preset:
-            extra += f", from {self.preset:g} deg"
+            extra += f", from {r(self.preset)} deg"
         if self.accelerate:
-            extra += f", {'jerked off' if self.accelerate < 0.5 else 'stopped short'} in a {self.ramp:.3g} s turn"
-        return f"tilt {self.angle:g} deg towards {self.direction:.0f} deg for {self.hold:g} s{extra}"
+            extra += f", {'jerked off' if self.accelerate < 0.5 else 'stopped short'} in a {r(self.ramp)} s turn"
+        return f"tilt {r(self.angle)} deg towards {r(self.direction)} deg for {r(self.hold)} s{extra}"
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,7 @@ class Shake:
     vertical: float = 0.0
 
     def __str__(self) -> str:
-        return f"shake {1000 * self.amplitude:g} mm at {self.frequency:g} Hz for {self.duration:g} s"
+        return f"shake {r(1000 * self.amplitude)} mm at {r(self.frequency)} Hz for {r(self.duration)} s"
 
 
 def plate_pose_at(action: Tilt | Shake, t: float, edge: float) -> np.ndarray:

@@ -204,8 +204,8 @@ class Film:
 
     With ``follow`` the renderer's camera follows the action: it stays still while every die is well in
     the picture and moves (and backs off) when one would leave it (``OrbitCamera.follow``). With
-    ``captions`` each frame carries ``caption`` (what is happening: the scene and its step) and the
-    simulated time along its bottom edge.
+    ``captions`` each frame carries ``caption`` (what is happening: the scene and the action going on) and
+    the simulated time along its bottom edge. ``timeline`` has each frame's simulated time and caption.
     """
 
     def __init__(
@@ -218,6 +218,7 @@ class Film:
         self.captions = captions
         self.caption = ""
         self.frames: list[np.ndarray] = []
+        self.timeline: list[tuple[float, str]] = []  # per frame: the simulated time and the caption
 
     def take(self, world: World, repeat: int = 1) -> np.ndarray:
         """Add a frame of the world now (``repeat`` times: held for that many frames) and return it."""
@@ -230,6 +231,7 @@ class Film:
         for _ in range(repeat):
             if len(self.frames) < self.limit:
                 self.frames.append(frame)
+                self.timeline.append((world.time, self.caption))
         return frame
 
     def hold(self, world: World, seconds: float = HOLD) -> None:
@@ -292,13 +294,18 @@ def film_scene(
     renderer: Renderer | None = None,
     fps: float = 25.0,
     log: Callable[[str], None] | None = None,
+    film: Film | None = None,
 ) -> dict[str, Any]:
     """Run ``scene`` as ``pyramid run`` does, filming it into ``video`` and/or writing PNGs into the folder
     ``pictures``: after the start, after every die placed, removed or thrown (a picture per step of a
     construction), at the end of any other timeline entry, and at the end. Returns the run's report.
+
+    Each frame's caption names the action going on, from its start to its end (``tilt: 1. tilt 15 deg
+    towards 0 deg for 1 s``, ``building: 3. place die 47 (green) in (0, 1, 7)``). ``film``: the Film to
+    fill (default a new one of ``renderer`` at ``fps``).
     """
-    renderer = renderer or make_renderer()
-    film = Film(renderer, fps)
+    film = film or Film(renderer or make_renderer(), fps)
+    renderer = film.renderer
     film.caption = scene.name
     worlds: list[World] = []
     shots: list[Path] = []
@@ -306,7 +313,6 @@ def film_scene(
     folder = Path(pictures) if pictures is not None else None
 
     done = {"place": 0, "remove": 0, "throw": 0}  # dice placed, removed and thrown since the start
-    past = {"place": "placed", "remove": "took out", "throw": "threw"}  # what a film's caption says happened
     entry = {"number": 0, "shots": 0}  # the timeline entry logged last; pictures taken since
     started: list[bool] = []  # the start is set out and settled: from now on each die placed is an event
 
@@ -324,7 +330,6 @@ def film_scene(
             original(*args, **kwargs)
             if labels or started:
                 done[verb] += 1
-                film.caption = f"{scene.name}: {past[verb]} die {done[verb]}"
                 picture(world, f"{verb}{done[verb]:02d}")
                 if video is not None:
                     film.hold(world)  # a pyramid built die by die grows die by die in the film
@@ -360,8 +365,11 @@ def film_scene(
                 picture(worlds[-1], f"step{int(head):02d}")
             entry["number"], entry["shots"] = int(head), 0
 
+    def on_begin(line: str) -> None:
+        film.caption = f"{scene.name}: {line.strip()}"  # from now until the action ends
+
     with runner_worlds(on_new, on_close):
-        report = runner.run_scene(scene, seed, log=on_log)
+        report = runner.run_scene(scene, seed, log=on_log, begin=on_begin)
     if video is not None:
         report["video"] = str(film.save(video))
     report["pictures"] = [str(p) for p in shots]
