@@ -3,11 +3,21 @@
 A physical test asserts what survives a nudge of its start by a hair (1e-9 m, 1e-9 rad), as another
 machine's rounding would give: run the physics tests under several seeds, e.g.
 ``pytest tests/test_actions.py --jitter 3``.
+
+Every test closes the windows it left open (``windows_closed``), and every test module leaves pyglet as it
+found it (``pyglet_as_found``): the pyglet it loaded is unloaded, so that the next module's windows open on
+the screen named then.
 """
 
 from __future__ import annotations
 
+import copy
+import gc
 import os
+import sys
+from collections.abc import Iterator
+from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -38,3 +48,67 @@ def jitter(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> i
     seed = int(request.param)
     monkeypatch.setenv("PYRAMID_JITTER", str(seed))
     return seed
+
+
+def _refers_to(module: ModuleType, gone: set[str]) -> bool:
+    """Whether ``module`` holds a module in ``gone``, or a class or function defined in one."""
+    for value in list(vars(module).values()):
+        if isinstance(value, ModuleType):
+            if value.__name__ in gone:
+                return True
+        elif getattr(value, "__module__", None) in gone:
+            return True
+    return False
+
+
+def _close_windows() -> None:
+    app = sys.modules.get("pyglet.app")
+    for window in list(getattr(app, "windows", ())):
+        window.close()
+    gc.collect()  # the closed windows' GL objects go while their pyglet is still the one loaded
+
+
+@pytest.fixture(autouse=True)
+def windows_closed() -> Iterator[None]:
+    """After each test: every pyglet window it left open closed."""
+    yield
+    _close_windows()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def pyglet_as_found() -> Iterator[None]:
+    """After each test module: pyglet as it was before it.
+
+    pyglet's window module opens the display named as it loads and keeps it: a window opened by one module's
+    test (the Gymnasium human mode, on xvfb-run's screen) would leave the next module's windows on that screen,
+    not on its own (the window tests start a private Xvfb). So the pyglet modules the module's tests loaded,
+    and the modules that hold them (``pyramid.ui.viewer`` and those that import it), are unloaded again,
+    pyglet's lazy modules reset and its options (headless or not) restored. Once a module, not once a test:
+    the tests of one module share one pyglet, on one screen.
+    """
+    before = set(sys.modules)
+    pyglet = sys.modules.get("pyglet")
+    names: dict[str, Any] = dict(vars(pyglet)) if pyglet is not None else {}
+    options = copy.copy(pyglet.options) if pyglet is not None else None
+    yield
+    _close_windows()
+    new = [name for name in sys.modules if name not in before]
+    gone = {name for name in new if name == "pyglet" or name.startswith("pyglet.")}
+    if not gone:
+        return
+    grew = True
+    while grew:  # the modules that hold pyglet's, and those that hold theirs
+        held = {name for name in new if name not in gone and _refers_to(sys.modules[name], gone)}
+        gone |= held
+        grew = bool(held)
+    for name in gone:
+        del sys.modules[name]
+    if pyglet is not None:
+        namespace = vars(pyglet)
+        for key in set(namespace) - set(names):
+            del namespace[key]
+        namespace.update(names)
+        for key, value in names.items():
+            if type(value).__name__ == "_ModuleProxy" and f"pyglet.{key}" in gone:
+                value.__dict__.pop("_module", None)  # the proxy loads its module afresh when next used
+        vars(pyglet.options).update(vars(options))  # headless or not, as it was
