@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageSequence
 
-from pyramid.lab.scene import action_fields, load_scene, physical_action_type
+from pyramid.lab.scene import action_fields, load_scene, physical_action_type, scene_from_dict
 from pyramid.physics import plate_motion
 from pyramid.physics.render import view_points
 from pyramid.physics.world import World
@@ -152,12 +152,19 @@ def test_a_film_shows_a_pyramid_built_die_by_die(tmp_path: Path, monkeypatch: py
 
     monkeypatch.setattr(film_module, "write_film", keep)
     scene = load_scene(ROOT / "scenes/building.toml", {"start.layers": 1, "build.count": 3})
-    film_scene(scene, 0, tmp_path / "film.gif", None, _Watcher())
+    film = Film(_Watcher())
+    report = film_scene(scene, 0, tmp_path / "film.gif", None, film=film)
     counts = [int(frame[0, 0, 0]) for frame in written]  # the dice in play in each frame of the film
     assert counts[0] == 45 and counts[-1] == 48
     held = {n: counts.count(n) for n in (46, 47, 48)}
     assert all(frames >= 5 for frames in held.values()), f"frames of the film per number of dice in play: {held}"
     assert counts == sorted(counts), "the pyramid only grows"
+    # Each die placed is named by its number and colour in the caption of the frames that show it placed.
+    placed = [e.removeprefix("placed ") for e in report["events"] if e.startswith("placed die")]
+    assert len(placed) == 3 and all(re.fullmatch(r"die \d+ \(green\) in \(\d, \d, \d\)", p) for p in placed)
+    for n, what in enumerate(placed, 46):
+        shown = [c for (_, c), dice in zip(film.timeline, counts, strict=True) if dice == n]
+        assert shown[0] == f"building: 1. place {what}", "the die's own caption while the film holds it placed"
 
 
 def test_a_caption_names_the_moment_along_the_bottom_and_leaves_the_picture_above() -> None:
@@ -211,29 +218,26 @@ def test_dice_and_the_plate_cast_shadows_on_the_table(tmp_path: Path) -> None:
 
 def test_a_film_captions_each_action_from_its_start_to_its_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(film_module, "write_film", lambda frames, path, fps: Path(path))
-    scene = load_scene(ROOT / "scenes/tilt.toml", {"timeline.0.hold": 0.4})
+    scene = scene_from_dict(
+        {
+            "scene": {"name": "tilt", "measure": ["readout"]},
+            "start": {"small_pyramid": [{"dice": 4, "at": "centre"}]},
+            "timeline": [
+                {"do": "tilt", "direction": 0.0, "angle": 15.0, "ramp": 0.3, "hold": 0.4, "shake": 0.01},
+                {"do": "wait"},
+            ],
+        },
+        "tilt",
+    )
     film = Film(_Watcher(), fps=25)
     report = film_scene(scene, 0, tmp_path / "film.gif", None, film=film)
     step = scene.timeline[0]
     tilt = physical_action_type(step.kind)(**action_fields(step.params, None))
     start, lasts = report["start_settle_seconds"], plate_motion.duration(tilt, scene.physics.edge)
     tick = 1 / film.fps
-    named = "tilt: 1. tilt 15 deg towards 0 deg for 0.4 s, shaking 10 mm at 8 Hz"  # rounded for people
+    named = "tilt: 1. tilt 15 deg towards 0 deg for 0.4 s, shaking 10 mm at 10 Hz"  # rounded for people
     during = [caption for t, caption in film.timeline if start + tick < t < start + lasts - tick]
     after = [caption for t, caption in film.timeline if t > start + lasts + tick]
     assert len(during) >= 0.9 * lasts * film.fps  # a frame every 1/fps simulated seconds of the tilt
     assert set(during) == {named}, "while the plate tilts, the caption says so"
     assert named not in after and after[0].startswith("tilt: 2. wait"), "once it is over, the next action's"
-
-
-def test_a_film_names_each_die_placed_by_its_id_and_colour(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(film_module, "write_film", lambda frames, path, fps: Path(path))
-    scene = load_scene(ROOT / "scenes/building.toml", {"start.layers": 1, "build.count": 2})
-    film = Film(_Watcher(), fps=25)
-    report = film_scene(scene, 0, tmp_path / "film.gif", None, film=film)
-    placed = [e.removeprefix("placed ") for e in report["events"] if e.startswith("placed die")]
-    assert len(placed) == 2 and all(re.fullmatch(r"die \d+ \(green\) in \(\d, \d, \d\)", p) for p in placed)
-    captions = [caption for _, caption in film.timeline]
-    for n, what in enumerate(placed, 1):
-        held = captions.count(f"building: 1. place {what}")
-        assert held >= 5, f"the film holds die {n} placed, under its own caption ({held} frames)"
