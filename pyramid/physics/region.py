@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pyramid.dice import DieId
-from pyramid.geometry import quat_to_matrix
+from pyramid.geometry import lengths, quat_to_matrix
 from pyramid.tolerances import TOL
 
 HOLD_WINDOW = 0.1  # s: how often resting dice are held again (the settle test scaled to this window)
@@ -58,6 +58,11 @@ class Region:
     bearing: dict[DieId, np.ndarray] = field(default_factory=dict)  # die -> pose (7,) when what rests on it was held
     corners: np.ndarray = field(default_factory=lambda: np.zeros((8, 3)))  # a die's corners in its own frame (8, 3)
     _centres: tuple[list[DieId], np.ndarray] | None = field(default=None, repr=False)  # held dice, sorted; centres
+    # Kept between steps, so that a step allocates little: the anchors of the dice last asked about, in
+    # their order, and the corners (8, 3) of each bearing die where it stood when what rests on it was held.
+    _anchor_rows: tuple[list[DieId], np.ndarray] | None = field(default=None, repr=False)
+    _bearing_spots: dict[DieId, np.ndarray] = field(default_factory=dict, repr=False)
+    version: int = 0  # counts the changes of which dice are held (the world keeps its list of simulated dice till then)
 
     @classmethod
     def for_die(cls, edge: float, proportions: Sequence[float]) -> Region:
@@ -73,7 +78,7 @@ class Region:
 
     def activated(self, dice: Iterable[DieId], poses: np.ndarray) -> None:
         """Record ``dice`` (just released, thrown or placed) as active, still at ``poses`` (n, 7)."""
-        self._centres = None
+        self._changed()
         for die, pose in zip(dice, poses, strict=True):
             self.held.pop(die, None)
             self.anchors[die] = pose.copy()
@@ -81,12 +86,19 @@ class Region:
 
     def forget(self, die: DieId) -> None:
         """``die`` left the world."""
-        self._centres = None
+        self._changed()
         self.held.pop(die, None)
         self.anchors.pop(die, None)
         self.window.pop(die, None)
         self.bearing.pop(die, None)
+        self._bearing_spots.pop(die, None)
         self.busy.discard(die)
+
+    def _changed(self) -> None:
+        """Which dice are held, or which are in the world, changed: what was kept of them is stale."""
+        self._centres = None
+        self._anchor_rows = None
+        self.version += 1
 
     def ahead(self, velocities: np.ndarray, h: float) -> np.ndarray:
         """How far (metres, (n,)) from each die held dice must be released before the next step of ``h`` s.
@@ -96,7 +108,7 @@ class Region:
         throw the blow back as a wall does, and take none of it. (Twice the travel cost a ladle pour
         a third more time and changed no read-out in 4 cases.)
         """
-        travel = np.linalg.norm(velocities[:, :3], axis=1) + np.linalg.norm(velocities[:, 3:], axis=1) * self.touch / 2
+        travel = lengths(velocities[:, :3]) + lengths(velocities[:, 3:]) * self.touch / 2
         return self.reach + travel * h
 
     def moving(self, dice: Sequence[DieId], poses: np.ndarray, velocities: np.ndarray) -> np.ndarray:
@@ -106,15 +118,16 @@ class Region:
         """
         if not dice:
             return np.zeros(0, dtype=bool)
-        anchors = np.array([self.anchors[d] for d in dice])
-        shift, turn = shift_and_turn(anchors, poses, self.edge)
-        fast = np.linalg.norm(velocities[:, :3], axis=1) > MOVE_SPEED
-        spinning = np.linalg.norm(velocities[:, 3:], axis=1) > MOVE_SPIN
+        if self._anchor_rows is None or self._anchor_rows[0] != dice:
+            self._anchor_rows = list(dice), np.array([self.anchors[d] for d in dice])
+        shift, turn = shift_and_turn(self._anchor_rows[1], poses, self.edge)
+        fast = lengths(velocities[:, :3]) > MOVE_SPEED
+        spinning = lengths(velocities[:, 3:]) > MOVE_SPIN
         return (shift > MOVE_SHIFT) | (turn > MOVE_TURN) | fast | spinning
 
     def held_at(self, die: DieId, position: np.ndarray) -> None:
         """Record ``die`` as held still with its centre at ``position`` (3,)."""
-        self._centres = None
+        self._changed()
         self.held[die] = np.asarray(position, dtype=float).copy()
         self.anchors.pop(die, None)
         self.window.pop(die, None)
@@ -133,6 +146,7 @@ class Region:
         """What rested on ``dice`` was released (they sank): their sinking counts afresh from the next hold."""
         for die in dice:
             self.bearing.pop(die, None)
+            self._bearing_spots.pop(die, None)
 
     def sunk(self, dice: Sequence[DieId], poses: np.ndarray) -> np.ndarray:
         """Which active ``dice`` (bool (n,)) moved a corner SINK edges or more since what rests on them was held.
@@ -145,16 +159,23 @@ class Region:
         rows = [n for n, d in enumerate(dice) if d in self.bearing]
         if not rows:
             return out
-        before, after = np.array([self.bearing[dice[n]] for n in rows]), poses[rows]
-        out[rows] = self.corner_travel(before, after).max(axis=1) >= SINK * self.edge
+        spots = self._bearing_spots
+        new = [dice[n] for n in rows if dice[n] not in spots]
+        if new:
+            spots.update(zip(new, self.corner_spots(np.array([self.bearing[d] for d in new])), strict=True))
+        before = np.array([spots[dice[n]] for n in rows])
+        # How far each corner moved: as corner_travel reckons it, the corners before kept from the hold.
+        travel = lengths(self.corner_spots(poses[rows]) - before, axis=2)
+        out[rows] = travel.max(axis=1) >= SINK * self.edge
         return out
 
     def corner_travel(self, before: np.ndarray, after: np.ndarray) -> np.ndarray:
         """How far (metres, (n, 8)) each corner of each die moved between poses ``before`` and ``after`` (n, 7)."""
-        spots = [
-            p[:, None, :3] + np.einsum("nij,kj->nki", quat_to_matrix(p[:, 3:]), self.corners) for p in (before, after)
-        ]
-        return np.linalg.norm(spots[1] - spots[0], axis=2)
+        return lengths(self.corner_spots(after) - self.corner_spots(before), axis=2)
+
+    def corner_spots(self, poses: np.ndarray) -> np.ndarray:
+        """Where (metres, (n, 8, 3)) the corners of dice at ``poses`` (n, 7) lie, in the world frame."""
+        return poses[:, None, :3] + np.einsum("nij,kj->nki", quat_to_matrix(poses[:, 3:]), self.corners)
 
     def held_centres(self) -> tuple[list[DieId], np.ndarray]:
         """The held dice in order and their centres (n, 3): kept until a die is held, released or leaves."""
@@ -202,9 +223,9 @@ class Region:
             return []
         held, held_points = self.held_centres()
         # Distance from every held die's centre to every moving die's centre.
-        gaps = np.linalg.norm(held_points[:, None, :] - points[None, :, :], axis=2)
+        gaps = lengths(held_points[:, None, :] - points[None, :, :], axis=2)
         near = (gaps <= (self.reach if reach is None else np.asarray(reach))).any(axis=1)
-        return [d for d, n in zip(held, near, strict=True) if n]
+        return [held[n] for n in np.flatnonzero(near).tolist()]
 
     def to_hold(
         self, dice: Sequence[DieId], poses: np.ndarray, velocities: np.ndarray, plate_moved: bool
@@ -221,34 +242,42 @@ class Region:
         scale = HOLD_WINDOW / 0.25
         before = np.array([self.window[d] for d in dice])
         shift, turn = shift_and_turn(before, poses, self.edge)
-        slow = (np.linalg.norm(velocities[:, :3], axis=1) < MOVE_SPEED) & (
-            np.linalg.norm(velocities[:, 3:], axis=1) < MOVE_SPIN
-        )
+        slow = (lengths(velocities[:, :3]) < MOVE_SPEED) & (lengths(velocities[:, 3:]) < MOVE_SPIN)
         rested = (shift <= TOL.rest_shift * scale) & (turn <= TOL.rest_turn * scale) & slow
         for n, die in enumerate(dice):
             self.window[die] = poses[n].copy()
             if rested[n]:
                 self.anchors[die] = poses[n].copy()
+        self._anchor_rows = None
         if plate_moved:
             return []
         restless = poses[~rested, :3]
-        hold = []
-        for n, die in enumerate(dice):
-            if not rested[n] or die in self.busy:
-                continue
-            if len(restless) and (np.linalg.norm(restless - poses[n, :3], axis=1) <= self.reach).any():
-                continue
-            hold.append(die)
-        return hold
+        calm = rested.copy()
+        if len(restless):
+            # A rested die within reach of a die still moving stays active.
+            calm &= ~(lengths(restless[None, :, :] - poses[:, None, :3], axis=2) <= self.reach).any(axis=1)
+        return [die for n, die in enumerate(dice) if calm[n] and die not in self.busy]
 
 
 def shift_and_turn(before: np.ndarray, after: np.ndarray, edge: float) -> tuple[np.ndarray, np.ndarray]:
     """How far (edges) and how much (degrees) each die moved and turned between two poses (n, 7)."""
-    shift = np.linalg.norm(after[:, :3] - before[:, :3], axis=1) / edge
+    shift = lengths(after[:, :3] - before[:, :3]) / edge
     # The turn between the orientations: the angle of after * conj(before), 2 atan2(|vector|, |scalar|)
     # (exact for small angles, where 2 acos of the dot product loses its digits).
-    p, q = after[:, 3:], before[:, 3:] * np.array([-1.0, -1.0, -1.0, 1.0])
-    vector = p[:, 3:4] * q[:, :3] + q[:, 3:4] * p[:, :3] + np.cross(p[:, :3], q[:, :3])
+    p, q = after[:, 3:], before[:, 3:] * _CONJUGATE
+    vector = p[:, 3:4] * q[:, :3] + q[:, 3:4] * p[:, :3] + _cross(p[:, :3], q[:, :3])
     scalar = p[:, 3] * q[:, 3] - np.einsum("ij,ij->i", p[:, :3], q[:, :3])
-    turn = np.degrees(2 * np.arctan2(np.linalg.norm(vector, axis=1), np.abs(scalar)))
+    turn = np.degrees(2 * np.arctan2(lengths(vector), np.abs(scalar)))
     return shift, turn
+
+
+_CONJUGATE = np.array([-1.0, -1.0, -1.0, 1.0])
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cross products of rows (n, 3): ``np.cross(a, b)`` bit for bit (each product rounded, then the difference)."""
+    out = np.empty(a.shape)
+    out[:, 0] = a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1]
+    out[:, 1] = a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2]
+    out[:, 2] = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
+    return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import chain
 
 import numpy as np
 from scipy.spatial.transform import Rotation
@@ -35,6 +36,19 @@ class SettleReport:
 
 class Stepping(Bodies):
     """Stepping, holding and settling; the part of ``World`` that moves time on."""
+
+    _simulated_key: tuple[int, int] = (-1, -1)  # the region's version and the dice in play when the list was made
+    _simulated_dice: list[DieId]  # the dice simulated now, kept while the region and the dice in play stay
+
+    def _raw_poses(self, dice: Iterable[DieId]) -> np.ndarray:
+        """Poses (n, 7) of ``dice``: the engine's numbers read in one pass, with no tuple made per die."""
+        read = map(self.client.getBasePositionAndOrientation, map(self._bodies.__getitem__, dice))
+        return np.fromiter(chain.from_iterable(chain.from_iterable(read)), dtype=float).reshape(-1, 7)
+
+    def _raw_velocities(self, dice: Iterable[DieId]) -> np.ndarray:
+        """Linear and angular velocities (n, 6) of ``dice``, read as ``_raw_poses`` reads poses."""
+        read = map(self.client.getBaseVelocity, map(self._bodies.__getitem__, dice))
+        return np.fromiter(chain.from_iterable(chain.from_iterable(read)), dtype=float).reshape(-1, 6)
 
     def step(self, seconds: float) -> None:
         """Advance ``seconds`` of simulated time in whole steps (at least one); nothing is computed while all sleep.
@@ -107,7 +121,7 @@ class Stepping(Bodies):
         self.client.stepSimulation()
         self._plate_velocity = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
         # Held dice do not move: only the simulated ones need checking.
-        dice = self.simulated
+        dice = self._simulated()
         poses, velocities = self._raw_poses(dice), self._raw_velocities(dice)
         self._stepped[0] += len(dice)
         self._stepped[1] += 1
@@ -137,7 +151,7 @@ class Stepping(Bodies):
         if region.since < HOLD_WINDOW - 1e-9:
             return
         region.since = 0.0
-        dice = region.active(self.dice)
+        dice = self._simulated()
         poses, velocities = self._raw_poses(dice), self._raw_velocities(dice)
         rested = region.to_hold(dice, poses, velocities, self._plate_moved or self._plate_moving)
         if rested:
@@ -193,7 +207,19 @@ class Stepping(Bodies):
     @property
     def simulated(self) -> list[DieId]:
         """The dice in play that the engine simulates now (all of them without local physics)."""
-        return self.dice if self._region is None else self._region.active(self.dice)
+        return list(self._simulated())
+
+    def _simulated(self) -> list[DieId]:
+        """``simulated``, kept until a die is held, released, put in or taken out: not to be changed."""
+        region = self._region
+        if region is None:
+            return self.dice
+        # Every die put in or taken out passes through the region (activated, forget): its version moves.
+        key = (region.version, len(self._bodies))
+        if key != self._simulated_key:
+            self._simulated_dice = region.active(self.dice)
+            self._simulated_key = key
+        return self._simulated_dice
 
     def check(self, h: float | None = None) -> None:
         """Raise ImpossibleStateError if a die's pose or speed cannot be (see ``ImpossibleStateError``).
