@@ -161,10 +161,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--no-mujoco", action="store_true", help="skip the MuJoCo comparison")
     p.add_argument(
-        "--no-actions", action="store_true", help="skip the actions timed with local and whole physics (about 5 min)"
+        "--no-actions",
+        action="store_true",
+        help="skip the actions, plate actions and environments, local and whole (long)",
     )
     p.add_argument(
         "--no-games", action="store_true", help="skip the whole games timed with local and whole physics (long)"
+    )
+    p.add_argument(
+        "--quick", action="store_true", help="every row from one short case: checks the bench runs, measures little"
+    )
+    p.add_argument(
+        "--only",
+        type=lambda text: [w for w in text.split(",") if w],
+        default=[],
+        help="only the measurements whose name holds one of these comma-separated words (lift,tilt,environment)",
     )
 
     p = sub.add_parser(

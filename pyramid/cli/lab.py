@@ -49,6 +49,8 @@ def bench(args: argparse.Namespace) -> int:
         progress=print,
         actions=not args.no_actions,
         games=not args.no_games,
+        quick=args.quick,
+        only=args.only,
     )
     print(bench_table(figures))
     return 0

@@ -7,22 +7,18 @@ meaningful even where absolute times are noisy.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import partial
 
 import numpy as np
 from scipy.spatial.transform import Rotation
 
 from pyramid import geometry
-from pyramid.agents.seats import default_seats
 from pyramid.dice import EDGE, die_mass
-from pyramid.lab.locality import TOP_FOUR, Case, full_state, make_case, run_case
+from pyramid.lab.locality import full_state
+from pyramid.lab.speed import Speed, speed_steps, speed_table
 from pyramid.perception import read_poses
-from pyramid.physics.actions import Lift
 from pyramid.physics.world import Physics, World
-from pyramid.play import play_game
-from pyramid.registry import find_game
 
 
 @dataclass
@@ -35,55 +31,6 @@ class Figure:
     sag_max: float | None = None  # die edges
     wall: float | None = None  # seconds
     note: str = ""
-
-
-# The actions timed on the settled full pyramid, local against whole physics (``pyramid.lab.locality``).
-ACTION_ROWS = (
-    ("lift", "lift a free die (the top four in turn)"),
-    ("mikado", "Dice Mikado lift, 4+ layers down"),
-    ("place", "place a die into an open funnel"),
-    ("throw", "throw a die at the pyramid"),
-    ("pull", "pull a die 8 mm out (Mount(a)ing)"),
-    ("pour", "ladle pour of 6 dice onto the pyramid"),
-    ("tilt", "tilt the plate 5 to 20 deg"),
-)
-GAME_ROWS = ((39, "El Dado", 1), (27, "Mucho", 1), (6, "Dice Mikado", 1))  # number, title, seeds
-
-
-def bench_cases(kind: str, seeds: int = 3) -> list[Case]:
-    """The cases a bench row times: the top four lifted in turn, or the first ``seeds`` cases of ``kind``."""
-    if kind == "lift":
-        return [Case("lift", 0, full_state(), tuple(Lift(s) for s in TOP_FOUR))]
-    return [make_case(kind, seed) for seed in range(seeds)]
-
-
-def action_figures(kind: str, label: str, physics: Physics) -> list[Figure]:
-    """Two rows for one action kind: local physics, then the whole pyramid solved, on the same cases."""
-    out = []
-    for local in (True, False):
-        results = [run_case(case, replace(physics, local=local)) for case in bench_cases(kind)]
-        actions = sum(len(r.case.actions) for r in results)
-        simulated = sum(r.simulated for r in results)
-        wall = sum(r.wall for r in results)
-        stepped = np.mean([r.dice_stepped for r in results])
-        mode = "local" if local else "whole"
-        note = f"{simulated / actions:.2f} s simulated an action; {stepped:.0f} dice a step"
-        out.append(Figure(f"{label}: {mode}", simulated / wall, wall=wall / actions, note=note))
-    return out
-
-
-def game_figures(number: int, title: str, seeds: int, physics: Physics) -> list[Figure]:
-    """Two rows for a whole physical game (default players, seeds 0..): local physics, then whole."""
-    game_cls = find_game(number)
-    out = []
-    for local in (True, False):
-        tick = time.perf_counter()
-        for seed in range(seeds):
-            play_game(game_cls, default_seats(game_cls), seed, physics=replace(physics, local=local))
-        wall = time.perf_counter() - tick
-        mode = "local" if local else "whole"
-        out.append(Figure(f"{title}, a physical game: {mode}", wall=wall / seeds, note=f"seeds 0 to {seeds - 1}"))
-    return out
 
 
 def awake_pyramid(physics: Physics, seconds: float, label: str) -> Figure:
@@ -249,13 +196,21 @@ def run_bench(
     progress: Callable[[str], None] | None = None,
     actions: bool = True,
     games: bool = True,
-) -> list[Figure]:
-    """Measure every figure, telling ``progress`` which one is being measured; returns them in order."""
+    quick: bool = False,
+    only: Sequence[str] = (),
+) -> list[Figure | Speed]:
+    """Measure every figure, telling ``progress`` which one is being measured; returns them in order.
+
+    ``actions``: the speed rows of the hand's and the plate's actions and of the environments
+    (``pyramid.lab.speed``); ``games``: of whole games. ``quick``: every row from one short case (a test of
+    the bench, not of the speed). ``only``: just the measurements whose name holds one of these words.
+    """
     say = progress or (lambda text: None)
+    seconds = min(seconds, QUICK_SECONDS) if quick else seconds
     ours = Physics()
     whole = replace(ours, local=False)
-    figures: list[Figure] = []
-    steps: list[tuple[str, Callable[[], Figure | list[Figure]]]] = [
+    figures: list[Figure | Speed] = []
+    steps: list[tuple[str, Callable[[], Figure | list[Figure] | list[Speed]]]] = [
         # The awake pyramid is the engine's cost of solving every die: whole physics, never held.
         ("awake pyramid, ours", lambda: awake_pyramid(whole, seconds, "PyBullet tuned (ours), awake pyramid")),
         (
@@ -271,13 +226,12 @@ def run_bench(
         ("gentle drop", lambda: gentle_drop(ours)),
         ("read-out", readout_time),
     ]
-    if actions:
-        for kind, label in ACTION_ROWS:
-            steps.append((f"{kind}, local and whole", partial(action_figures, kind, label, ours)))
-    if games:
-        for number, title, seeds in GAME_ROWS:
-            steps.append((f"{title}, local and whole", partial(game_figures, number, title, seeds, ours)))
-    if mujoco:
+    if quick:
+        steps = [(name, step) for name, step in steps if name in QUICK_FIGURES]
+    for name, speed in speed_steps(ours, quick):
+        if (actions and not name.endswith(", a game")) or (games and name.endswith(", a game")):
+            steps.append((name, speed))
+    if mujoco and not quick:
         try:
             import mujoco as _  # noqa: F401  (the bench extra)
 
@@ -286,6 +240,8 @@ def run_bench(
             steps.append(("MuJoCo Newton asleep", lambda: mujoco_pyramid(seconds, sleep=True)))
         except ImportError:
             say("MuJoCo is not installed (pip install -e '.[bench]'): skipping the comparison")
+    if only:
+        steps = [(name, step) for name, step in steps if any(word in name for word in only)]
     for n, (name, step) in enumerate(steps, 1):
         say(f"[{n}/{len(steps)}] {name} ...")
         got = step()
@@ -293,22 +249,29 @@ def run_bench(
     return figures
 
 
-def bench_table(figures: list[Figure]) -> str:
-    """The figures as a table after a blank line, then each pyramid's speed against ours awake."""
+QUICK_FIGURES = ("awake pyramid, ours", "idle pyramid", "read-out")  # the engine's rows a quick bench keeps
+QUICK_SECONDS = 0.1  # simulated seconds of the awake pyramid in a quick bench
+
+
+def bench_table(figures: list[Figure | Speed]) -> str:
+    """The figures as a table after a blank line, then each pyramid's speed against ours awake, then the speed rows."""
+    rows = [f for f in figures if isinstance(f, Figure)]
     lines = ["", f"{'':<52}{'x realtime':>10}{'sag mean':>11}{'sag max':>10}{'wall s':>10}"]
-    lines += [_row(f) for f in figures]
+    lines += [_row(f) for f in rows]
     lines.append("")
-    by = {f.what: f for f in figures}
-    ref = by["PyBullet tuned (ours), awake pyramid"]
-    for f in figures:
-        if f.realtime is not None and f.realtime < 1e5 and ref.realtime and f is not ref and "pyramid" in f.what:
-            if f.what.endswith((": local", ": whole")):
-                continue
+    by = {f.what: f for f in rows}
+    ref = by.get("PyBullet tuned (ours), awake pyramid")
+    for f in rows:
+        if (
+            ref
+            and f.realtime is not None
+            and f.realtime < 1e5
+            and ref.realtime
+            and f is not ref
+            and "pyramid" in f.what
+        ):
             lines.append(f"{f.what}: {f.realtime / ref.realtime:.2f} x the speed of ours awake")
-    # Local physics against the whole pyramid solved, row pair by row pair, in wall time per action or game.
-    for f in figures:
-        if f.what.endswith(": local") and f.wall:
-            whole = by.get(f.what[: -len("local")] + "whole")
-            if whole is not None and whole.wall:
-                lines.append(f"{f.what[: -len(': local')]}: local {whole.wall / f.wall:.1f} x faster than whole")
+    speeds = [f for f in figures if isinstance(f, Speed)]
+    if speeds:
+        lines.append(speed_table(speeds))
     return "\n".join(lines)

@@ -316,11 +316,7 @@ def episode(name: str, seed: int, steps: int, options: dict[str, Any] | None = N
 
     Why not: the world's ``info["impossible"]`` (step ... : its text), or an observation outside its space.
     """
-    import gymnasium
-
-    from pyramid.gymnasium import env_id
-
-    env = gymnasium.make(env_id(name), **(options or {}))
+    env = make_environment(name, options)
     try:
         observation, _ = env.reset(seed=seed)
         env.action_space.seed(seed)
@@ -337,6 +333,15 @@ def episode(name: str, seed: int, steps: int, options: dict[str, Any] | None = N
         return ""
     finally:
         env.close()
+
+
+def make_environment(name: str, options: dict[str, Any] | None = None) -> Any:
+    """``gymnasium.make`` of environment ``name`` (``Faraday``) with ``options``: the soak's, and the bench's."""
+    import gymnasium
+
+    from pyramid.gymnasium import env_id
+
+    return gymnasium.make(env_id(name), **(options or {}))
 
 
 def _outside(space: Any, observation: dict[str, Any]) -> str:

@@ -1,0 +1,226 @@
+"""The bench's speed rows: the hand's actions, the plate's, the Gymnasium environments and whole games, each
+with local and with whole physics side by side and against the speed it should reach (``pyramid bench``).
+
+A row's cases are seeded and the same for both physics; only the wall clock differs from run to run.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import partial
+
+import numpy as np
+
+from pyramid.agents.seats import default_seats
+from pyramid.lab.locality import TOP_FOUR, Case, full_state, make_case, pyramid_centre, run_case
+from pyramid.lab.soak import make_environment
+from pyramid.physics.actions import Lift, PhysicalAction
+from pyramid.physics.plate_motion import Shake, Tilt
+from pyramid.physics.settings import Physics
+from pyramid.play import play_game
+from pyramid.registry import find_game
+
+
+@dataclass(frozen=True)
+class Speed:
+    """One measured speed row: simulated seconds a wall second, steps a second, or wall seconds a game."""
+
+    what: str
+    realtime: float | None = None  # simulated seconds a wall second
+    steps: float | None = None  # environment steps a wall second
+    wall: float | None = None  # wall seconds an action, or a game
+    target: float | None = None  # the least ``realtime`` or ``steps`` that is fast enough (None: no target)
+    note: str = ""
+
+    @property
+    def met(self) -> bool | None:
+        """Whether the row reaches its target (None: it has none)."""
+        if self.target is None:
+            return None
+        value = self.realtime if self.realtime is not None else self.steps
+        return value is not None and value >= self.target
+
+
+ACTION_TARGET = 20.0  # x real time: a local action of the hand (lift, place, throw, pull, pour)
+PLATE_TARGET = 2.0  # x real time: a plate action, every die on the plate simulated
+ENV_TARGETS = {"Faraday": 20.0, "Coulomb": 20.0, "DiceMikado": 50.0}  # steps a second, random actions
+ENVIRONMENTS = ("Faraday", "Coulomb", "DiceMikado", "Flickers", "Dune")
+GAMES = (("El Dado", 1), ("Dice Mikado", 1), ("Faraday", 1))  # whole physical games: title, seeds
+
+# The hand's actions on the settled full pyramid (``pyramid.lab.locality``'s kinds).
+HAND_ROWS = (
+    ("lift", "lift a free die (the top four in turn)"),
+    ("mikado", "Dice Mikado lift, 4+ layers down"),
+    ("place", "place a die into an open funnel"),
+    ("throw", "throw a die at the pyramid"),
+    ("pull", "pull a die 8 mm out (Mount(a)ing)"),
+    ("pour", "ladle pour of 6 dice onto the pyramid"),
+)
+TARGETED = ("lift", "place", "throw", "pull", "pour")  # the local actions with ACTION_TARGET
+PLATE_ROWS = (
+    ("tilt", "plate: tilt 5 to 20 deg"),
+    ("shake", "plate: shake 3 mm at 8 Hz"),
+    ("line", "plate: two-handed tilt about a line"),
+    ("stroke", "plate: the tilt hand's stroke (a jolt)"),
+)
+
+
+def hand_cases(kind: str, seeds: int) -> list[Case]:
+    """The cases a hand row times: the top four lifted in turn (one with ``seeds`` 1), or seeds 0.. of ``kind``."""
+    if kind == "lift":
+        return [Case("lift", 0, full_state(), tuple(Lift(s) for s in TOP_FOUR[: 4 if seeds > 1 else 1]))]
+    return [make_case(kind, seed) for seed in range(seeds)]
+
+
+def plate_case(kind: str, seed: int, quick: bool = False) -> Case:
+    """A seeded plate action on the full pyramid: ``tilt``, ``shake``, ``line`` (two hands) or ``stroke``.
+
+    ``quick`` shortens it (a test of the rows, not of the speed).
+    """
+    if kind not in PLATE_KINDS:
+        raise ValueError(f"unknown plate action {kind!r}; the plate actions are {', '.join(PLATE_KINDS)}")
+    if kind == "tilt" and not quick:
+        return make_case("tilt", seed)
+    rng = np.random.default_rng([seed, 7, PLATE_KINDS.index(kind)])
+    cx, cy = pyramid_centre()
+    azimuth = float(rng.uniform(0, 360))
+    hold = 0.05 if quick else 0.3
+    action: PhysicalAction
+    if kind == "tilt":
+        action = Tilt(azimuth, angle=float(rng.uniform(5, 20)), ramp=0.1, hold=hold)
+    elif kind == "shake":
+        action = Shake(0.003, 8.0, 0.1 if quick else 0.5, azimuth=azimuth)
+    elif kind == "line":
+        # About a line under the pyramid's middle, up to 3 cm off it.
+        point = (cx + float(rng.normal(0, 0.015)), cy + float(rng.normal(0, 0.015)), 0.0)
+        action = Tilt(azimuth, angle=float(rng.uniform(5, 15)), ramp=0.1 if quick else 0.3, hold=hold, pivot=point)
+    else:
+        # The programmed tilt hand's quick stroke: a jolt about a line 4 to 8 cm from the apex.
+        side = 0.04 + 0.04 * float(rng.uniform())
+        heading = math.radians(azimuth)
+        point = (cx - side * math.cos(heading), cy - side * math.sin(heading), 0.0)
+        action = Tilt.jolt(azimuth, 15.0, point, preset=10.0, ramp=0.1)
+    return Case(kind, seed, full_state(), (action,))
+
+
+PLATE_KINDS = tuple(kind for kind, _ in PLATE_ROWS)
+
+
+def case_speeds(label: str, cases: list[Case], physics: Physics, target: float | None) -> list[Speed]:
+    """Two rows for one set of cases: local physics (against ``target``), then the whole pyramid solved."""
+    out = []
+    for local in (True, False):
+        results = [run_case(case, replace(physics, local=local)) for case in cases]
+        actions = sum(len(r.case.actions) for r in results)
+        simulated = sum(r.simulated for r in results)
+        wall = sum(r.wall for r in results)
+        stepped = np.mean([r.dice_stepped for r in results])
+        note = f"{simulated / actions:.2f} s simulated an action; {stepped:.0f} dice a step"
+        out.append(
+            Speed(
+                f"{label}: {'local' if local else 'whole'}",
+                realtime=simulated / wall,
+                wall=wall / actions,
+                target=target if local else None,
+                note=note,
+            )
+        )
+    return out
+
+
+def environment_speeds(name: str, steps: int, physics: Physics, seed: int = 0) -> list[Speed]:
+    """Two rows for a Gymnasium environment: ``steps`` random actions (seeded), local physics, then whole.
+
+    An episode that ends is reset (with the next seed); the time of the resets is counted as well.
+    """
+    out = []
+    for local in (True, False):
+        env = make_environment(name, {"physics": replace(physics, local=local)})
+        try:
+            tick = time.perf_counter()
+            env.reset(seed=seed)
+            env.action_space.seed(seed)
+            episodes = 1
+            for _ in range(steps):
+                _, _, terminated, truncated, _ = env.step(env.action_space.sample())
+                if terminated or truncated:
+                    env.reset(seed=seed + episodes)
+                    episodes += 1
+            wall = time.perf_counter() - tick
+        finally:
+            env.close()
+        target = ENV_TARGETS.get(name) if local else None
+        mode = "local" if local else "whole"
+        note = f"{steps} random steps, {episodes} episodes"
+        out.append(Speed(f"{name} environment: {mode}", steps=steps / wall, target=target, note=note))
+    return out
+
+
+def game_speeds(title: str, seeds: int, physics: Physics) -> list[Speed]:
+    """Two rows for a whole physical game (default players, seeds 0..): local physics, then whole."""
+    game_cls = find_game(title)
+    out = []
+    for local in (True, False):
+        tick = time.perf_counter()
+        for seed in range(seeds):
+            play_game(game_cls, default_seats(game_cls), seed, physics=replace(physics, local=local))
+        wall = time.perf_counter() - tick
+        mode = "local" if local else "whole"
+        out.append(Speed(f"{title}, a physical game: {mode}", wall=wall / seeds, note=f"seeds 0 to {seeds - 1}"))
+    return out
+
+
+def speed_steps(physics: Physics, quick: bool = False) -> list[tuple[str, Callable[[], list[Speed]]]]:
+    """Every speed row's measurement, named, in the bench's order; ``quick``: one short case each (a test)."""
+    seeds = 1 if quick else 3
+    steps: list[tuple[str, Callable[[], list[Speed]]]] = []
+    for kind, label in HAND_ROWS:
+        target = ACTION_TARGET if kind in TARGETED else None
+        steps.append(
+            (f"{kind}, local and whole", partial(case_speeds, label, hand_cases(kind, seeds), physics, target))
+        )
+    for kind, label in PLATE_ROWS:
+        cases = [plate_case(kind, seed, quick) for seed in range(1 if quick else 2)]
+        steps.append((f"{kind}, local and whole", partial(case_speeds, label, cases, physics, PLATE_TARGET)))
+    for name in ENVIRONMENTS:
+        steps.append((f"{name} environment", partial(environment_speeds, name, 2 if quick else 20, physics)))
+    for title, game_seeds in GAMES:
+        steps.append((f"{title}, a game", partial(game_speeds, title, game_seeds, physics)))
+    return steps
+
+
+def speed_table(rows: list[Speed]) -> str:
+    """The speed rows as a table: speed, wall time, target and whether it is met, then what local physics gains."""
+    lines = ["", f"{'':<52}{'x realtime':>10}{'steps/s':>9}{'wall s':>9}{'target':>9}  note"]
+    for s in rows:
+        target = "" if s.target is None else f"{s.target:g}{'x' if s.realtime is not None else '/s'}"
+        mark = {None: "", True: " met", False: " NOT met"}[s.met]
+        lines.append(
+            f"{s.what:<52}{_number(s.realtime, 10)}{_number(s.steps, 9)}{_number(s.wall, 9, '.3f')}"
+            f"{target:>9}{mark:<8}  {s.note}"
+        )
+    by = {s.what: s for s in rows}
+    lines.append("")
+    for s in rows:
+        whole = by.get(s.what[: -len("local")] + "whole") if s.what.endswith(": local") else None
+        if whole is None:
+            continue
+        gain = _gain(s, whole)
+        if gain is not None:
+            lines.append(f"{s.what[: -len(': local')]}: local {gain:.1f} x faster than whole")
+    return "\n".join(lines)
+
+
+def _gain(local: Speed, whole: Speed) -> float | None:
+    if local.steps and whole.steps:
+        return local.steps / whole.steps
+    if local.wall and whole.wall:
+        return whole.wall / local.wall
+    return None
+
+
+def _number(value: float | None, width: int, spec: str = ".2f") -> str:
+    return "-".rjust(width) if value is None else format(value, f">{width}{spec}")
