@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 from scipy.spatial.transform import Rotation
@@ -190,6 +191,9 @@ def _row(f: Figure) -> str:
     )
 
 
+ROUNDED_SHAPES = ("hull", "compound", "margin")  # the die shapes besides the box the bench measures awake
+
+
 def run_bench(
     seconds: float = 10.0,
     mujoco: bool = True,
@@ -213,6 +217,16 @@ def run_bench(
     steps: list[tuple[str, Callable[[], Figure | list[Figure] | list[Speed]]]] = [
         # The awake pyramid is the engine's cost of solving every die: whole physics, never held.
         ("awake pyramid, ours", lambda: awake_pyramid(whole, seconds, "PyBullet tuned (ours), awake pyramid")),
+        # The rounded dice (``Physics.die_shape``, docs/studies/real-dice.md): what each shape costs awake.
+        *[
+            (
+                f"awake pyramid, {shape} dice",
+                partial(
+                    awake_pyramid, replace(whole, die_shape=shape), seconds, f"{shape} dice (rounded), awake pyramid"
+                ),
+            )
+            for shape in ROUNDED_SHAPES
+        ],
         (
             "awake pyramid, PyBullet defaults",
             lambda: awake_pyramid(Physics.pybullet_defaults(), seconds, "PyBullet defaults, awake pyramid"),

@@ -16,7 +16,7 @@ from pyramid.physics.assets import rounded_box_volume, rounded_hull_file
 from pyramid.physics.bullet import BulletClient, pb
 from pyramid.physics.settings import Physics
 
-HULL_SEGMENTS = 2  # steps per quarter circle of a rounded edge of the hull (its cost grows with its faces)
+HULL_SEGMENTS = 1  # steps per quarter circle of a rounded edge of the hull: 1 bevels it (see the study)
 # Bullet's convex hulls meet other hulls by polyhedral clipping, which ignores the collision margin, but
 # meet the table's and the plate's boxes by GJK, which adds it around the hull: a die stands that far off
 # a box. PyBullet's 1 mm made them stand 1 mm off; with none, a die falling tilted onto the table touches it
