@@ -182,3 +182,39 @@ class OrbitCamera:
             self.reset()
             return True
         return False
+
+
+SEEN_FACE = 0.5  # cos of the steepest angle (60 degrees) at which the camera looks at the plate's top while it tilts
+LEAN_STEP = 2.0  # degrees: how the pitch is searched for a view of the tilted plate's top
+EASE_BACK = 0.15  # of the way back to the pitch a person chose, each picture, once the plate lies flat again
+
+
+class PlateFollower:
+    """Keeps a moving plate and its dice in view: the camera follows them and, while the plate's top turns away,
+    looks down more steeply (never at its underside), easing back to the person's own pitch once it lies flat."""
+
+    def __init__(self, camera: OrbitCamera) -> None:
+        self.camera = camera
+        self.rest_pitch: float | None = None  # the pitch before the camera leaned, while it leans
+
+    def follow(self, normal: np.ndarray, points: np.ndarray, aspect: float) -> None:
+        """One picture: ``normal`` (3,) is the plate's up, ``points`` (n, 3) what must stay in view."""
+        camera = self.camera
+        normal = np.asarray(normal, dtype=float)
+        if normal[2] > 0.999:
+            if self.rest_pitch is not None:
+                camera.pitch += EASE_BACK * (self.rest_pitch - camera.pitch)
+                if abs(camera.pitch - self.rest_pitch) < 0.5:
+                    camera.pitch, self.rest_pitch = self.rest_pitch, None
+        elif self._facing(normal) < SEEN_FACE:
+            if self.rest_pitch is None:
+                self.rest_pitch = camera.pitch
+            # Look down more steeply until the top faces the camera well enough (or the camera looks straight down).
+            while self._facing(normal) < SEEN_FACE and camera.pitch > -89.0:
+                camera.pitch = max(-89.0, camera.pitch - LEAN_STEP)
+        camera.follow(points, aspect)
+
+    def _facing(self, normal: np.ndarray) -> float:
+        """Cosine of the angle between the plate's up and the way from the target to the camera."""
+        towards = self.camera.eye() - self.camera.target
+        return float(towards @ normal / np.linalg.norm(towards))

@@ -8,8 +8,10 @@ points at comes from ``pyramid.picking``.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
+import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -24,10 +26,13 @@ from pyramid.physics.hands import HAND_SPEED, unit
 from pyramid.picking import face_cell, nearest_funnel, pick_die, ray_hit, table_point
 from pyramid.rules import Action, Declare, Move, Place, Remove, RemoveColumn
 from pyramid.skillgames.base import DiceInHand, SkillGame
-from pyramid.skillgames.mount import Mounting, corner_down
-from pyramid.skillgames.throwing import Trulla
+from pyramid.skillgames.mount import corner_down
+from pyramid.skillgames.plate import CORNERS, funnel_point
+from pyramid.skillgames.throwing import Flickers, Trulla
 from pyramid.state import PyramidState
 from pyramid.tolerances import TOL
+from pyramid.ui import guide, strokes
+from pyramid.ui.marks import Bar, Guide
 from pyramid.ui.viewer import MOVED_TINT, Viewer
 from pyramid.units import PLACE_DROP
 
@@ -44,6 +49,12 @@ CARRY_LIFT = 0.03  # metres: how far above where it lay a carried die is held
 MOVED = 0.25  # edges: a die a breath moved farther than this is lit up
 MOVED_SHOWN = 1.5  # seconds (of the world's time): how long after the breath the dice it moved stay lit up
 LISTED = 12  # actions a choice lists at a time
+DRAW_HEIGHT = float(funnel_point(CORNERS[0])[2])  # metres: strokes are drawn through the seated dice's centres
+BREATH = 15.0  # m/s: the breath B blows at first; B + wheel makes it 25 % stronger or weaker a click
+BREATH_RANGE = (4.0, 40.0)  # m/s: the weakest and strongest breath
+QUEUED = 3  # actions a person may ask for while one runs
+AIM_RGBA = (250, 210, 40, 255)  # the aim line of a flick and the line of a stroke
+PRESSED_RGBA = (60, 120, 230, 255)  # the side of a stroke's line whose dice are pressed down
 
 
 def named_slot(action: Action) -> geometry.Slot | None:
@@ -138,6 +149,14 @@ class Hands:
         self.sink: Callable[[actions.PhysicalAction], None] | None = None
         # That skill game: it hands out the dice to attach (Mount(a)ing) or pour (Trulla).
         self.game: SkillGame | None = None
+        # The skill game running in the window (for its whole course), and the seats the person plays.
+        self.match: SkillGame | None = None
+        self.person_seats: set[int] = set()
+        # Actions asked for while another ran, in order; the person's next turn moment takes them first.
+        self.pending: list[actions.PhysicalAction] = []
+        self.clock: Callable[[], float] = time.perf_counter  # the real time a drag's speed is read by
+        self.drag_points: list[tuple[float, np.ndarray]] = []  # a ctrl-drag: (time, point on the drawing plane)
+        self.breath_speed = BREATH
         self.show_help = True
         self.log: list[str] = []
         # Right-drag on a die: the die carried, the height it is held at, and where the hand holds it now.
@@ -236,6 +255,8 @@ class Hands:
         blow = self.breath() if self.viewer.world is not None else None
         if blow is None:
             stage.show_jet(None)
+            if self.grab is None and self.viewer.bar is not None and self.viewer.bar.text.startswith("breath"):
+                self.viewer.bar = None
             now = self.viewer.world.time if self.viewer.world is not None else 0.0
             if self.blown_from is not None:
                 self.blown_from, self.blown_until = None, now + MOVED_SHOWN
@@ -325,10 +346,41 @@ class Hands:
 
     # -- doing -----------------------------------------------------------------------------------
 
+    @property
+    def skill_game(self) -> SkillGame | None:
+        """The skill game the hands play in, if any (for its whole course in the window, or for one turn)."""
+        return self.game if self.game is not None else self.match
+
+    def may(self, control: str) -> bool:
+        """Whether the person may use ``control`` (a name of ``guide.CONTROL_HELP``) now; if not, a line says why."""
+        game = self.skill_game
+        if game is None:
+            return True
+        if control not in guide.controls(game):
+            self.note(guide.refusal(game, control))
+            return False
+        if self.sink is None and (game.outcome is not None or game.to_move not in self.person_seats):
+            who = "the game is over" if game.outcome is not None else f"player {game.to_move} is moving"
+            self.note(f"not your turn ({who}): nothing done")
+            return False
+        return True
+
     def act(self, action: actions.PhysicalAction) -> None:
-        """Queue a physical action (the viewer performs it between frames), or hand it to ``sink``."""
+        """Queue a physical action (the viewer performs it between frames), or hand it to ``sink``.
+
+        In a skill game, an action asked for while another runs waits in ``pending`` (shown as queued)
+        for the person's next moment to act; past ``QUEUED`` of them it is refused.
+        """
         if self.sink is not None:
             self.sink(action)
+            self.sink = None  # taken: what the hands do next waits for the person's next moment to act
+            return
+        if self.skill_game is not None:
+            if len(self.pending) >= QUEUED:
+                self.note(f"refused: {action}: {QUEUED} actions are already queued")
+                return
+            self.pending.append(action)
+            self.note(f"queued: {action} (after the action now running)")
             return
         world = self.world
         self.note(str(action))
@@ -360,7 +412,7 @@ class Hands:
 
     def place(self, slot: geometry.Slot) -> None:
         """Queue placing a spare die of the chosen colour in ``slot`` showing the chosen faces."""
-        if self.sink is not None:
+        if self.skill_game is not None:
             self.note("a skill game has no placing: lift, flick, blow, tilt, shake or throw")
             return
         world = self.world
@@ -376,12 +428,14 @@ class Hands:
 
     def lift(self, die: DieId) -> None:
         """Queue lifting ``die`` out: out of its slot along its way out, or off the table straight up."""
+        if not self.may("lift") or not self.touchable(die):
+            return
         world = self.world
         readout = world.readout(require_rest=False)
         slot = readout.dice[die].slot
         if slot is not None:
             self.act(actions.Lift(slot))
-        elif self.sink is not None:
+        elif self.skill_game is not None:
             self.note(f"die {die} is in no slot: only a die in the pyramid can be lifted out")
         else:
             self.note(f"take die {die} away")
@@ -446,12 +500,16 @@ class Hands:
         """While B is held: a breath of 1/30 s from the camera side towards the point under the mouse."""
         if self.viewer.world is None or self.chooser is not None or not self.keys[key.B]:
             return None
+        game = self.skill_game
+        if game is not None and "blow" not in guide.controls(game):
+            return None
         origin, direction = self.ray(*self.mouse)
         target = self._aim(origin, direction)
         mouth = target - 0.08 * direction  # 8 cm from the point aimed at, on the camera's side
         azimuth = math.degrees(math.atan2(direction[1], direction[0]))
         elevation = math.degrees(math.asin(float(np.clip(direction[2], -1, 1))))
-        return actions.Blow(tuple(mouth.tolist()), azimuth, elevation, speed=15.0, duration=1 / 30)  # type: ignore[arg-type]
+        speed = round(self.breath_speed, 3)
+        return actions.Blow(tuple(mouth.tolist()), azimuth, elevation, speed=speed, duration=1 / 30)  # type: ignore[arg-type]
 
     def _aim(self, origin: np.ndarray, direction: np.ndarray) -> np.ndarray:
         dice, poses = self.world.poses()
@@ -466,6 +524,16 @@ class Hands:
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
         self.mouse = (x, y)
 
+    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> bool:
+        """B + wheel: a stronger or weaker breath (the wheel alone zooms)."""
+        if not self.keys[key.B] or not scroll_y:
+            return False
+        low, high = BREATH_RANGE
+        self.breath_speed = float(np.clip(self.breath_speed * 1.25 ** float(np.sign(scroll_y)), low, high))
+        self.viewer.bar = Bar((self.breath_speed - low) / (high - low), f"breath {self.breath_speed:.1f} m/s", x, y)
+        self.note(f"breath {self.breath_speed:.1f} m/s")
+        return True
+
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:
         self.mouse = (x, y)
         if button == mouse.RIGHT and not modifiers & key.MOD_SHIFT:
@@ -474,6 +542,8 @@ class Hands:
             return False
         if modifiers & key.MOD_CTRL and self.chooser is None:
             self.grab = (-1, x, y, modifiers)
+            point = self.plane_point(x, y, DRAW_HEIGHT)
+            self.drag_points = [] if point is None else [(self.clock(), point)]
             return True
         if self.placing and self.funnel is not None:
             self.grab = (-2, x, y, modifiers)
@@ -492,6 +562,10 @@ class Hands:
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> bool:
         self.mouse = (x, y)
+        if self.grab is not None and self.grab[0] == -1:
+            self._draw_stroke(x, y)
+        elif self.grab is not None and self.grab[0] >= 0:
+            self._aim_flick(x, y)
         return self.grab is not None or self.carrying is not None
 
     def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> bool:
@@ -501,8 +575,9 @@ class Hands:
             return True
         if self.grab is None:
             return False
-        die, x0, y0, _ = self.grab
+        die, x0, y0, pressed = self.grab
         self.grab = None
+        self.viewer.guides, self.viewer.bar = [], None
         dx, dy = x - x0, y - y0
         length = math.hypot(dx, dy)
         if die == -2:
@@ -512,14 +587,91 @@ class Hands:
             if self.chooser is not None and length < CLICK:
                 self._choose_at(x0, y0)
         elif die == -1:
-            if length >= CLICK:
-                self.act(actions.Tilt(self.azimuth(dx, dy), angle=min(35.0, 5 + length / 12), hold=0.6))
+            stroke = self._draw_stroke(x, y, pull=bool((modifiers | pressed) & key.MOD_SHIFT))
+            self.drag_points = []
+            if length >= CLICK and stroke is not None and self.may("stroke"):
+                self.act(stroke.doable_tilt(self.world.physics.edge, self.world.physics.time_step))
+            elif length >= CLICK and stroke is None:
+                self.note("draw the stroke over the table: the line must lie on it")
         elif length < CLICK:
             self.lift(die)
-        else:
-            impulse = float(np.clip(length * 4e-5, 0.0005, 0.012))
-            self.act(actions.Flick(die, self.azimuth(dx, dy), impulse=impulse))
+        elif self.may("flick") and self.touchable(die):
+            flick = self._flick(die, x0, y0, x, y)
+            if isinstance(self.skill_game, Flickers):
+                self.skill_game.flicked = die  # the game judges the die the person flicked
+            self.act(flick)
         return True
+
+    def plane_point(self, x: float, y: float, height: float) -> np.ndarray | None:
+        """The point (3,) ``height`` m above the table that window point (x, y) shows; None above the horizon."""
+        origin, direction = self.ray(x, y)
+        if direction[2] > -1e-6:
+            return None
+        return origin + (height - origin[2]) / direction[2] * direction
+
+    def touchable(self, die: DieId) -> bool:
+        """Whether the person may touch ``die`` with a finger in the skill game (say why not when they may not)."""
+        game = self.skill_game
+        if game is None or self.viewer.world is None:
+            return True
+        allowed = guide.touchable(game, self.world.readout(require_rest=False))
+        if allowed is None or die in allowed:
+            return True
+        colour = DICE[die].colour
+        if isinstance(game, Flickers):
+            why = "it is on the plate already" if die in game.own[game.to_move] else "it is not yours"
+            self.note(f"refused: die {die} ({colour}): {why}; flick one of your {game.COLOURS[game.to_move]} dice")
+        else:
+            self.note(f"refused: die {die} ({colour}) may not be touched in {game.info.title} (H: help)")
+        return False
+
+    def _flick(self, die: DieId, x0: float, y0: float, x: float, y: float) -> actions.Flick:
+        """The flick of ``die`` by a drag from (x0, y0) to (x, y): aimed where the drag goes over the table."""
+        height = float(self.world.poses()[1][self.world.dice.index(die), 2])
+        a, b = self.plane_point(x0, y0, height), self.plane_point(x, y, height)
+        length = math.hypot(x - x0, y - y0)
+        if a is None or b is None or np.linalg.norm((b - a)[:2]) < 1e-6:
+            # Over the horizon: the drag's way on the screen, flattened onto the table.
+            a, b = np.zeros(3), unit(self.azimuth(x - x0, y - y0))
+        return strokes.flick(die, a, b, length)
+
+    def _aim_flick(self, x: float, y: float) -> None:
+        """While a die is dragged: its aim line, as long as the flick is strong, and the strength bar."""
+        assert self.grab is not None
+        die, x0, y0, _ = self.grab
+        if self.viewer.world is None or die not in self.world.dice or math.hypot(x - x0, y - y0) < CLICK:
+            self.viewer.guides, self.viewer.bar = [], None
+            return
+        flick = self._flick(die, x0, y0, x, y)
+        share = strokes.flick_strength(flick.impulse)
+        start = self.world.poses()[1][self.world.dice.index(die), :3]
+        aim = strokes.aim_points(start, flick.azimuth, 0.03 + 0.12 * share)
+        self.viewer.guides = [Guide.through(aim, AIM_RGBA, 4.0)]
+        text = f"flick die {die}: {1000 * flick.impulse:.1f} mN s towards {flick.azimuth:.0f} deg"
+        self.viewer.bar = Bar(share, text, x, y)
+
+    def _draw_stroke(self, x: float, y: float, pull: bool | None = None) -> strokes.Stroke | None:
+        """While a ctrl-drag goes on: record the point, show the line, the way the dice hop and the strength."""
+        point = self.plane_point(x, y, DRAW_HEIGHT)
+        if point is None or not self.drag_points:
+            return None
+        self.drag_points.append((self.clock(), point))
+        start = self.drag_points[0][1]
+        if float(np.linalg.norm((point - start)[:2])) < 1e-4:
+            return None
+        if pull is None:
+            pull = self.shift_held()
+        stroke = strokes.Stroke(start, point, strokes.drag_speed(self.drag_points), pull)
+        hops: dict[DieId, float] = {}
+        if self.viewer.world is not None:
+            dice, poses = self.world.poses()
+            hops = stroke.hops({d: p[:3] for d, p in zip(dice, poses, strict=True)})
+        self.viewer.guides = [
+            Guide.through(strokes.line_points(stroke), AIM_RGBA, 3.0),
+            Guide.through(np.stack([start, point]), PRESSED_RGBA, 2.0),
+        ]
+        self.viewer.bar = Bar(stroke.strength, strokes.describe(stroke, hops), x, y)
+        return stroke
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
         if symbol == key.ESCAPE:
@@ -541,11 +693,39 @@ class Hands:
             self.orientation = (self.orientation + (23 if modifiers & key.MOD_SHIFT else 1)) % 24
         elif self.viewer.world is None or self.chooser is not None:
             return False
-        elif symbol in (key.LEFT, key.RIGHT, key.UP, key.DOWN):
+        else:
+            return self._physical_key(symbol, modifiers)
+        return True
+
+    def _physical_key(self, symbol: int, modifiers: int) -> bool:
+        """The keys that act on the world (in a skill game, only those its rules allow and on the person's turn)."""
+        control = {
+            key.LEFT: "tilt",
+            key.RIGHT: "tilt",
+            key.UP: "tilt",
+            key.DOWN: "tilt",
+            key.S: "shake",
+            key.T: "throw",
+            key.U: "pull",
+            key.A: "attach",
+            key.L: "pour",
+            key.E: "end",
+            key.W: "wait",
+            key.B: "blow",
+        }.get(symbol)
+        game = self.skill_game
+        if control is None:
+            return False
+        if control == "end" and game is None:
+            return False
+        if not self.may(control):
+            return True
+        if symbol in (key.LEFT, key.RIGHT, key.UP, key.DOWN):
             turn = {key.RIGHT: (1, 0), key.LEFT: (-1, 0), key.UP: (0, 1), key.DOWN: (0, -1)}[symbol]
             self.act(actions.Tilt(self.azimuth(*turn), angle=12.0, hold=0.5))
         elif symbol == key.S:
-            self.act(actions.Shake(amplitude=0.003, frequency=8.0, duration=0.6, azimuth=self.azimuth(1, 0)))
+            shake = strokes.GENTLE_SHAKE if modifiers & key.MOD_SHIFT else strokes.HARD_SHAKE
+            self.act(dataclasses.replace(shake, azimuth=round(self.azimuth(1, 0), 3)))
         elif symbol == key.T:
             self._throw()
         elif symbol == key.U:
@@ -554,19 +734,13 @@ class Hands:
             self._attach()
         elif symbol == key.L:
             self._pour()
-        elif symbol == key.E and self.sink is not None and isinstance(self.game, DiceInHand):
-            self.game.stop()  # Mount(a)ing: the player declares the turn over; the hands let go for a moment
+        elif symbol == key.E and isinstance(game, DiceInHand):
+            game.stop()  # Mount(a)ing: the player declares the turn over; the hands let go for a moment
             self.act(actions.Wait(0.1))
-        elif symbol == key.E and self.game is not None:
-            info = self.game.info
-            self.note(
-                f"in {info.title} a player cannot end the turn: it ends as the rules say (pyramid rules "
-                f"{info.number}) or after {self.game.time_limit:g} s"
-            )
         elif symbol == key.W:
             self.act(actions.Wait(0.5))
-        else:
-            return False
+        elif symbol == key.B:
+            return False  # held: the breath is read each frame (``breath``)
         return True
 
     def _ask(self, symbol: int) -> bool:
@@ -597,7 +771,7 @@ class Hands:
         game (whose dice are all in play), the die of that colour nearest the camera lying off the plate."""
         origin, direction = self.ray(*self.mouse)
         point = self._aim(origin, direction)
-        if self.sink is not None:
+        if self.skill_game is not None:
             readout = self.world.readout(require_rest=False)
             lying = [r for r in readout.dice.values() if not r.on_plate and r.colour == self.colour]
             lying.sort(key=lambda r: float(np.linalg.norm(np.array(r.position) - origin)))
@@ -606,7 +780,7 @@ class Hands:
             spare = self.spare_dice(self.colour, origin)
             self.take(spare[:1])
         if not spare:
-            where = "lying off the plate" if self.sink is not None else "left to throw"
+            where = "lying off the plate" if self.skill_game is not None else "left to throw"
             self.note(f"no {self.colour} die {where}")
             return
         azimuth = math.degrees(math.atan2(direction[1], direction[0]))
@@ -645,14 +819,15 @@ class Hands:
         if float(np.linalg.norm(poses[:, :3] - seat, axis=1).min()) < TOL.occupied * edge:
             self.note(f"the cell {cell} beyond that face of die {dice[n]} is taken")
             return
-        if self.sink is not None:
-            if not isinstance(self.game, Mounting):
-                self.note("only Mount(a)ing hands out dice to attach: lift, flick, blow, tilt, shake or throw")
+        game = self.skill_game
+        if game is not None:
+            if not isinstance(game, DiceInHand):
+                self.note(f"{game.info.title} hands out no dice to attach (H: help)")
                 return
-            if not self.game.hand:
+            if not game.hand:
                 self.note("the hand is empty")
                 return
-            die = self.game.next_die()
+            die = game.next_die()
         else:
             spare = self.spare_dice(self.colour, seat)
             if not spare:
@@ -667,16 +842,17 @@ class Hands:
         chosen colour from the box or, in Trulla, the player's own."""
         origin, direction = self.ray(*self.mouse)
         point = self._aim(origin, direction)
-        if self.sink is not None:
-            if not isinstance(self.game, Trulla):
-                self.note("only Trulla has a ladle: lift, flick, blow, tilt, shake or throw")
+        game = self.skill_game
+        if game is not None:
+            if not isinstance(game, Trulla):
+                self.note(f"only Trulla has a ladle, not {game.info.title} (H: help)")
                 return
-            dice = list(self.game.ladleful(LADLE))
+            dice = list(game.ladleful(LADLE))
         else:
             dice = self.spare_dice(self.colour, point)[:LADLE]
             self.take(dice)
         if not dice:
-            where = "in your hand" if self.sink is not None else f"{self.colour} left to pour"
+            where = "in your hand" if self.skill_game is not None else f"{self.colour} left to pour"
             self.note(f"no dice {where} to pour")
             return
         azimuth = math.degrees(math.atan2(direction[1], direction[0]))
@@ -692,7 +868,7 @@ class Hands:
         die = self.die_at(x, y)
         if die is None:
             return False
-        if self.sink is not None or not self.viewer.sandbox:
+        if self.skill_game is not None or not self.viewer.sandbox:
             self.note("in a game, hands do what its actions do: a die is carried only on the free table")
             return True
         world = self.world

@@ -66,3 +66,28 @@ def with_labels(text: str) -> str:
         return f"{slot_label(slot)} {match.group(0)}"
 
     return _SLOT.sub(label, text)
+
+
+@dataclass(frozen=True)
+class Guide:
+    """A line drawn over the picture through the world ``points`` (n, 3) where they are seen: an aim, a stroke's
+    line; ``rgba`` 0 to 255, ``width`` pixels."""
+
+    points: tuple[tuple[float, float, float], ...]
+    rgba: tuple[int, int, int, int] = (250, 210, 40, 255)
+    width: float = 3.0
+
+    @classmethod
+    def through(cls, points: np.ndarray, rgba: tuple[int, int, int, int], width: float = 3.0) -> Guide:
+        """A guide through ``points`` (n, 3)."""
+        return cls(tuple((float(p[0]), float(p[1]), float(p[2])) for p in np.asarray(points)), rgba, width)
+
+
+@dataclass(frozen=True)
+class Bar:
+    """A strength bar at window point (``x``, ``y``) (y from the bottom): ``share`` (0 to 1) filled, ``text`` above."""
+
+    share: float
+    text: str
+    x: float
+    y: float

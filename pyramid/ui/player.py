@@ -34,7 +34,8 @@ from pyramid.ui.viewer import Viewer, WindowClosed, watching
 HELP = (
     "drag: turn   wheel: zoom   shift-drag: pan   R: reset view   click a die: lift it out   drag a die: flick it\n"
     "right-drag a die: carry it (let go while moving: a throw)   "
-    "hold B: blow where the mouse points   arrows: tilt the plate   ctrl-drag: tilt that way   S: shake   W: wait\n"
+    "hold B: blow where the mouse points (B + wheel: stronger or weaker)   arrows: tilt the plate   W: wait\n"
+    "ctrl-drag: a stroke about the line where you press (ctrl-shift: where you let go)   S: shake (shift: gently)\n"
     "U: pull the die 8 mm out (shift-U: 4 mm)   A: attach a die beyond the face under the mouse   L: pour 6 dice\n"
     "P: place mode (click a funnel; Esc leaves it)   C: colour   O: faces   T: throw a die   H: help   Esc Esc: quit\n"
     "Space: pause   + and -: pace   point at a die: its faces   Ctrl+Z: undo (again: further back)   Ctrl+S: save"

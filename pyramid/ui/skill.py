@@ -13,25 +13,26 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from pyramid import geometry
 from pyramid.agents import Controller
 from pyramid.agents.seats import make_hand
 from pyramid.perception import Readout
 from pyramid.physics.actions import PhysicalAction
+from pyramid.physics.plate_motion import slab_vertices
 from pyramid.physics.world import World
 from pyramid.play import Match
-from pyramid.skillgames.base import DiceInHand, SkillGame
+from pyramid.skillgames.base import SkillGame
+from pyramid.skillgames.plate import TimedPlateGame, funnel_point
+from pyramid.ui.camera import PlateFollower
+from pyramid.ui.guide import goal_line, own_dice, skill_help
 from pyramid.ui.hands import Hands
+from pyramid.ui.marks import Mark, corner_marks
 from pyramid.ui.player import face_table, pace_text, wait_for_replay
 from pyramid.ui.replay import Move, Recorder, ReplayHand
 from pyramid.ui.viewer import Viewer, WindowClosed, watching
 
-SKILL_HELP = (
-    "drag: turn   wheel: zoom   shift-drag: pan   R: reset view   click a die: lift it out   drag a die: flick it\n"
-    "hold B: blow where the mouse points   arrows: tilt the plate   ctrl-drag: tilt that way   S: shake   W: wait\n"
-    "U: pull the die 8 mm out (shift-U: 4 mm)   A: attach a die of your hand beyond the face under the mouse\n"
-    "{end}L: pour 6 of your dice   T: throw a die lying off the plate (C colour)   H: help   Esc Esc: quit\n"
-    "Space: pause   + and -: pace   point at a die: its faces"
-)
+OWN_RGBA = (20, 90, 200, 255)  # the label on the person's own dice
+GOAL_RGBA = (20, 130, 40, 255)  # the label on the funnels a tilting game wants filled
 
 
 class WindowHand(Controller):
@@ -44,9 +45,14 @@ class WindowHand(Controller):
         self.hands = hands
 
     def act(self, game: SkillGame, readout: Readout, elapsed: float) -> PhysicalAction:
-        """Wait, drawing (the world stands still), until the person acts."""
+        """The action the person asked for while the last one ran, if any; else wait, drawing (the world stands
+        still), until the person acts."""
+        if self.hands.pending:
+            action = self.hands.pending.pop(0)
+            self.viewer.say(f"now: {action}")
+            return action
         chosen: list[PhysicalAction] = []
-        self.viewer.queue.clear()  # what the hands did while another player had the turn does not count
+        self.viewer.queue.clear()  # jobs of the free table's hands have no place in a game
         self.hands.sink = chosen.append
         self.hands.game = game  # the dice of the player's hand or ladle come from the game
         try:
@@ -68,7 +74,7 @@ def skill_text(
     mouse (``hover``); the log."""
     info = game.info
     scores = "   ".join(f"player {p} ({kinds[p]}): {s:g}" for p, s in enumerate(game.scores()))
-    lines = [f"{info.number}. {info.title}   {pace_text(viewer)}", scores]
+    lines = [f"{info.number}. {info.title}   {pace_text(viewer)}", goal_line(game), scores]
     if game.outcome is not None:
         lines += [game.outcome.result(), "Enter: replay the match   Esc Esc: quit"]
     elif world is not None and "start" in turn:
@@ -84,10 +90,37 @@ def skill_text(
     return "\n".join(lines + [hover, *viewer.messages[-6:]])
 
 
-def skill_help(game: SkillGame) -> str:
-    """The keys of a skill game in the window: E (end the turn) only where the player may say the turn is over."""
-    end = "E: end the turn   " if isinstance(game, DiceInHand) else ""
-    return SKILL_HELP.replace("{end}", end)
+def plate_view(world: World) -> tuple[np.ndarray, np.ndarray]:
+    """The plate's up (3,) as it lies now, and the points (n, 3) the camera must keep in view: the plate's corners
+    where they are and every die on or over it."""
+    rotation = geometry.quat_to_matrix(world.plate_pose[3:])[0]
+    corners = slab_vertices(world.physics.edge) @ rotation.T + world.plate_pose[:3]
+    readout = world.readout(require_rest=False)
+    _, poses = world.poses()
+    near = [poses[n, :3] for n, d in enumerate(world.dice) if readout.dice[d].on_plate]
+    return rotation[:, 2], np.vstack([corners, *near]) if near else corners
+
+
+def skill_marks(game: SkillGame, kinds: Sequence[str], world: World) -> list[Mark]:
+    """The marks of a skill game: the plate's corners, "yours" on the dice of the person to move (or of the first
+    person seat), and "goal" on the funnels a tilting game wants filled."""
+    readout = world.readout(require_rest=False)
+    marks = corner_marks(world.plate_pose, world.physics.edge) if world.plate else []
+    people = [p for p, k in enumerate(kinds) if k == "human"]
+    seat = game.to_move if game.to_move in people else (people[0] if people else None)
+    if seat is not None:
+        _, poses = world.poses()
+        index = {d: n for n, d in enumerate(world.dice)}
+        lift = np.array([0.0, 0.0, 0.9 * world.physics.edge])
+        for die in sorted(own_dice(game, seat, readout)):
+            point = poses[index[die], :3] + lift
+            marks.append(Mark("yours" if len(people) == 1 else f"p{seat}", tuple(point.tolist()), OWN_RGBA, 9))
+    if isinstance(game, TimedPlateGame) and game.outcome is None:
+        rotation = geometry.quat_to_matrix(world.plate_pose[3:])[0]
+        for slot in sorted(set(game.goal_slots(readout).values())):
+            point = world.plate_pose[:3] + rotation @ funnel_point(slot)
+            marks.append(Mark("goal", tuple(point.tolist()), GOAL_RGBA, 9))
+    return marks
 
 
 def play_skill_in_window(
@@ -112,7 +145,9 @@ def play_skill_in_window(
     game = make_game()
     viewer = Viewer(None, f"{game.info.number}. {game.info.title}", speed=speed)
     hands = Hands(viewer, np.random.default_rng([seed, 3]))
+    hands.person_seats = {n for n, k in enumerate(kinds) if k == "human"}
     viewer.push_handlers(hands)
+    follower = PlateFollower(viewer.camera)
     recorded: list[list[Move]] | None = None
     finished = game
     worlds: list[World] = []
@@ -132,11 +167,17 @@ def play_skill_in_window(
             players = [Recorder(p) for p in seats]
             turn: dict[str, float] = {}
 
+            hands.match, hands.pending = game, []
+
             def overlay(_: float, game: SkillGame = game, turn: dict[str, float] = turn) -> None:
                 world = viewer.world
                 if not framed and world is not None and world.dice:
                     viewer.frame_world()  # once, when the first turn's dice are set out
                     framed.append(True)
+                if world is not None:
+                    hands.update_jet()
+                    follower.follow(*plate_view(world), viewer.width / max(viewer.height, 1))
+                    viewer.marks = skill_marks(game, kinds, world)
                 status = skill_text(game, kinds, turn, world, viewer, hands.hover() if world is not None else "")
                 side = face_table(world.readout(require_rest=False).pyramid) if world is not None else ""
                 viewer.set_text(status, side, skill_help(game) if hands.show_help else "")

@@ -31,7 +31,8 @@ from pyramid.physics.tables import Table, next_free, save_table
 from pyramid.state import PyramidState
 from pyramid.tolerances import TOL
 from pyramid.ui.camera import OrbitCamera
-from pyramid.ui.marks import Mark
+from pyramid.ui.marks import Bar, Guide, Mark
+from pyramid.ui.overlay import FADED, covered, draw_guides, seen_points
 
 if TYPE_CHECKING:
     from pyramid.physics.world import World
@@ -538,6 +539,8 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
         self.acting = False  # inside one action of a person's: its jobs queued together, or a key or button held
         self.save_to: Path = Path("table.json")  # Ctrl+S writes here (or table-2.json, ... if taken)
         self.marks: list[Mark] = []  # text drawn where points of the world are seen (corner letters, funnel labels)
+        self.guides: list[Guide] = []  # lines drawn where points of the world are seen (an aim, a stroke's line)
+        self.bar: Bar | None = None  # a strength bar (while a flick or a stroke is dragged)
 
     # -- drawing ---------------------------------------------------------------------------------
 
@@ -569,11 +572,24 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
         self.view = Mat4()
         self.status.y = self.side.y = self.height - 12
         self.side.x = self.width - 12
+        under = self._under_panels()
         for label, panel in self.panels.items():
             panel.visible = bool(label.text.strip())
             panel.x, panel.y, panel.width, panel.height = text_box(label)
+            # A panel over a die or a mark fades, its text with it, so that what lies under it shows.
+            fade = FADED if panel.visible and covered(text_box(label), under) else 1.0
+            panel.opacity = round(PANEL_RGBA[3] * fade)
+            label.color = (*label.color[:3], round(255 * fade))
         self._draw_marks()
         self.hud.draw()
+        draw_guides(self.guides, self.bar, self.camera, self.width, self.height)
+
+    def _under_panels(self) -> np.ndarray:
+        """Window points (n, 2) no panel may hide: the dice's centres and the marks."""
+        points = [np.asarray(m.point) for m in self.marks]
+        if self.world is not None:
+            points += list(self.world.poses()[1][:, :3])
+        return seen_points(self.camera, np.array(points).reshape(-1, 3), self.width, self.height)
 
     def _draw_marks(self) -> None:
         """The marks (corner letters, funnel labels) where their points are seen, each on a small pale panel."""

@@ -1,0 +1,78 @@
+"""The window's strokes and flicks as actions (no display): the line, the way the dice hop, the strength."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from pyramid.dice import EDGE
+from pyramid.physics import plate_motion
+from pyramid.physics.settings import Physics
+from pyramid.ui import strokes
+from pyramid.units import GRAVITY
+
+H = 0.026  # metres: the drawing plane, through the seated dice's centres
+
+
+def _stroke(dx: float, dy: float, speed: float, pull: bool = False) -> strokes.Stroke:
+    return strokes.Stroke(np.array([0.01, 0.02, H]), np.array([0.01 + dx, 0.02 + dy, H]), speed, pull)
+
+
+def test_a_push_turns_about_the_line_where_the_drag_began_and_throws_the_dice_beyond_it_the_way_of_the_drag() -> None:
+    stroke = _stroke(0.0, 0.03, 0.5)
+    tilt = stroke.tilt()
+    assert tilt.pivot == (0.01, 0.02, H)
+    assert tilt.direction == pytest.approx(90.0)
+    assert tilt.preset == strokes.HELD + strokes.SWEEP, "the dice's side is lowered first, then jolted up"
+    assert tilt.accelerate == 0.9, "stopped short"
+    hops = stroke.hops({1: np.array([0.0, 0.07, H]), 2: np.array([0.0, -0.03, H])})
+    assert set(hops) == {1}, "the die behind the line is pressed, not thrown"
+    assert hops[1] == pytest.approx(stroke.turn_speed * 0.05)
+
+
+def test_a_pull_turns_about_the_line_where_the_drag_ended_and_throws_the_dice_before_it() -> None:
+    stroke = _stroke(0.03, 0.0, 0.5, pull=True)
+    tilt = stroke.tilt()
+    assert tilt.pivot == (0.04, 0.02, H)
+    assert tilt.preset == strokes.HELD - strokes.SWEEP, "the dice's side rises through the stroke"
+    hops = stroke.hops({1: np.array([-0.02, 0.0, H]), 2: np.array([0.09, 0.0, H])})
+    assert set(hops) == {1}
+    assert hops[1] == pytest.approx(stroke.turn_speed * 0.06)
+
+
+def test_a_quicker_drag_is_a_quicker_turn_within_what_a_hand_can_do() -> None:
+    speeds = [_stroke(0.03, 0.0, v).turn_speed for v in (0.05, 0.2, 0.4, 0.6, 5.0)]
+    assert speeds == sorted(speeds) and len(set(speeds)) == 5, "faster, up to the hand's quickest"
+    assert speeds[0] == strokes.SLOWEST and speeds[-1] == strokes.FASTEST
+    dt = Physics().time_step
+    for v in (0.05, 0.4, 5.0):
+        tilt = _stroke(0.03, 0.0, v).doable_tilt(EDGE, dt)
+        plate_motion.check_hand(tilt, EDGE, dt)  # raises if no hand could make it
+    # A die 5 cm beyond the line of a 0.6 m/s stroke is thrown at about 0.6 m/s: it hops one funnel.
+    assert strokes.hop_word(_stroke(0.03, 0.0, 0.6).hops({1: np.array([0.06, 0.02, H])})[1]) == "hops one funnel"
+
+
+def test_the_drag_speed_is_read_over_its_last_moments() -> None:
+    samples = [(0.0, np.zeros(3)), (1.0, np.array([0.001, 0, 0])), (1.1, np.array([0.051, 0, 0]))]
+    assert strokes.drag_speed(samples) == pytest.approx(0.5), "a slow start does not weaken a quick stroke"
+    assert strokes.drag_speed(samples[:1]) == 0.0
+
+
+def test_a_flick_goes_the_way_of_the_drag_harder_the_longer_it_is() -> None:
+    flick = strokes.flick(7, np.array([0.1, 0.1, 0.008]), np.array([0.1, 0.0, 0.008]), 100)
+    assert flick.die == 7 and flick.azimuth == pytest.approx(-90.0)
+    assert flick.impulse < strokes.flick(7, np.zeros(3), np.ones(3), 200).impulse
+    assert strokes.flick_impulse(1e6) == strokes.FLICK_MOST and strokes.flick_strength(strokes.FLICK_MOST) == 1.0
+
+
+def test_the_hard_shake_can_lift_a_seated_die_over_its_rim_and_the_gentle_one_cannot() -> None:
+    dt = Physics().time_step
+    hard = plate_motion.peak_motion(strokes.HARD_SHAKE, EDGE, dt)[1]
+    gentle = plate_motion.peak_motion(strokes.GENTLE_SHAKE, EDGE, dt)[1]
+    # About 2 g lifts a seated die over its funnel's rim (pyramid.physics.plate_motion.Tilt).
+    assert hard > 2 * GRAVITY > gentle
+    plate_motion.check_hand(strokes.HARD_SHAKE, EDGE, dt)
+    shake = strokes.HARD_SHAKE
+    assert math.isclose(shake.amplitude * (2 * math.pi * shake.frequency) ** 2, hard, rel_tol=0.1)

@@ -1,0 +1,301 @@
+"""Skill games played to a win in the window with its own controls: a person's hands are driven through the same
+input handlers a mouse and keys reach (on_mouse_press, on_mouse_drag, on_mouse_release, on_key_press), under a
+virtual screen (Xvfb)."""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+import pyramid.physics.render  # noqa: F401 - loaded before the window's modules, which are unloaded after each module
+from pyramid.agents.plate_hands import TiltHand
+from pyramid.physics import actions
+from pyramid.physics.hands import unit
+from pyramid.registry import find_game
+from pyramid.skillgames.base import SkillGame
+
+if TYPE_CHECKING:
+    from pyramid.ui.hands import Hands
+    from pyramid.ui.viewer import Viewer
+
+pytest.importorskip("pyglet", reason="the window needs pyglet 2: pip install -e '.[view]'")
+if shutil.which("Xvfb") is None:
+    pytest.skip("the window tests need a virtual screen: apt-get install xvfb", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def display() -> Iterator[str]:
+    """A private Xvfb screen."""
+    number = next(n for n in range(120, 240) if not Path(f"/tmp/.X11-unix/X{n}").exists())
+    server = subprocess.Popen(
+        ["Xvfb", f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.time() + 10
+    while not Path(f"/tmp/.X11-unix/X{number}").exists():
+        if time.time() > deadline or server.poll() is not None:
+            server.kill()
+            pytest.fail("Xvfb did not start")
+        time.sleep(0.05)
+    old = os.environ.get("DISPLAY")
+    os.environ["DISPLAY"] = f":{number}"
+    yield f":{number}"
+    if old is None:
+        del os.environ["DISPLAY"]
+    else:
+        os.environ["DISPLAY"] = old
+    server.terminate()
+    server.wait(5)
+
+
+class Person:
+    """A person at the window: a clock for the drag speeds, and gestures sent to the hands' event handlers."""
+
+    def __init__(self, hands: Hands) -> None:
+        self.hands = hands
+        self.now = 100.0
+        hands.clock = lambda: self.now
+
+    @property
+    def viewer(self) -> Viewer:
+        return self.hands.viewer
+
+    def pixel(self, point: np.ndarray) -> tuple[int, int]:
+        """Window pixel (y from the bottom, as pyglet counts) where the world ``point`` is seen."""
+        x, y = self.viewer.camera.project(np.asarray(point), self.viewer.width, self.viewer.height)
+        return round(x), round(y)
+
+    def drag(self, a: tuple[int, int], b: tuple[int, int], seconds: float, modifiers: int = 0) -> None:
+        """Press at ``a``, move through the middle, let go at ``b``, ``seconds`` later."""
+        from pyglet.window import mouse
+
+        mid = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
+        self.hands.on_mouse_press(*a, mouse.LEFT, modifiers)
+        self.now += seconds / 2
+        self.hands.on_mouse_drag(*mid, mid[0] - a[0], mid[1] - a[1], mouse.LEFT, modifiers)
+        self.now += seconds / 2
+        self.hands.on_mouse_drag(*b, b[0] - mid[0], b[1] - mid[1], mouse.LEFT, modifiers)
+        self.hands.on_mouse_release(*b, mouse.LEFT, modifiers)
+        self.now += 1.0
+
+    def click(self, point: np.ndarray) -> None:
+        from pyglet.window import mouse
+
+        x, y = self.pixel(point)
+        self.hands.on_mouse_motion(x, y, 0, 0)
+        self.hands.on_mouse_press(x, y, mouse.LEFT, 0)
+        self.hands.on_mouse_release(x, y, mouse.LEFT, 0)
+
+    def key(self, symbol: int, modifiers: int = 0) -> None:
+        self.hands.on_key_press(symbol, modifiers)
+
+    def stroke(self, tilt: actions.Tilt) -> None:
+        """Draw the stroke that makes ``tilt`` (a two-handed jolt about a line, as the programmed hand plans it):
+        ctrl-drag from the line the way the dice hop (a push) or, ctrl-shift, from before the line to it (a pull),
+        as fast as the turn needs."""
+        from pyglet.window import key
+
+        from pyramid.ui import strokes
+
+        assert tilt.pivot is not None
+        pull = tilt.preset < tilt.angle
+        sweep = math.radians(abs(tilt.preset - tilt.angle))
+        speed = 2 * sweep / tilt.ramp * strokes.REFERENCE  # the mouse's speed over the plate
+        d = unit(tilt.direction)
+        pivot = np.array(tilt.pivot)
+        start, end = (pivot - 0.04 * d, pivot) if pull else (pivot, pivot + 0.04 * d)
+        a, b = self.pixel(start), self.pixel(end)
+        # The time the drag takes over the pixels it really covers, read back on the drawing plane.
+        pa, pb = self.hands.plane_point(*a, pivot[2]), self.hands.plane_point(*b, pivot[2])
+        assert pa is not None and pb is not None
+        seconds = float(np.linalg.norm((pb - pa)[:2])) / speed
+        self.drag(a, b, seconds, key.MOD_CTRL | (key.MOD_SHIFT if pull else 0))
+
+
+def play(
+    monkeypatch: pytest.MonkeyPatch,
+    number: int,
+    kinds: list[str],
+    seed: int,
+    turn: Callable[[Person, SkillGame], None],
+    options: dict[str, str] | None = None,
+    between: Callable[[Person], None] | None = None,
+) -> tuple[SkillGame, list[str]]:
+    """Play game ``number`` in the window; ``turn`` makes the person's next action each time the window waits for
+    one, ``between`` is called once in each picture drawn while another player moves. Returns the game and
+    every line the window said."""
+    from pyramid.ui.hands import Hands
+    from pyramid.ui.skill import play_skill_in_window
+    from pyramid.ui.viewer import Viewer
+
+    made: list[Person] = []
+    said: list[str] = []
+    original_init, original_frame, original_say = Hands.__init__, Viewer.frame, Viewer.say
+    deadline = time.time() + 1500
+
+    def init(self: Hands, *args: object) -> None:
+        original_init(self, *args)  # type: ignore[arg-type]
+        made.append(Person(self))
+
+    def frame(self: Viewer, simulated: float) -> None:
+        original_frame(self, simulated)
+        if time.time() > deadline:
+            self.has_exit = True  # the test gives up: the window closes
+        person = made[-1]
+        hands = person.hands
+        if hands.sink is not None and hands.game is not None and self.world is not None:
+            turn(person, hands.game)
+        elif between is not None and hands.match is not None and self.world is not None:
+            between(person)
+
+    def say(self: Viewer, text: str) -> None:
+        said.extend(text.splitlines())
+        original_say(self, text)
+
+    monkeypatch.setattr(Hands, "__init__", init)
+    monkeypatch.setattr(Viewer, "frame", frame)
+    monkeypatch.setattr(Viewer, "say", say)
+    game_type = find_game(number, SkillGame)
+    game = play_skill_in_window(game_type, kinds, seed=seed, options=options, replays=0, speed=50.0)
+    return game, said
+
+
+def tilt_turn(planner: TiltHand) -> Callable[[Person, SkillGame], None]:
+    """The person's turn at a tilting game: the programmed hand's plan, made with the window's controls."""
+    from pyglet.window import key
+
+    def turn(person: Person, game: SkillGame) -> None:
+        world = person.viewer.world
+        assert world is not None
+        action = planner.act(game, world.readout(require_rest=False), 0.0)  # type: ignore[arg-type]
+        if isinstance(action, actions.Tilt):
+            person.stroke(action)
+        elif isinstance(action, actions.Shake):
+            person.key(key.S, key.MOD_SHIFT)  # the gentle shake: it seats dice left leaning
+        else:
+            person.key(key.W)
+
+    return turn
+
+
+@pytest.mark.slow  # a whole timed turn each, about 6 minutes of a loaded machine
+@pytest.mark.parametrize(("number", "seed"), [(3, 1), (4, 2)], ids=["Faraday", "Coulomb"])
+def test_a_person_solves_a_tilting_game_with_strokes_drawn_in_the_window(
+    display: str, monkeypatch: pytest.MonkeyPatch, number: int, seed: int
+) -> None:
+    planner = TiltHand(np.random.default_rng([seed, 7]))
+    game, said = play(monkeypatch, number, ["human"], seed, tilt_turn(planner))
+    assert game.outcome is not None, "the game ended"
+    (record,) = game.records
+    assert record.end.success, f"the person's turn failed: {record.end.note}"
+    strokes = [line for line in said if "stopped short" in line]
+    assert len(strokes) >= 3, "the turn was played with strokes drawn in the window"
+    assert not [line for line in said if line.startswith("refused")]
+
+
+def test_a_person_wins_flickers_flicking_only_their_own_dice(display: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pyramid.skillgames.throwing import Flickers
+    from pyramid.ui import guide, strokes
+
+    tried_theirs: list[bool] = []
+    asked_between: list[bool] = []
+
+    def turn(person: Person, game: SkillGame) -> None:
+        assert isinstance(game, Flickers)
+        world = person.viewer.world
+        assert world is not None
+        readout = world.readout(require_rest=False)
+        dice, poses = world.poses()
+        where = {d: poses[n, :3] for n, d in enumerate(dice)}
+        if not tried_theirs:
+            # The opponent's die first: refused, and the turn is still the person's.
+            tried_theirs.append(True)
+            theirs = game.own[1][0]
+            x, y = person.pixel(where[theirs])
+            person.drag((x, y), (x + 150, y), 0.2)
+            assert person.hands.sink is not None, "a refused flick is no action"
+            return
+        mine = sorted(guide.touchable(game, readout) or set())
+        die = mine[0]
+        heading = -where[die][:2] / np.linalg.norm(where[die][:2])  # towards the plate's middle
+        a = person.pixel(where[die])
+        b = person.pixel(where[die] + 0.03 * np.append(heading, 0.0))
+        way = np.subtract(b, a) / np.linalg.norm(np.subtract(b, a))
+        pixels = 0.008 / strokes.FLICK_PER_PIXEL
+        end = (round(a[0] + pixels * way[0]), round(a[1] + pixels * way[1]))
+        person.hands.on_mouse_press(*a, 1, 0)
+        person.hands.on_mouse_drag(*end, 0, 0, 1, 0)
+        assert person.viewer.guides and person.viewer.bar is not None, "the aim line and strength show while dragging"
+        person.hands.on_mouse_release(*end, 1, 0)
+
+    def between(person: Person) -> None:
+        game = person.hands.match
+        if not asked_between and isinstance(game, Flickers) and game.to_move == 1 and person.viewer.world:
+            # While the other player moves, the person flicks one of their dice: refused, never queued.
+            dice, poses = person.viewer.world.poses()
+            for die in game.own[0]:
+                x, y = person.pixel(poses[dice.index(die), :3])
+                if person.hands.die_at(x, y) == die:
+                    asked_between.append(True)
+                    person.drag((x, y), (x + 150, y), 0.2)
+                    assert not person.hands.pending
+                    break
+
+    game, said = play(monkeypatch, 7, ["human", "flick"], 2, turn, between=between)
+    assert game.outcome is not None and game.outcome.winners == (0,), "\n".join(said[:60])
+    assert any(line.startswith("refused: die") and "not yours" in line for line in said)
+    assert asked_between and any(line.startswith("not your turn") for line in said)
+    flicks = [r for r in game.records if r.player == 0]
+    assert all(r.actions == 1 for r in flicks), "each of the person's turns was one flick of their own"
+
+
+def test_a_person_takes_dice_in_dice_mikado_and_the_top_is_refused(
+    display: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pyglet.window import key
+
+    from pyramid.skillgames.standing import DiceMikado
+
+    asked: list[str] = []
+
+    def turn(person: Person, game: SkillGame) -> None:
+        assert isinstance(game, DiceMikado)
+        world = person.viewer.world
+        assert world is not None
+        dice, poses = world.poses()
+        where = {d: poses[n, :3] for n, d in enumerate(dice)}
+        if not asked:
+            asked.append("top")
+            person.click(where[game.top_die])  # the top: refused
+            assert person.hands.sink is not None
+            person.key(key.S)  # no shaking in Dice Mikado
+            return
+        readout = world.readout(require_rest=False)
+        # The lowest die that shows a face and is not the top, where the mouse finds it.
+        for die in sorted(where, key=lambda d: where[d][2]):
+            if die != game.top_die and readout.dice[die].slot is not None:
+                x, y = person.pixel(where[die])
+                if person.hands.die_at(x, y) == die:
+                    asked.append(str(die))
+                    person.click(where[die])
+                    person.key(key.W)  # while the lift runs: queued, then done as the next action
+                    return
+        person.key(key.W)
+
+    game, said = play(monkeypatch, 6, ["human"], 3, turn, options={"layers": "3"})
+    assert game.outcome is not None
+    assert game.outcome.scores[0] >= 1, "the person took dice out"
+    assert any("may not be touched" in line for line in said), "the top die is refused"
+    assert any(line.startswith("Dice Mikado allows no shake") for line in said)
+    queued = [line for line in said if line.startswith("queued: wait")]
+    assert queued and any(line.startswith("now: wait") for line in said), "a W while lifting waits, then runs"
