@@ -13,6 +13,7 @@ box with a margin) this prints one row of docs/studies/real-dice.md's first tabl
 
     nice -n 10 .venv/bin/python examples/real_dice_study.py                      # every shape, 10 s each
     nice -n 10 .venv/bin/python examples/real_dice_study.py --shapes box,hull --seconds 2 --spread 5e-5
+    .venv/bin/python examples/real_dice_study.py --tower       # Emag's face-on-face tower of six, each shape
 
 The fair-die and long-dice columns come from ``pyramid experiment`` with ``--set physics.die_shape=...``
 (the commands are on the study's page).
@@ -80,13 +81,36 @@ def awake_pyramid(physics: Physics, seconds: float) -> Figure:
     return Figure(physics.die_shape, seconds / spent, float(sag.mean()), float(sag.max()), spent)
 
 
+def tower_drift(physics: Physics, seeds: int = 5, dice: int = 6, seconds: float = 3.0) -> list[float]:
+    """Emag's face-on-face tower: ``dice`` dice set exactly on one another on the bare table, each world
+    nudged by its jitter seed; how far the top die drifts sideways in ``seconds`` (edges), per seed."""
+    drifts = []
+    for seed in range(seeds):
+        world = World(replace(physics, jitter=seed, local=False), plate=False)
+        a = physics.edge
+        for n in range(dice):
+            world.throw(n, (0.0, 0.0, a / 2 + n * a + 1e-5 * (n + 1)))
+        world.step(seconds)
+        _, poses = world.poses()
+        drifts.append(float(np.linalg.norm(poses[-1, :2]) / a))
+        world.close()
+    return drifts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shapes", default=",".join(DIE_SHAPES), help="die shapes, comma-separated")
     parser.add_argument("--seconds", type=float, default=10.0, help="simulated seconds of the awake pyramid")
     parser.add_argument("--radius", type=float, default=Physics().edge_radius, help="edge_radius (m)")
     parser.add_argument("--spread", type=float, default=0.0, help="size_spread (m)")
+    parser.add_argument("--tower", action="store_true", help="only Emag's tower of six dice, five nudged seeds")
     args = parser.parse_args()
+    if args.tower:
+        for shape in args.shapes.split(","):
+            drifts = tower_drift(Physics(die_shape=shape, edge_radius=args.radius, size_spread=args.spread))
+            fell = sum(d > 0.5 for d in drifts)
+            print(f"{shape:<9} tower of 6: top die's drift in 3 s (edges) {[round(d, 3) for d in drifts]}; fell {fell}")
+        return
     shapes = args.shapes.split(",")
     print(
         f"{'shape':<9} {'table':>5} {'on die':>6}  {'reads':<5} {'apex mm':>8} {'worst':>6}  {'x real':>7} "

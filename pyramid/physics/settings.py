@@ -23,9 +23,11 @@ class Physics:
     sinks and creeps apart (0.24 edges in 3 s). What holds it (measured, see the README):
     split impulse on for every penetration (threshold 0; Bullet's -0.04 m never triggers), no
     contact slop (PyBullet's 1 mm is 0.06 edges), a 2 mm breaking threshold, warm starting 1 and
-    24 solver iterations. Dice are sharp boxes: Bullet's box-box contacts give a full contact patch
-    in one step, where a rounded convex hull gets one point per step and never rests on a table (with
-    separating-axis contacts it rests, but costs twice as much and stands 1 mm off box shapes).
+    24 solver iterations. Dice are sharp boxes by default: Bullet's box-box contacts give a full
+    contact patch in one step. Rounded dice are options (``die_shape``): a rounded convex hull gets
+    one point a step from Bullet's boxes and spins on a table for ever, so with hull dice the table
+    and plate are convex meshes too and every pair is clipped polyhedron against polyhedron (four
+    points at once, 0.94x the box's speed; docs/studies/real-dice.md).
 
     Settings (each can be set in a scene file's ``[physics]`` table, or swept in an experiment):
       edge, proportions   the die's edge (m) and its box relative to it (a die is a cube: 1, 1, 1)
