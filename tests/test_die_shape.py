@@ -30,6 +30,7 @@ def test_the_box_is_the_default() -> None:
         ({"edge_radius": 0.008}, "edge_radius"),
         ({"size_spread": -1e-5}, "size_spread"),
         ({"size_spread": 0.001}, "size_spread"),
+        ({"hull_segments": 0}, "hull_segments"),
     ],
 )
 def test_bad_settings_are_refused_by_name(settings: dict[str, object], named: str) -> None:
@@ -46,6 +47,7 @@ def test_bad_settings_are_refused_by_name(settings: dict[str, object], named: st
         ({"edge_radius": 0.002, "proportions": [1, 1, 0.2]}, "physics.edge_radius", "0.0016 m"),
         ({"size_spread": 0.0004}, "physics.size_spread", "at most 0.02"),
         ({"size_seed": -1}, "physics.size_seed", "whole number"),
+        ({"hull_segments": 9}, "physics.hull_segments", "from 1 to 8"),
     ],
 )
 def test_scene_errors_name_the_key(physics: dict[str, object], key: str, says: str) -> None:
@@ -99,10 +101,10 @@ def test_sizes_are_seeded_per_die_and_spread_as_asked() -> None:
     assert np.abs(edges - spread.edge).max() <= SIZE_CLIP * 5e-5 + 1e-15
 
 
-@pytest.mark.parametrize("shape", DIE_SHAPES)
-def test_a_die_lying_on_a_face_touches_at_four_points(shape: str) -> None:
+@pytest.mark.parametrize(("shape", "segments"), [(s, 1) for s in DIE_SHAPES] + [("hull", 2)])
+def test_a_die_lying_on_a_face_touches_at_four_points(shape: str, segments: int) -> None:
     """On the table and on another die, 0.2 s after being put down: a full contact patch, no rocking."""
-    physics = Physics(die_shape=shape)
+    physics = Physics(die_shape=shape, hull_segments=segments)
     a = physics.edge
     world = World(physics, plate=False)
     world.throw(0, (0.0, 0.0, a / 2 + 1e-5))

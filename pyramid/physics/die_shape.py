@@ -16,7 +16,6 @@ from pyramid.physics.assets import rounded_box_volume, rounded_hull_file
 from pyramid.physics.bullet import BulletClient, pb
 from pyramid.physics.settings import Physics
 
-HULL_SEGMENTS = 1  # steps per quarter circle of a rounded edge of the hull: 1 bevels it (see the study)
 # Bullet's convex hulls meet other hulls by polyhedral clipping, which ignores the collision margin, but
 # meet the table's and the plate's boxes by GJK, which adds it around the hull: a die stands that far off
 # a box. PyBullet's 1 mm made them stand 1 mm off; with none, a die falling tilted onto the table touches it
@@ -40,7 +39,7 @@ def make_die_shape(c: BulletClient, ph: Physics, scale: float = 1.0) -> int:
     if ph.die_shape in ("box", "margin"):
         return c.createCollisionShape(pb.GEOM_BOX, halfExtents=half.tolist())
     if ph.die_shape == "hull":
-        path = rounded_hull_file(half, radius, HULL_SEGMENTS)
+        path = rounded_hull_file(half, radius, ph.hull_segments)
         return c.createCollisionShape(pb.GEOM_MESH, fileName=str(path), flags=pb.URDF_INITIALIZE_SAT_FEATURES)
     return _compound(c, half, radius)
 
