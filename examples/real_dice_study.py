@@ -103,11 +103,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="simulated seconds of the awake pyramid")
     parser.add_argument("--radius", type=float, default=Physics().edge_radius, help="edge_radius (m)")
     parser.add_argument("--spread", type=float, default=0.0, help="size_spread (m)")
+    parser.add_argument("--segments", type=int, default=Physics().hull_segments, help="hull_segments")
     parser.add_argument("--tower", action="store_true", help="only Emag's tower of six dice, five nudged seeds")
     args = parser.parse_args()
     if args.tower:
         for shape in args.shapes.split(","):
-            drifts = tower_drift(Physics(die_shape=shape, edge_radius=args.radius, size_spread=args.spread))
+            drifts = tower_drift(
+                Physics(die_shape=shape, edge_radius=args.radius, size_spread=args.spread, hull_segments=args.segments)
+            )
             fell = sum(d > 0.5 for d in drifts)
             print(f"{shape:<9} tower of 6: top die's drift in 3 s (edges) {[round(d, 3) for d in drifts]}; fell {fell}")
         return
@@ -118,7 +121,9 @@ def main() -> None:
     )
     box_speed = None
     for shape in ["box", *[s for s in shapes if s != "box"]]:
-        physics = Physics(die_shape=shape, edge_radius=args.radius, size_spread=args.spread)
+        physics = Physics(
+            die_shape=shape, edge_radius=args.radius, size_spread=args.spread, hull_segments=args.segments
+        )
         table, stacked = contacts_at_rest(physics)
         right, height, worst = pyramid_readback(physics)
         awake = awake_pyramid(replace(physics, local=False), args.seconds)
