@@ -588,7 +588,7 @@ class Hands:
                 self._choose_at(x0, y0)
         elif die == -1:
             stroke = self._draw_stroke(x, y, pull=bool((modifiers | pressed) & key.MOD_SHIFT))
-            self.drag_points = []
+            self.drag_points, self.viewer.guides, self.viewer.bar = [], [], None
             if length >= CLICK and stroke is not None and self.may("stroke"):
                 self.act(stroke.doable_tilt(self.world.physics.edge, self.world.physics.time_step))
             elif length >= CLICK and stroke is None:

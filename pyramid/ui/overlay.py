@@ -13,7 +13,8 @@ from pyramid.ui.camera import OrbitCamera
 from pyramid.ui.marks import Bar, Guide
 
 BAR_SIZE = (140, 12)  # pixels: the strength bar's width and height
-FADED = 0.3  # a panel over a die or a mark keeps this share of its opacity, its text too
+BAR_TEXT_WIDTH = 380  # pixels: the text above the bar wraps at this width
+FADED = 0.45  # a panel over a die or a mark keeps this share of its opacity, its text too
 
 
 def draw_guides(guides: Sequence[Guide], bar: Bar | None, camera: OrbitCamera, width: int, height: int) -> None:
@@ -26,12 +27,28 @@ def draw_guides(guides: Sequence[Guide], bar: Bar | None, camera: OrbitCamera, w
             keep.append(pyglet.shapes.Line(x0, y0, x1, y1, guide.width, color=guide.rgba, batch=batch))
     if bar is not None:
         w, h = BAR_SIZE
-        x, y = bar.x + 16, bar.y + 16
+        # Beside the mouse, kept inside the window with room for its text.
+        x = min(bar.x + 16, width - BAR_TEXT_WIDTH - 8)
+        y = min(bar.y + 16, height - h - 60)
+        behind, front = pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=1)
         keep.append(pyglet.shapes.Rectangle(x - 2, y - 2, w + 4, h + 4, color=(30, 30, 40, 200), batch=batch))
         share = float(np.clip(bar.share, 0.0, 1.0))
         red = int(60 + 190 * share)
         keep.append(pyglet.shapes.Rectangle(x, y, max(1.0, w * share), h, color=(red, 200 - red // 2, 60), batch=batch))
-        keep.append(pyglet.text.Label(bar.text, x=x, y=y + h + 4, font_size=10, color=(20, 20, 30, 255), batch=batch))
+        text = pyglet.text.Label(
+            bar.text,
+            x=x,
+            y=y + h + 4,
+            anchor_y="bottom",
+            font_size=10,
+            color=(20, 20, 30, 255),
+            multiline=True,
+            width=BAR_TEXT_WIDTH,
+            batch=batch,
+            group=front,
+        )
+        box = (x - 3, y + h + 2, text.content_width + 6, text.content_height + 4)
+        keep += [text, pyglet.shapes.Rectangle(*box, color=(246, 246, 242, 200), batch=batch, group=behind)]
     batch.draw()
 
 

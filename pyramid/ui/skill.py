@@ -9,6 +9,7 @@ programmed player returns.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Sequence
 
 import numpy as np
@@ -26,6 +27,7 @@ from pyramid.skillgames.plate import TimedPlateGame, funnel_point
 from pyramid.ui.camera import PlateFollower
 from pyramid.ui.guide import goal_line, own_dice, skill_help
 from pyramid.ui.hands import Hands
+from pyramid.ui.marks import CORNERS as CORNER_LETTERS
 from pyramid.ui.marks import Mark, corner_marks
 from pyramid.ui.player import face_table, pace_text, wait_for_replay
 from pyramid.ui.replay import Move, Recorder, ReplayHand
@@ -33,6 +35,7 @@ from pyramid.ui.viewer import Viewer, WindowClosed, watching
 
 OWN_RGBA = (20, 90, 200, 255)  # the label on the person's own dice
 GOAL_RGBA = (20, 130, 40, 255)  # the label on the funnels a tilting game wants filled
+PLATE_CORNERS = tuple(slot for _, slot in CORNER_LETTERS)  # the corner funnels, in the order of their marks
 
 
 class WindowHand(Controller):
@@ -68,10 +71,16 @@ class WindowHand(Controller):
 
 
 def skill_text(
-    game: SkillGame, kinds: Sequence[str], turn: dict[str, float], world: World | None, viewer: Viewer, hover: str = ""
+    game: SkillGame,
+    kinds: Sequence[str],
+    turn: dict[str, float],
+    world: World | None,
+    viewer: Viewer,
+    hover: str = "",
+    queued: Sequence[PhysicalAction] = (),
 ) -> str:
-    """The overlay of a skill game: title, scores, whose turn and its clock, or the outcome; the die under the
-    mouse (``hover``); the log."""
+    """The overlay of a skill game: title, goal, scores, whose turn and its clock, or the outcome; the actions
+    ``queued`` to run after the one running; the die under the mouse (``hover``); the log."""
     info = game.info
     scores = "   ".join(f"player {p} ({kinds[p]}): {s:g}" for p, s in enumerate(game.scores()))
     lines = [f"{info.number}. {info.title}   {pace_text(viewer)}", goal_line(game), scores]
@@ -87,6 +96,8 @@ def skill_text(
             lines.append(f"this turn so far: {taken} {'die' if taken == 1 else 'dice'} taken out")
     elif world is not None:
         lines.append("setting out the dice for the next turn")
+    if queued:
+        lines.append("queued, to run next: " + "; ".join(map(str, queued)))
     return "\n".join(lines + [hover, *viewer.messages[-6:]])
 
 
@@ -118,6 +129,11 @@ def skill_marks(game: SkillGame, kinds: Sequence[str], world: World) -> list[Mar
     if isinstance(game, TimedPlateGame) and game.outcome is None:
         rotation = geometry.quat_to_matrix(world.plate_pose[3:])[0]
         for slot in sorted(set(game.goal_slots(readout).values())):
+            if slot in PLATE_CORNERS and world.plate:
+                # A corner funnel to fill: its corner's letter says so, in the goal's colour.
+                n = PLATE_CORNERS.index(slot)
+                marks[n] = dataclasses.replace(marks[n], text=f"{marks[n].text}: goal", rgba=GOAL_RGBA)
+                continue
             point = world.plate_pose[:3] + rotation @ funnel_point(slot)
             marks.append(Mark("goal", tuple(point.tolist()), GOAL_RGBA, 9))
     return marks
@@ -178,7 +194,8 @@ def play_skill_in_window(
                     hands.update_jet()
                     follower.follow(*plate_view(world), viewer.width / max(viewer.height, 1))
                     viewer.marks = skill_marks(game, kinds, world)
-                status = skill_text(game, kinds, turn, world, viewer, hands.hover() if world is not None else "")
+                hover = hands.hover() if world is not None else ""
+                status = skill_text(game, kinds, turn, world, viewer, hover, hands.pending)
                 side = face_table(world.readout(require_rest=False).pyramid) if world is not None else ""
                 viewer.set_text(status, side, skill_help(game) if hands.show_help else "")
 
