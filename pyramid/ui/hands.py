@@ -360,7 +360,8 @@ class Hands:
             self.note(guide.refusal(game, control))
             return False
         if self.sink is None and (game.outcome is not None or game.to_move not in self.person_seats):
-            who = "the game is over" if game.outcome is not None else f"player {game.to_move} is moving"
+            who = f"player {game.to_move} is moving" if self.person_seats else "the match is being replayed"
+            who = "the game is over" if game.outcome is not None else who
             self.note(f"not your turn ({who}): nothing done")
             return False
         return True

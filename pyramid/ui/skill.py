@@ -161,7 +161,6 @@ def play_skill_in_window(
     game = make_game()
     viewer = Viewer(None, f"{game.info.number}. {game.info.title}", speed=speed)
     hands = Hands(viewer, np.random.default_rng([seed, 3]))
-    hands.person_seats = {n for n, k in enumerate(kinds) if k == "human"}
     viewer.push_handlers(hands)
     follower = PlateFollower(viewer.camera)
     recorded: list[list[Move]] | None = None
@@ -183,7 +182,9 @@ def play_skill_in_window(
             players = [Recorder(p) for p in seats]
             turn: dict[str, float] = {}
 
+            # In a replay nobody acts: the person's recorded actions play again.
             hands.match, hands.pending = game, []
+            hands.person_seats = {n for n, k in enumerate(kinds) if k == "human"} if recorded is None else set()
 
             def overlay(_: float, game: SkillGame = game, turn: dict[str, float] = turn) -> None:
                 world = viewer.world
