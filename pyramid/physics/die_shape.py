@@ -16,10 +16,10 @@ from pyramid.physics.assets import rounded_box_volume, rounded_hull_file
 from pyramid.physics.bullet import BulletClient, pb
 from pyramid.physics.settings import Physics
 
-# Bullet's convex hulls meet other hulls by polyhedral clipping, which ignores the collision margin, but
-# meet the table's and the plate's boxes by GJK, which adds it around the hull: a die stands that far off
-# a box. PyBullet's 1 mm made them stand 1 mm off; with none, a die falling tilted onto the table touches it
-# at one point a step and spins on it for ever. 0.1 mm lets it come to rest on four.
+# Bullet's convex hulls meet other hulls by polyhedral clipping, which ignores the collision margin (with hull
+# dice the stage is made of hulls too: ``stage.polyhedral``), but meet every other shape (the hands' spheres
+# and boxes) by GJK, which adds the margin around the hull: PyBullet's 1 mm made a die stand 1 mm off a box;
+# with none, one falling tilted onto a box touched it at one point a step and spun on it for ever.
 HULL_MARGIN = 1e-4  # m
 SIZE_CLIP = 3.0  # standard deviations: the largest departure of a die's edge from the nominal
 
