@@ -37,6 +37,7 @@ def test_a_quick_row_measures_local_then_whole_with_the_target_on_local(step: st
     for row in rows:
         value = row.realtime if row.realtime is not None else row.steps
         assert value is not None and math.isfinite(value) and value > 0
+        assert row.cpu is not None and math.isfinite(row.cpu) and row.cpu > 0  # the same speed by processor time
     local, whole = rows
     assert local.target is not None and local.met is (value_of(local) >= local.target)
     assert whole.target is None and whole.met is None

@@ -77,6 +77,7 @@ class Result:
     wall: float  # wall-clock seconds of the same
     dice_stepped: float  # mean dice simulated per step (all of them with whole physics)
     restless: tuple[DieId, ...] = ()  # dice still moving when a settle timed out (a case that never rested)
+    cpu: float = 0.0  # processor seconds of the action and its settle (this process's: what another job cannot slow)
 
 
 def _spare(n: int) -> list[DieId]:
@@ -149,14 +150,14 @@ def run_case(case: Case, physics: Physics, settle_timeout: float = 10.0) -> Resu
         world.settle(timeout=settle_timeout)
         dice, before = world.poses()
         rng = np.random.default_rng([case.seed, 99])
-        start, tick = world.time, time.perf_counter()
+        start, tick, clock = world.time, time.perf_counter(), time.process_time()
         world.count_steps()
         restless: tuple[DieId, ...] = ()
         for action in case.actions:
             perform(world, action, rng)
             report = world.settle(timeout=settle_timeout, raise_on_timeout=False)
             restless = restless or report.moving
-        wall = time.perf_counter() - tick
+        wall, cpu = time.perf_counter() - tick, time.process_time() - clock
         simulated = world.time - start
         stepped = world.count_steps()
         readout = world.readout(require_rest=False)
@@ -166,7 +167,9 @@ def run_case(case: Case, physics: Physics, settle_timeout: float = 10.0) -> Resu
         shift, turn = shift_and_turn(before[stayed], after, physics.edge)
         moved = int((shift > TOL.moved_shift).sum())
         disturbed = int(((shift > DISTURBED) | (turn > 1.0)).sum())
-        return Result(case, physics.local, signature(readout), moved, disturbed, simulated, wall, stepped, restless)
+        return Result(
+            case, physics.local, signature(readout), moved, disturbed, simulated, wall, stepped, restless, cpu
+        )
     finally:
         world.close()
 

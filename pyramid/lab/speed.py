@@ -34,6 +34,7 @@ class Speed:
     wall: float | None = None  # wall seconds an action, or a game
     target: float | None = None  # the least ``realtime`` or ``steps`` that is fast enough (None: no target)
     note: str = ""
+    cpu: float | None = None  # ``realtime`` or ``steps`` a processor second: what the code costs on a busy machine
 
     @property
     def met(self) -> bool | None:
@@ -117,6 +118,7 @@ def case_speeds(label: str, cases: list[Case], physics: Physics, target: float |
         actions = sum(len(r.case.actions) for r in results)
         simulated = sum(r.simulated for r in results)
         wall = sum(r.wall for r in results)
+        cpu = sum(r.cpu for r in results)
         stepped = np.mean([r.dice_stepped for r in results])
         note = f"{simulated / actions:.2f} s simulated an action; {stepped:.0f} dice a step"
         out.append(
@@ -126,6 +128,7 @@ def case_speeds(label: str, cases: list[Case], physics: Physics, target: float |
                 wall=wall / actions,
                 target=target if local else None,
                 note=note,
+                cpu=simulated / cpu if cpu > 0 else None,
             )
         )
     return out
@@ -140,7 +143,7 @@ def environment_speeds(name: str, steps: int, physics: Physics, seed: int = 0) -
     for local in (True, False):
         env = make_environment(name, {"physics": replace(physics, local=local)})
         try:
-            tick = time.perf_counter()
+            tick, clock = time.perf_counter(), time.process_time()
             env.reset(seed=seed)
             env.action_space.seed(seed)
             episodes = 1
@@ -149,13 +152,14 @@ def environment_speeds(name: str, steps: int, physics: Physics, seed: int = 0) -
                 if terminated or truncated:
                     env.reset(seed=seed + episodes)
                     episodes += 1
-            wall = time.perf_counter() - tick
+            wall, cpu = time.perf_counter() - tick, time.process_time() - clock
         finally:
             env.close()
         target = ENV_TARGETS.get(name) if local else None
         mode = "local" if local else "whole"
         note = f"{steps} random steps, {episodes} episodes"
-        out.append(Speed(f"{name} environment: {mode}", steps=steps / wall, target=target, note=note))
+        speed = Speed(f"{name} environment: {mode}", steps=steps / wall, target=target, note=note, cpu=steps / cpu)
+        out.append(speed)
     return out
 
 
@@ -164,12 +168,13 @@ def game_speeds(title: str, seeds: int, physics: Physics) -> list[Speed]:
     game_cls = find_game(title)
     out = []
     for local in (True, False):
-        tick = time.perf_counter()
+        tick, clock = time.perf_counter(), time.process_time()
         for seed in range(seeds):
             play_game(game_cls, default_seats(game_cls), seed, physics=replace(physics, local=local))
-        wall = time.perf_counter() - tick
+        wall, cpu = time.perf_counter() - tick, time.process_time() - clock
         mode = "local" if local else "whole"
-        out.append(Speed(f"{title}, a physical game: {mode}", wall=wall / seeds, note=f"seeds 0 to {seeds - 1}"))
+        note = f"seeds 0 to {seeds - 1}; {cpu / seeds:.3f} processor s a game"
+        out.append(Speed(f"{title}, a physical game: {mode}", wall=wall / seeds, note=note))
     return out
 
 
@@ -194,12 +199,12 @@ def speed_steps(physics: Physics, quick: bool = False) -> list[tuple[str, Callab
 
 def speed_table(rows: list[Speed]) -> str:
     """The speed rows as a table: speed, wall time, target and whether it is met, then what local physics gains."""
-    lines = ["", f"{'':<52}{'x realtime':>10}{'steps/s':>9}{'wall s':>9}{'target':>9}  note"]
+    lines = ["", f"{'':<52}{'x realtime':>10}{'steps/s':>9}{'by cpu':>8}{'wall s':>9}{'target':>9}  note"]
     for s in rows:
         target = "" if s.target is None else f"{s.target:g}{'x' if s.realtime is not None else '/s'}"
         mark = {None: "", True: " met", False: " NOT met"}[s.met]
         lines.append(
-            f"{s.what:<52}{_number(s.realtime, 10)}{_number(s.steps, 9)}{_number(s.wall, 9, '.3f')}"
+            f"{s.what:<52}{_number(s.realtime, 10)}{_number(s.steps, 9)}{_number(s.cpu, 8)}{_number(s.wall, 9, '.3f')}"
             f"{target:>9}{mark:<8}  {s.note}"
         )
     by = {s.what: s for s in rows}
