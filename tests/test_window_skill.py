@@ -211,6 +211,7 @@ def test_a_person_solves_a_tilting_game_with_strokes_drawn_in_the_window(
     pytest.fail(f"the person solved none of the seeds: {notes}")
 
 
+@pytest.mark.slow  # up to 25 rounds of flicks: one to two minutes
 def test_a_person_wins_flickers_flicking_only_their_own_dice(display: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from pyramid.skillgames.throwing import Flickers
     from pyramid.ui import guide, strokes
