@@ -18,6 +18,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 from pyramid.lab.demo import run_demo
 from pyramid.lab.locality import KINDS, TOP_FOUR, Case, full_state, make_case, pyramid_centre, run_case
@@ -58,11 +59,11 @@ def cases() -> list[tuple[str, Callable[[], object]]]:
         mode = "local" if local else "whole"
         for kind in KINDS:
             for seed in (0, 1):
-                out.append((f"{kind} {seed} {mode}", lambda k=kind, s=seed, p=physics: run_case(make_case(k, s), p)))
-        out.append((f"bench lift {mode}", lambda p=physics: run_case(top_four, p)))
+                out.append((f"{kind} {seed} {mode}", partial(run_case, make_case(kind, seed), physics)))
+        out.append((f"bench lift {mode}", partial(run_case, top_four, physics)))
         for case in plate:
-            out.append((f"{case.kind} {mode}", lambda c=case, p=physics: run_case(c, p)))
-    out.append(("demo 1", lambda: run_demo(seed=1, picture=None)))
+            out.append((f"{case.kind} {mode}", partial(run_case, case, physics)))
+    out.append(("demo 1", partial(run_demo, seed=1, picture=None)))
     return out
 
 
@@ -73,7 +74,7 @@ def main() -> int:
     group.add_argument("--check", metavar="FILE", help="compare with the hashes recorded in FILE")
     parser.add_argument("--only", default="", help="run only the cases whose name contains this")
     args = parser.parse_args()
-    World.close = _hashing_close(World.close)  # type: ignore[method-assign]
+    World.close = _hashing_close(World.close)  # type: ignore[method-assign,assignment]  # hashed as it closes
     hashes: dict[str, list[str]] = {}
     for name, run in cases():
         if args.only not in name:
