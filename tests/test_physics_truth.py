@@ -187,7 +187,7 @@ def test_a_fast_shake_is_followed_in_sub_steps_not_sampled_to_nothing() -> None:
 
 @pytest.mark.parametrize(
     ("physics", "cause"),
-    [(Physics(density=1e-300), "not a number"), (Physics(edge=1e-6), "inside the table")],
+    [(Physics(density=1e-300), "not a number"), (Physics(edge=1e-6, edge_radius=1e-7), "inside the table")],
 )
 def test_a_state_that_cannot_be_is_an_error_naming_die_time_and_cause(physics: Physics, cause: str) -> None:
     world = World(physics)
