@@ -16,6 +16,9 @@ both cores; an idle core should be faster; --workers 2 halves it). A quick check
 
     nice -n 10 .venv/bin/python examples/cuboid_study.py --throws 20 --ratios 0.47,2.65 --workers 1
     .venv/bin/python examples/cuboid_study.py --throws 20 --ratios 0.47,2.65 --report   # the table again, no runs
+
+``--set physics.die_shape=hull --set physics.hull_segments=2`` throws rounded dice (docs/studies/real-dice.md);
+give such a run its own ``--out``.
 """
 
 from __future__ import annotations
@@ -128,6 +131,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
     parser.add_argument("--out", type=Path, default=None, help="experiment folder (default experiments/cuboid_study_N)")
     parser.add_argument("--report", action="store_true", help="only read the folder's rows and print the table")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a setting for every throw, as pyramid experiment's (e.g. physics.die_shape=hull); repeatable",
+    )
     parser.add_argument("--plot", type=Path, default=None, help="also draw the comparison into this PNG")
     args = parser.parse_args(argv)
     if args.throws < 1:
@@ -149,6 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 str(args.workers),
                 "--out",
                 str(out),
+                *[arg for setting in args.set for arg in ("--set", setting)],
             ]
         )
         if code:
