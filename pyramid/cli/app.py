@@ -151,6 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--throws", type=_throws, default=3, help="dice thrown onto the plate after building (default 3)")
     p.add_argument("--gui", action="store_true", help="show PyBullet's own window while it runs")
+    _add_renderer(p, "the picture is")
 
     p = sub.add_parser("assets", help="write the plate and die meshes (OBJ, STL) and URDF files")
     p.add_argument("--out", type=folder_name, default="assets", help="folder to write to (default assets)")
@@ -266,6 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=seed_value, default=0, help="seed of every random choice (default 0)")
     p.add_argument("--fast", action="store_true", help="exact placement and drawn dice, no physics")
     p.add_argument("--picture", default=None, metavar="FILE.png", help="write a picture of the final position")
+    _add_renderer(p, "--picture is")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option; repeatable")
     p.add_argument("--view", action="store_true", help="play in a window (needs the view extra); human seats click")
     p.add_argument(
@@ -388,14 +390,19 @@ def _add_run_parser(sub: argparse._SubParsersAction[HelpParser]) -> argparse.Arg
         default=None,
         help="film the run into OUT/SCENE_seedN.gif (png: animated PNG; mp4 needs the film extra)",
     )
+    _add_renderer(p, "--pictures and --video are")
+    return p
+
+
+def _add_renderer(p: argparse.ArgumentParser, drawn: str) -> None:
+    """The ``--renderer`` of every command that draws pictures: demo, play and run draw them alike."""
     p.add_argument(
         "--renderer",
         choices=("auto", "opengl", "software"),
         default="auto",
-        help="how --pictures and --video are drawn: opengl (the window's look, headless), software (PyBullet's, "
+        help=f"how {drawn} drawn: opengl (the window's look, headless), software (PyBullet's, "
         "plainer, runs anywhere) or auto (opengl where it starts; the default)",
     )
-    return p
 
 
 def _add_experiment_parser(sub: argparse._SubParsersAction[HelpParser]) -> argparse.ArgumentParser:

@@ -1,7 +1,8 @@
 """``pyramid demo``, ``assets``, ``bench`` and ``run``: the lab's jobs, read from the command line and printed.
 
-The work is ``pyramid.lab``'s (and ``pyramid.ui.film``'s for pictures and films); this module only
-turns arguments into calls and results into lines on the terminal.
+The work is ``pyramid.lab``'s (and ``pyramid.ui.film``'s for pictures and films: the demo's picture, like
+``pyramid run``'s and ``pyramid play``'s, is drawn by ``make_renderer``); this module only turns arguments into
+calls and results into lines on the terminal.
 """
 
 from __future__ import annotations
@@ -30,7 +31,14 @@ def demo(args: argparse.Namespace) -> int:
     if args.gui:
         require_display("--gui")
     check_output_file(args.picture, "--picture", ".png")
-    return run_demo(seed=args.seed, picture=args.picture, throws=args.throws, gui=args.gui, say=print)
+    renderer = make_renderer(args.renderer)  # before the simulation: --renderer opengl fails here, not at the end
+    try:
+        code = run_demo(args.seed, args.picture, args.throws, args.gui, say=print, draw=renderer)
+    finally:
+        renderer.close()
+    if code == 0:
+        print(f"drawn by the {renderer.name} renderer")
+    return code
 
 
 def assets(args: argparse.Namespace) -> int:

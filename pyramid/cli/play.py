@@ -22,6 +22,7 @@ from pyramid.skillgames.base import SkillGame
 from pyramid.tablegames.base import TableGame
 from pyramid.tablegames.decathlon import Decathlon
 from pyramid.tablegames.decathlon_dp import expected_scores
+from pyramid.ui.film import make_renderer
 
 
 def play(args: argparse.Namespace) -> int:
@@ -32,12 +33,16 @@ def play(args: argparse.Namespace) -> int:
         print(f"{game_cls.info.title} is a game of physical skill: it has no fast mode")
         return 2
     options = game_options(args.option, game_cls, len(kinds))
+    if args.renderer != "auto" and not args.picture:
+        raise ValueError(f"--renderer {args.renderer} draws --picture: give it too")
     unknown = [k for k in kinds if k.partition(":")[0] not in kinds_for(game_cls)]  # mcts:400 is mcts
     if unknown:
         raise ValueError(f"unknown player {unknown[0]!r}; choose from {', '.join(kinds_for(game_cls))}")
     if game_cls.kind != "table":
         seats = ", ".join(f"player {n} {k}" for n, k in enumerate(kinds))
         print(f"{game_cls.info.number}. {game_cls.info.title}: {seats}")
+    # Drawn as pyramid demo and pyramid run draw theirs; made first: --renderer opengl fails before the match.
+    renderer = make_renderer(args.renderer) if args.picture and not args.fast and game_cls.kind == "board" else None
     match = start_match(game_cls, kinds, args.seed, fast=args.fast, options=options, log=print)
     for seat in match.players:
         if isinstance(seat, HumanPlayer | TableHumanPlayer):
@@ -59,10 +64,13 @@ def play(args: argparse.Namespace) -> int:
             if match.world is None:
                 print("no picture in fast mode (there is no world to photograph)")
             else:
-                save_picture(match.world, args.picture)
-                print(f"picture written to {args.picture}")
+                assert renderer is not None
+                save_picture(match.world, args.picture, renderer)
+                print(f"picture written to {args.picture}; drawn by the {renderer.name} renderer")
     finally:
         match.close()
+        if renderer is not None:
+            renderer.close()
     return 0
 
 

@@ -1,6 +1,7 @@
 """The main job: build a full pyramid physically, lift its apex out, throw dice at it, read it back, score it.
 
-``pyramid demo`` runs it and prints what it says; a script passes its own ``say``.
+``pyramid demo`` runs it, prints what it says and draws its picture as the window draws (``pyramid.ui.film``);
+a script passes its own ``say`` and ``draw``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import numpy as np
 from pyramid import geometry
 from pyramid.dice import DICE
 from pyramid.perception import Readout, Status
-from pyramid.physics.render import save_picture
+from pyramid.physics.render import Draw, save_picture
 from pyramid.physics.world import World
 from pyramid.state import SPARE_DICE, random_pattern
 
@@ -50,8 +51,12 @@ def run_demo(
     throws: int = 3,
     gui: bool = False,
     say: Callable[[str], None] | None = None,
+    draw: Draw | None = None,
 ) -> int:
-    """Build, settle, lift the apex, throw, settle, read, tell ``say`` and picture; returns a process exit code."""
+    """Build, settle, lift the apex, throw, settle, read, tell ``say`` and picture; returns a process exit code.
+
+    ``draw`` draws the picture (default PyBullet's software renderer from a fixed camera).
+    """
     say = say or (lambda text: None)
     if not 0 <= throws <= SPARE_DICE:
         raise ValueError(f"throws: 0 to {SPARE_DICE} dice are left to throw after building the pyramid, not {throws}")
@@ -98,6 +103,6 @@ def run_demo(
     say(f"pyramid: {readout.notation()}")
     say(face_table(readout))
     if picture:
-        say(f"picture: {save_picture(world, picture)}")
+        say(f"picture: {save_picture(world, picture, draw)}")
     world.close()
     return 0

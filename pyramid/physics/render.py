@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,8 @@ from pyramid import geometry
 from pyramid.physics import assets
 from pyramid.physics.bullet import pb
 from pyramid.physics.world import World
+
+Draw = Callable[[World], np.ndarray]  # a renderer: the world -> an RGB image (height, width, 3) uint8
 
 
 def view_points(world: World) -> np.ndarray:
@@ -60,9 +63,16 @@ def render(
     return np.asarray(rgba, dtype=np.uint8).reshape(height, width, 4)[:, :, :3]
 
 
-def save_picture(world: World, path: str | Path, **camera: float) -> Path:
-    """Render the world and write it as a PNG; returns the path."""
+def save_picture(world: World, path: str | Path, draw: Draw | None = None, **camera: float) -> Path:
+    """Draw the world and write it as a PNG; returns the path.
+
+    ``draw`` is the renderer (the commands pass ``pyramid.ui.film.make_renderer()``'s, the window's look);
+    without it PyBullet's software renderer draws from the orbit ``camera`` (``render``'s arguments).
+    """
+    if draw is not None and camera:
+        raise ValueError(f"save_picture: give a renderer (draw) or camera settings, not both: {sorted(camera)}")
+    image = draw(world) if draw is not None else render(world, **camera)  # type: ignore[arg-type]
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    Image.fromarray(render(world, **camera)).save(path)  # type: ignore[arg-type]
+    Image.fromarray(np.asarray(image, dtype=np.uint8)).save(path)
     return path
