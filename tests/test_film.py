@@ -241,3 +241,68 @@ def test_a_film_captions_each_action_from_its_start_to_its_end(tmp_path: Path, m
     assert len(during) >= 0.9 * lasts * film.fps  # a frame every 1/fps simulated seconds of the tilt
     assert set(during) == {named}, "while the plate tilts, the caption says so"
     assert named not in after and after[0].startswith("tilt: 2. wait"), "once it is over, the next action's"
+
+
+# The three commands that draw pictures, each as small as it runs: the pyramid of the demo with nothing thrown, a
+# one-round board game (Storing Scores) played physically, and one die thrown onto the table.
+def _picture_commands(out: Path) -> dict[str, list[str]]:
+    return {
+        "demo": ["demo", "--throws", "0", "--picture", str(out / "demo.png")],
+        "play": ["play", "15", "--option", "rounds=1", "--seed", "1", "--picture", str(out / "play.png")],
+        "run": ["run", str(ROOT / "scenes/die_throw.toml"), "--pictures", "--quiet", "--out", str(out / "runs")],
+    }
+
+
+def _command_picture(name: str, out: Path) -> Path:
+    return out / "runs/die_throw_seed0/002_end.png" if name == "run" else out / f"{name}.png"
+
+
+def test_demo_play_and_run_draw_their_pictures_with_the_one_renderer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pyramid.cli import app as cli
+    from pyramid.physics import render as plain
+
+    def refuse(*args: object, **kwargs: object) -> np.ndarray:
+        raise AssertionError("a command drew with the plain renderer (pyramid.physics.render.render)")
+
+    drawn: list[tuple[int, ...]] = []
+    draw = BulletRenderer.__call__
+
+    def watched(self: BulletRenderer, world: World) -> np.ndarray:
+        image = draw(self, world)
+        drawn.append(image.shape)
+        return image
+
+    monkeypatch.setattr(plain, "render", refuse)
+    monkeypatch.setattr(BulletRenderer, "__call__", watched)
+    # Software: an OpenGL picture drawn in this process would load pyglet headless for the tests after it.
+    for name, command in _picture_commands(tmp_path).items():
+        drawn.clear()
+        assert cli.main([*command, "--renderer", "software"]) == 0, name
+        assert drawn and set(drawn) == {(600, 960, 3)}, f"{name}: drawn by make_renderer's renderer"
+        assert Image.open(_command_picture(name, tmp_path)).size == (960, 600), name
+
+
+def test_demo_play_and_run_pictures_look_alike_with_no_display(tmp_path: Path) -> None:
+    # Each command in a process of its own with no screen named: pyglet headless where EGL starts, else software.
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    corners = {}
+    for name, command in _picture_commands(tmp_path).items():
+        result = subprocess.run(
+            [sys.executable, "-m", "pyramid.cli.app", *command], capture_output=True, text=True, env=env, timeout=180
+        )
+        assert result.returncode == 0, f"{name}: {result.stderr}"
+        assert re.search(r"drawn by the (opengl|software) renderer", result.stdout), name
+        picture = np.asarray(Image.open(_command_picture(name, tmp_path)).convert("RGB")).astype(int)
+        assert picture.shape == (600, 960, 3), name
+        corners[name] = tuple(picture[0, 0])
+        # Framed on the pyramid: red, green and black dice fill a fifth of the picture's middle half (the lone
+        # die thrown onto the table fills little).
+        r, g, b = picture[150:450, 240:720].transpose(2, 0, 1)
+        dice = ((r > 2 * g) & (r > 100)) | ((g > 1.5 * r) & (g > 1.2 * b)) | (np.maximum(np.maximum(r, g), b) < 50)
+        if name != "run":
+            assert dice.mean() > 0.2, f"{name}: the pyramid fills the middle of the picture"
+    # The same renderer and camera: the sky in the top corner; the plain renderer looks down onto the brown table.
+    assert len(set(corners.values())) == 1, corners
+    assert min(corners["demo"]) > 180, corners
