@@ -33,8 +33,9 @@ def play(args: argparse.Namespace) -> int:
         print(f"{game_cls.info.title} is a game of physical skill: it has no fast mode")
         return 2
     options = game_options(args.option, game_cls, len(kinds))
-    if args.renderer != "auto" and not args.picture:
-        raise ValueError(f"--renderer {args.renderer} draws --picture: give it too")
+    kind = getattr(args, "renderer", "auto")  # the parser always gives it; a Namespace made by a script may not
+    if kind != "auto" and not args.picture:
+        raise ValueError(f"--renderer {kind} draws --picture: give it too")
     unknown = [k for k in kinds if k.partition(":")[0] not in kinds_for(game_cls)]  # mcts:400 is mcts
     if unknown:
         raise ValueError(f"unknown player {unknown[0]!r}; choose from {', '.join(kinds_for(game_cls))}")
@@ -42,7 +43,7 @@ def play(args: argparse.Namespace) -> int:
         seats = ", ".join(f"player {n} {k}" for n, k in enumerate(kinds))
         print(f"{game_cls.info.number}. {game_cls.info.title}: {seats}")
     # Drawn as pyramid demo and pyramid run draw theirs; made first: --renderer opengl fails before the match.
-    renderer = make_renderer(args.renderer) if args.picture and not args.fast and game_cls.kind == "board" else None
+    renderer = make_renderer(kind) if args.picture and not args.fast and game_cls.kind == "board" else None
     match = start_match(game_cls, kinds, args.seed, fast=args.fast, options=options, log=print)
     for seat in match.players:
         if isinstance(seat, HumanPlayer | TableHumanPlayer):
