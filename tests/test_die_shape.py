@@ -29,7 +29,7 @@ def test_the_box_is_the_default() -> None:
     [
         ({"die_shape": "sphere"}, "die_shape"),
         ({"edge_radius": 0.0}, "edge_radius"),
-        ({"edge_radius": 0.008}, "edge_radius"),
+        ({"edge_radius": 0.008, "die_shape": "hull"}, "edge_radius"),
         ({"size_spread": -1e-5}, "size_spread"),
         ({"size_spread": 0.001}, "size_spread"),
         ({"hull_segments": 0}, "hull_segments"),
@@ -45,8 +45,8 @@ def test_bad_settings_are_refused_by_name(settings: dict[str, object], named: st
     [
         ({"die_shape": "hul"}, "physics.die_shape", "did you mean 'hull'"),
         ({"die_shape": 3}, "physics.die_shape", "expected one of box, hull"),
-        ({"edge_radius": 0.0081}, "physics.edge_radius", "half the die's shortest side"),
-        ({"edge_radius": 0.002, "proportions": [1, 1, 0.2]}, "physics.edge_radius", "0.0016 m"),
+        ({"edge_radius": 0.0081, "die_shape": "compound"}, "physics.edge_radius", "half the die's shortest side"),
+        ({"edge_radius": 0.002, "proportions": [1, 1, 0.2], "die_shape": "hull"}, "physics.edge_radius", "0.0016 m"),
         ({"size_spread": 0.0004}, "physics.size_spread", "at most 0.02"),
         ({"size_seed": -1}, "physics.size_seed", "whole number"),
         ({"hull_segments": 9}, "physics.hull_segments", "from 1 to 8"),
@@ -55,6 +55,14 @@ def test_bad_settings_are_refused_by_name(settings: dict[str, object], named: st
 def test_scene_errors_name_the_key(physics: dict[str, object], key: str, says: str) -> None:
     with pytest.raises(SceneError, match=f"{key}: .*{says}"):
         scene_from_dict({"physics": physics}, "x.toml")
+
+
+def test_a_sharp_box_takes_no_rounding_to_fit() -> None:
+    """The radius is the rounded shapes' alone: a box of any size keeps the default radius."""
+    assert Physics(edge=1e-6).edge_radius > 1e-6 / 2
+    assert scene_from_dict({"physics": {"edge_radius": 0.009}}, "x.toml").physics.die_shape == "box"
+    with pytest.raises(ValueError, match="edge_radius"):
+        Physics(edge=1e-6, die_shape="hull")
 
 
 def test_a_scene_and_an_override_choose_the_shape() -> None:

@@ -270,7 +270,7 @@ class _Validator(SceneChecks):
         edge = values.get("edge", default.edge)
         shortest = edge * min(values.get("proportions", default.proportions))
         radius = values.get("edge_radius", default.edge_radius)
-        if radius >= shortest / 2:
+        if values.get("die_shape", default.die_shape) != "box" and radius >= shortest / 2:
             raise self.fail(
                 "physics.edge_radius",
                 f"expected less than half the die's shortest side ({shortest / 2:g} m for edge {edge:g} m), "

@@ -134,10 +134,11 @@ class Physics:
         if not 1 <= self.hull_segments <= MAX_HULL_SEGMENTS:
             raise ValueError(f"Physics.hull_segments must be from 1 to {MAX_HULL_SEGMENTS}, got {self.hull_segments!r}")
         shortest = self.edge * min(self.proportions)
-        if not 0.0 < self.edge_radius < shortest / 2:
+        # The box is sharp whatever the radius: only a rounded shape needs it to fit the die.
+        if not 0.0 < self.edge_radius or (self.die_shape != "box" and self.edge_radius >= shortest / 2):
             raise ValueError(
-                f"Physics.edge_radius must be above 0 and below half the die's shortest side "
-                f"({shortest / 2:g} m), got {self.edge_radius!r}"
+                f"Physics.edge_radius must be above 0 and, for a rounded die_shape, below half the die's "
+                f"shortest side ({shortest / 2:g} m), got {self.edge_radius!r}"
             )
         if not 0.0 <= self.size_spread <= shortest * MAX_SIZE_SPREAD:
             raise ValueError(
