@@ -146,6 +146,22 @@ def test_a_spread_gives_each_die_its_size_and_mass() -> None:
     world.close()
 
 
+def test_a_die_local_physics_held_and_released_weighs_its_own_mass_again() -> None:
+    physics = Physics(size_spread=1e-4, size_seed=1)  # local: a die at rest is held massless, then released
+    scales = die_scales(physics)
+    world = World(physics, plate=False)
+    for die in (0, 1):
+        world.throw(die, (0.1 * die, 0.0, physics.edge))
+    world.settle()
+    assert world.client.getDynamicsInfo(world._body(0), -1)[0] == 0.0  # held
+    world._release([0, 1])
+    for die in (0, 1):
+        mass = world.client.getDynamicsInfo(world._body(die), -1)[0]
+        assert mass == pytest.approx(world.die_mass * scales[die] ** 3)
+        assert mass != pytest.approx(world.die_mass, rel=1e-6)  # not the nominal die's
+    world.close()
+
+
 @pytest.mark.parametrize("shape", ROUNDED)
 def test_a_small_pyramid_of_rounded_dice_builds_and_reads_back(shape: str) -> None:
     slots = geometry.small_pyramid(20, (2, 2, 1))

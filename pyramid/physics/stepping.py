@@ -170,8 +170,9 @@ class Stepping(Bodies):
         dice = [d for d in dice if d in self._region.held]
         if not dice:
             return
-        mass = self.die_mass
         for die in dice:
+            # Its own mass: with a spread of sizes each die weighs what its size does.
+            mass = self._shape_and_mass(die)[1]
             self.client.changeDynamics(self._bodies[die], -1, mass=mass, activationState=pb.ACTIVATION_STATE_WAKE_UP)
         self._region.activated(dice, self._raw_poses(dice))
         # Released part-way through a hold window, a die is tested for rest over the whole next one: a
