@@ -389,6 +389,15 @@ def test_an_empty_player_name_is_refused(players: str, capsys: pytest.CaptureFix
     assert seat_kinds("") == [] and seat_kinds(" greedy , random ") == ["greedy", "random"]
 
 
+@pytest.mark.parametrize("players", ["", " "])
+def test_players_given_but_naming_nobody_are_refused_not_taken_for_the_default(
+    players: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    play = ["play", "30", "--fast", f"--players={players}"]
+    for argv in (play, ["experiment", "--game", "10", "--players", players]):
+        assert "names no player" in _parse_error(argv, capsys)
+
+
 def test_a_reader_that_goes_away_ends_a_listing_quietly(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -262,7 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.epilog_maker = lambda: players_epilog() + "\n" + PLAY_EPILOG
     p.add_argument("game", type=game_name, help="number or name of the game (see `pyramid games`)")
     p.add_argument(
-        "--players", type=player_list, default="", help="one player per seat, comma-separated (the kinds: below)"
+        "--players", type=player_list, default=None, help="one player per seat, comma-separated (the kinds: below)"
     )
     p.add_argument("--seed", type=seed_value, default=0, help="seed of every random choice (default 0)")
     p.add_argument("--fast", action="store_true", help="exact placement and drawn dice, no physics")
@@ -432,7 +432,7 @@ def _add_experiment_parser(sub: argparse._SubParsersAction[HelpParser]) -> argpa
     p.add_argument(
         "--players",
         type=player_list,
-        default="",
+        default=None,
         help="bots of every seat for --game (default: as `pyramid play` seats them, e.g. greedy,random; "
         "a skill game's own hand)",
     )
@@ -582,6 +582,8 @@ def folder_name(text: str) -> str:
 
 def player_list(text: str) -> str:
     """An argparse type for ``--players``: comma-separated names, none of them empty."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("names no player: give one per seat, comma-separated (e.g. greedy,random)")
     try:
         seat_kinds(text)
     except ValueError as err:
