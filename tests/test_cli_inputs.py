@@ -397,6 +397,14 @@ def test_players_given_but_naming_nobody_are_refused_not_taken_for_the_default(
     for argv in (play, ["experiment", "--game", "10", "--players", players]):
         assert "names no player" in _parse_error(argv, capsys)
 
+@pytest.mark.parametrize("players", ["mcts:0,greedy", "mcts:99999999,greedy", "mcts:²", "greedy,mcts:x"])
+def test_a_search_budget_out_of_range_is_refused_before_a_game_is_set_up(
+    players: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    play = ["play", "30", "--fast", f"--players={players}"]
+    for argv in (play, ["experiment", "--game", "10", "--players", players]):
+        assert "the search's budget is a whole number" in _parse_error(argv, capsys)
+
 
 def test_a_reader_that_goes_away_ends_a_listing_quietly(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]

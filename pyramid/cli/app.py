@@ -18,6 +18,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 
 from pyramid import __version__
+from pyramid.agents.players import mcts_budget
 from pyramid.cli.args import seat_kinds
 from pyramid.cli.extras import load, require_window
 from pyramid.cli.paths import check_output_file
@@ -585,7 +586,8 @@ def player_list(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError("names no player: give one per seat, comma-separated (e.g. greedy,random)")
     try:
-        seat_kinds(text)
+        for kind in seat_kinds(text):
+            mcts_budget(kind)  # mcts:0 or mcts:x is refused here, before any game is set up
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
     return text
