@@ -14,8 +14,11 @@ from __future__ import annotations
 import copy
 import gc
 import os
+import subprocess
 import sys
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -112,3 +115,29 @@ def pyglet_as_found() -> Iterator[None]:
             if type(value).__name__ == "_ModuleProxy" and f"pyglet.{key}" in gone:
                 value.__dict__.pop("_module", None)  # the proxy loads its module afresh when next used
         vars(pyglet.options).update(vars(options))  # headless or not, as it was
+
+
+@pytest.fixture(scope="module")
+def display() -> Iterator[str]:
+    """A private Xvfb screen for a module of window tests (they skip first where Xvfb is missing)."""
+    number = next(n for n in range(91, 240) if not Path(f"/tmp/.X11-unix/X{n}").exists())
+    server = subprocess.Popen(
+        ["Xvfb", f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.time() + 10
+    while not Path(f"/tmp/.X11-unix/X{number}").exists():
+        if time.time() > deadline or server.poll() is not None:
+            server.kill()
+            pytest.fail("Xvfb did not start")
+        time.sleep(0.05)
+    old = os.environ.get("DISPLAY")
+    os.environ["DISPLAY"] = f":{number}"
+    yield f":{number}"
+    if old is None:
+        del os.environ["DISPLAY"]
+    else:
+        os.environ["DISPLAY"] = old
+    server.terminate()
+    server.wait(5)

@@ -9,7 +9,6 @@ import re
 import shutil
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -39,32 +38,6 @@ if shutil.which("Xvfb") is None or shutil.which("xdotool") is None:
     pytest.skip(
         "the window tests need a virtual screen and input: apt-get install xvfb xdotool", allow_module_level=True
     )
-
-
-@pytest.fixture(scope="module")
-def display() -> Iterator[str]:
-    """A private Xvfb screen."""
-    number = next(n for n in range(91, 200) if not Path(f"/tmp/.X11-unix/X{n}").exists())
-    server = subprocess.Popen(
-        ["Xvfb", f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.time() + 10
-    while not Path(f"/tmp/.X11-unix/X{number}").exists():
-        if time.time() > deadline or server.poll() is not None:
-            server.kill()
-            pytest.fail("Xvfb did not start")
-        time.sleep(0.05)
-    old = os.environ.get("DISPLAY")
-    os.environ["DISPLAY"] = f":{number}"
-    yield f":{number}"
-    if old is None:
-        del os.environ["DISPLAY"]
-    else:
-        os.environ["DISPLAY"] = old
-    server.terminate()
-    server.wait(5)
 
 
 @pytest.fixture

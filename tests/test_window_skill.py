@@ -5,12 +5,9 @@ virtual screen (Xvfb)."""
 from __future__ import annotations
 
 import math
-import os
 import shutil
-import subprocess
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -30,32 +27,6 @@ if TYPE_CHECKING:
 pytest.importorskip("pyglet", reason="the window needs pyglet 2: pip install -e '.[view]'")
 if shutil.which("Xvfb") is None:
     pytest.skip("the window tests need a virtual screen: apt-get install xvfb", allow_module_level=True)
-
-
-@pytest.fixture(scope="module")
-def display() -> Iterator[str]:
-    """A private Xvfb screen."""
-    number = next(n for n in range(120, 240) if not Path(f"/tmp/.X11-unix/X{n}").exists())
-    server = subprocess.Popen(
-        ["Xvfb", f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.time() + 10
-    while not Path(f"/tmp/.X11-unix/X{number}").exists():
-        if time.time() > deadline or server.poll() is not None:
-            server.kill()
-            pytest.fail("Xvfb did not start")
-        time.sleep(0.05)
-    old = os.environ.get("DISPLAY")
-    os.environ["DISPLAY"] = f":{number}"
-    yield f":{number}"
-    if old is None:
-        del os.environ["DISPLAY"]
-    else:
-        os.environ["DISPLAY"] = old
-    server.terminate()
-    server.wait(5)
 
 
 class Person:
