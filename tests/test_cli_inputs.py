@@ -389,21 +389,23 @@ def test_an_empty_player_name_is_refused(players: str, capsys: pytest.CaptureFix
     assert seat_kinds("") == [] and seat_kinds(" greedy , random ") == ["greedy", "random"]
 
 
-@pytest.mark.parametrize("players", ["", " "])
-def test_players_given_but_naming_nobody_are_refused_not_taken_for_the_default(
-    players: str, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("players", "says"),
+    [
+        ("", "names no player"),  # given but naming nobody: refused, not taken for the default seats
+        (" ", "names no player"),
+        ("mcts:0,greedy", "the search's budget is a whole number"),  # refused before a game is set up
+        ("mcts:99999999,greedy", "the search's budget is a whole number"),
+        ("mcts:²", "the search's budget is a whole number"),
+        ("greedy,mcts:x", "the search's budget is a whole number"),
+    ],
+)
+def test_players_that_name_nobody_or_a_search_budget_out_of_range_are_refused_by_the_parser(
+    players: str, says: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     play = ["play", "30", "--fast", f"--players={players}"]
     for argv in (play, ["experiment", "--game", "10", "--players", players]):
-        assert "names no player" in _parse_error(argv, capsys)
-
-@pytest.mark.parametrize("players", ["mcts:0,greedy", "mcts:99999999,greedy", "mcts:²", "greedy,mcts:x"])
-def test_a_search_budget_out_of_range_is_refused_before_a_game_is_set_up(
-    players: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    play = ["play", "30", "--fast", f"--players={players}"]
-    for argv in (play, ["experiment", "--game", "10", "--players", players]):
-        assert "the search's budget is a whole number" in _parse_error(argv, capsys)
+        assert says in _parse_error(argv, capsys)
 
 
 def test_a_reader_that_goes_away_ends_a_listing_quietly(
