@@ -27,6 +27,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from pyramid.lab import bench
 from pyramid.lab.bench import Figure
 from pyramid.lab.locality import full_state
 from pyramid.physics.settings import DIE_SHAPES, Physics
@@ -69,16 +70,7 @@ def pyramid_readback(physics: Physics) -> tuple[bool, float, float]:
 def awake_pyramid(physics: Physics, seconds: float) -> Figure:
     """``pyramid bench``'s awake pyramid, timed by this process's CPU time: the machine's other loads (a shared
     machine) change the wall time far more than the work; the ratio to the box is the figure to read."""
-    world = World(physics)
-    world.build(full_state())
-    _, before = world.poses()
-    tick = time.process_time()
-    world.step(seconds)
-    spent = time.process_time() - tick
-    _, after = world.poses()
-    sag = np.linalg.norm(after[:, :3] - before[:, :3], axis=1) / physics.edge
-    world.close()
-    return Figure(physics.die_shape, seconds / spent, float(sag.mean()), float(sag.max()), spent)
+    return bench.awake_pyramid(physics, seconds, physics.die_shape, clock=time.process_time)
 
 
 def tower_drift(physics: Physics, seeds: int = 5, dice: int = 6, seconds: float = 3.0) -> list[float]:
