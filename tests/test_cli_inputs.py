@@ -95,6 +95,25 @@ def test_play_picture_into_a_folder_is_refused_before_the_match(
     assert f"--picture {tmp_path}: cannot write there: {tmp_path} is a folder" in capsys.readouterr().err
 
 
+def test_play_picture_draws_a_skill_games_last_turn_and_is_refused_for_table_games_and_the_window(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from PIL import Image
+
+    picture = tmp_path / "mikado.png"
+    assert cli.main(["play", "6", "--players", "careful", "--option", "layers=2", "--picture", str(picture)]) == 0
+    assert f"picture written to {picture}" in capsys.readouterr().out
+    shot = np.asarray(Image.open(picture).convert("RGB"), dtype=float)
+    assert shot.std() > 10, "a picture of the plate, not a blank"
+    for argv, why in [  # refused before a match or a window
+        (["play", "decathlon", "--players", "optimal", "--fast"], "Decathlon is a table game"),
+        (["play", "10", "--view"], "with --view, leave it out"),
+    ]:
+        assert cli.main([*argv, "--picture", str(tmp_path / "x.png")]) == 2
+        (line,) = capsys.readouterr().err.splitlines()
+        assert line.startswith("pyramid play: --picture") and why in line
+
+
 def test_view_load_names_a_bad_table_file_before_asking_for_a_window(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

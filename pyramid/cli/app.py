@@ -267,7 +267,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=seed_value, default=0, help="seed of every random choice (default 0)")
     p.add_argument("--fast", action="store_true", help="exact placement and drawn dice, no physics")
-    p.add_argument("--picture", default=None, metavar="FILE.png", help="write a picture of the final position")
+    p.add_argument(
+        "--picture", default=None, metavar="FILE.png", help="a picture of the final position (skill: its last turn)"
+    )
     _add_renderer(p, "--picture is")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option; repeatable")
     p.add_argument("--view", action="store_true", help="play in a window (needs the view extra); human seats click")
@@ -616,6 +618,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pyramid`` command."""
     args = build_parser().parse_args(argv)
     try:
+        if args.command == "play" and args.picture is not None and args.view:
+            raise ValueError("--picture draws a match played on the terminal; with --view, leave it out")
         if args.command == "play" and args.picture is not None and not args.fast:
             check_output_file(args.picture, "--picture", ".png")
         if args.command == "view" and args.load is not None:

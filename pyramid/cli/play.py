@@ -36,6 +36,11 @@ def play(args: argparse.Namespace) -> int:
     kind = getattr(args, "renderer", "auto")  # the parser always gives it; a Namespace made by a script may not
     if kind != "auto" and not args.picture:
         raise ValueError(f"--renderer {kind} draws --picture: give it too")
+    if args.picture and game_cls.kind == "table":
+        raise ValueError(
+            f"--picture draws the pyramid's plate; {game_cls.info.title} is a table game, rolled on a bare table "
+            "that nothing keeps: play it without --picture"
+        )
     unknown = [k for k in kinds if k.partition(":")[0] not in kinds_for(game_cls)]  # mcts:400 is mcts
     if unknown:
         raise ValueError(f"unknown player {unknown[0]!r}; choose from {', '.join(kinds_for(game_cls))}")
@@ -43,7 +48,7 @@ def play(args: argparse.Namespace) -> int:
         seats = ", ".join(f"player {n} {k}" for n, k in enumerate(kinds))
         print(f"{game_cls.info.number}. {game_cls.info.title}: {seats}")
     # Drawn as pyramid demo and pyramid run draw theirs; made first: --renderer opengl fails before the match.
-    renderer = make_renderer(kind) if args.picture and not args.fast and game_cls.kind == "board" else None
+    renderer = make_renderer(kind) if args.picture and not args.fast else None
     match = start_match(game_cls, kinds, args.seed, fast=args.fast, options=options, log=print)
     for seat in match.players:
         if isinstance(seat, HumanPlayer | TableHumanPlayer):
@@ -61,7 +66,8 @@ def play(args: argparse.Namespace) -> int:
         assert game.outcome is not None
         print("scores:", game.score_line(game.outcome.scores))
         print(game.outcome.result())
-        if isinstance(game, Game) and args.picture:
+        if args.picture:
+            # A board game's final position, or the world of a skill game's last turn as it ended.
             if match.world is None:
                 print("no picture in fast mode (there is no world to photograph)")
             else:
