@@ -279,3 +279,35 @@ def test_a_person_takes_dice_in_dice_mikado_and_the_top_is_refused(
     assert any(line.startswith("Dice Mikado allows no shake") for line in said)
     queued = [line for line in said if line.startswith("queued: wait")]
     assert queued and any(line.startswith("now: wait") for line in said), "a W while lifting waits, then runs"
+
+
+def test_in_hide_away_t_throws_only_the_persons_own_black_dice(display: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pyglet.window import key
+
+    from pyramid.skillgames.throwing import HideAway
+
+    turns: list[int] = []
+
+    def turn(person: Person, game: SkillGame) -> None:
+        assert isinstance(game, HideAway)
+        if game.hand[0]:
+            turns.append(len(game.records))
+            person.hands.colour = "black"  # a black die of the other player's may lie off the plate: never that
+            person.hands.on_mouse_motion(*person.pixel(np.zeros(3)), 0, 0)  # over the plate's middle
+            person.key(key.T)
+        else:
+            person.key(key.T)  # the hand is empty: refused, nothing thrown
+            person.key(key.W)
+
+    game, said = play(monkeypatch, 9, ["human", "throw"], 1, turn, options={"dice": "2"})
+    assert game.outcome is not None and isinstance(game, HideAway)
+    people = [line for n, line in enumerate(said) if "throw die" in line and _by_person(said, n)]
+    thrown = {int(line.split("throw die ")[1].split()[0]) for line in people}
+    assert turns and thrown and thrown <= set(game.black[0]), f"the person threw only their own dice: {thrown}"
+    assert thrown.isdisjoint(game.black[1])
+
+
+def _by_person(said: list[str], n: int) -> bool:
+    """Whether line ``n`` of the window's log falls in a turn of player 0."""
+    turns = [line for line in said[:n] if line.startswith("turn ")]
+    return bool(turns) and "player 0" in turns[-1]

@@ -24,7 +24,8 @@ CONTROL_HELP: dict[str, str] = {
     "blow": "hold B: blow where the mouse points (B + wheel: stronger or weaker)",
     "lift": "click a die: lift it out",
     "flick": "drag one of your dice: flick it the way you drag (longer: harder; the aim and strength show)",
-    "throw": "T: throw a die lying off the plate where the mouse points (C colour)",
+    "throw": "T: throw one of your dice where the mouse points: the next of your hand, or one lying off the plate "
+    "(C colour)",
     "pull": "U: pull the die 8 mm out (shift-U: 4 mm)",
     "attach": "A: attach a die of your hand beyond the face under the mouse",
     "pour": "L: pour 6 of your dice",
@@ -82,9 +83,14 @@ def refusal(game: SkillGame, control: str) -> str:
 
 
 def touchable(game: SkillGame, readout: Readout) -> set[DieId] | None:
-    """The dice the player to move may act on with a finger (lift, flick); None where the rules say nothing."""
+    """The dice the player to move may act on with a finger or a hand (lift, flick, throw): in Flickers and the
+    throwing races their own dice off the plate (in Hide Away, Dishing Up and Malicious Pleasure those still
+    in hand too); None where the rules say nothing."""
     if isinstance(game, Flickers):
         return {d for d in game.own[game.to_move] if d in readout.dice and not lies_on_plate(readout.dice[d])}
+    if isinstance(game, HideAway | DishingUp | MaliciousPleasure):
+        mine = game.black[game.to_move] if isinstance(game, HideAway) else game.own[game.to_move]
+        return {d for d in mine if d not in readout.dice or not lies_on_plate(readout.dice[d])}
     if isinstance(game, DiceMikado):
         return {
             d for d, r in readout.dice.items() if r.status is Status.SEATED and r.slot is not None and d != game.top_die

@@ -26,9 +26,10 @@ from pyramid.physics.hands import HAND_SPEED, unit
 from pyramid.picking import face_cell, nearest_funnel, pick_die, ray_hit, table_point
 from pyramid.rules import Action, Declare, Move, Place, Remove, RemoveColumn
 from pyramid.skillgames.base import DiceInHand, SkillGame
+from pyramid.skillgames.more import MaliciousPleasure
 from pyramid.skillgames.mount import corner_down
 from pyramid.skillgames.plate import CORNERS, funnel_point
-from pyramid.skillgames.throwing import Flickers, Trulla
+from pyramid.skillgames.throwing import DishingUp, Flickers, HideAway, Trulla
 from pyramid.state import PyramidState
 from pyramid.tolerances import TOL
 from pyramid.ui import guide, strokes
@@ -768,13 +769,27 @@ class Hands:
         return False
 
     def _throw(self) -> None:
-        """Throw a die at the point under the mouse: one of the chosen colour from the box or, in a skill
-        game (whose dice are all in play), the die of that colour nearest the camera lying off the plate."""
+        """Throw a die at the point under the mouse: one of the chosen colour from the box or, in a skill game,
+        the next die of the player's hand (Hide Away, Dishing Up, Malicious Pleasure) or the die of the chosen
+        colour nearest the camera lying off the plate that the player may touch."""
         origin, direction = self.ray(*self.mouse)
         point = self._aim(origin, direction)
-        if self.skill_game is not None:
+        game = self.skill_game
+        if isinstance(game, HideAway | DishingUp | MaliciousPleasure):
+            if not game.hand[game.to_move]:
+                self.note("refused: your hand is empty: no die of yours is left to throw")
+                return
             readout = self.world.readout(require_rest=False)
+            if isinstance(game, MaliciousPleasure) and game.spot is not None:
+                die = game.next_set_down()[0]  # a set-down, due after a throw into a funnel with a die of yours
+            else:
+                die = game.next_throw(readout, self.rng)[0]  # the game deals the die: always one of the player's
+            spare = [die]
+        elif game is not None:
+            readout = self.world.readout(require_rest=False)
+            allowed = guide.touchable(game, readout)
             lying = [r for r in readout.dice.values() if not r.on_plate and r.colour == self.colour]
+            lying = [r for r in lying if allowed is None or r.die in allowed]
             lying.sort(key=lambda r: float(np.linalg.norm(np.array(r.position) - origin)))
             spare = [r.die for r in lying]
         else:
