@@ -120,7 +120,10 @@ def pyglet_as_found() -> Iterator[None]:
 @pytest.fixture(scope="module")
 def display() -> Iterator[str]:
     """A private Xvfb screen for a module of window tests (they skip first where Xvfb is missing)."""
-    number = next(n for n in range(91, 240) if not Path(f"/tmp/.X11-unix/X{n}").exists())
+    # Each pytest-xdist worker takes its own range of screen numbers, so that two workers never start the same one.
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+    first = 91 + 40 * worker
+    number = next(n for n in range(first, first + 40) if not Path(f"/tmp/.X11-unix/X{n}").exists())
     server = subprocess.Popen(
         ["Xvfb", f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
         stdout=subprocess.DEVNULL,
