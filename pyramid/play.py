@@ -80,6 +80,7 @@ class Match:
         self.max_actions = max_actions
         self.slot_die: dict[geometry.Slot, int] = {}
         self.turns = 0
+        self._resumed: float | None = None  # seconds of a saved turn already gone (``resume_turn``)
         self._events_seen = 0
         # A table game's messages are its own lines; the pyramid's games indent theirs under the turn.
         self._indent = "" if game.kind == "table" else "      "
@@ -195,22 +196,35 @@ class Match:
 
     # -- physical turns ------------------------------------------------------------------------
 
+    def resume_turn(self, world: World, elapsed: float) -> None:
+        """Go on with a skill game's turn saved ``elapsed`` s in: ``world`` is its world as it was then (the game
+        as saved, with the turn begun); the next ``play_turn`` sets nothing out and its clock starts at ``elapsed``."""
+        if not isinstance(self.game, SkillGame):
+            raise ValueError(f"{self.game.info.title} has no physical turns to resume")
+        if self.world is not None and self.world is not world:
+            self.world.close()
+        self.world, self._resumed = world, elapsed
+
     def play_turn(self) -> TurnRecord:
         """One player's turn of a skill game, from the set-up to the game's verdict."""
         game = self.game
         assert isinstance(game, SkillGame) and self.make_world is not None
-        if self.world is None or not game.shared_world:
+        resumed, self._resumed = self._resumed, None
+        if resumed is None and (self.world is None or not game.shared_world):
             if self.world is not None:
                 self.world.close()
             self.world = self.make_world()
             game.prepare(self.world)
             self.world.settle(timeout=self.settle_timeout, raise_on_timeout=False)
+        assert self.world is not None
         world, seat = self.world, game.to_move
-        game.begin_turn(world)
-        world.settle(timeout=self.settle_timeout, raise_on_timeout=False)
+        if resumed is None:
+            game.begin_turn(world)
+            world.settle(timeout=self.settle_timeout, raise_on_timeout=False)
         player = self._seat(seat)
-        start, done = world.time, 0
-        self._say(f"turn {len(game.records) + 1}: player {seat} ({player.name})")
+        start, done = world.time - (resumed or 0.0), 0
+        again = f", resumed {resumed:.3g} s in" if resumed is not None else ""
+        self._say(f"turn {len(game.records) + 1}: player {seat} ({player.name}){again}")
         while True:
             elapsed = world.time - start
             end = game.judge(world.readout(require_rest=False), elapsed)

@@ -162,7 +162,7 @@ def test_a_click_lifts_the_top_die_out(display: str) -> None:
         world.close()
 
 
-def test_a_drag_flicks_a_die_across_the_table(display: str) -> None:
+def test_a_right_drag_flicks_a_die_across_the_table(display: str) -> None:
     from pyramid.ui.viewer import watching
 
     world = World(plate=False)
@@ -173,10 +173,10 @@ def test_a_drag_flicks_a_die_across_the_table(display: str) -> None:
         start = world.poses()[1][0, :3].copy()
         x, y = _screen_point(viewer, start)
         wid = str(viewer._window)
-        _xdotool(viewer, "mousemove", "--window", wid, str(x), str(y), "mousedown", "1")
-        viewer.frame(0.0)
-        _xdotool(viewer, "mousemove", "--window", wid, str(x + 150), str(y), "mouseup", "1")
         with watching(world, viewer):
+            _xdotool(viewer, "mousemove", "--window", wid, str(x), str(y), "mousedown", "3")
+            viewer.live(0.05)
+            _xdotool(viewer, "mousemove", "--window", wid, str(x + 150), str(y), "mouseup", "3")
             viewer.live(1.5)
         moved = world.poses()[1][0, :3] - start
         right = viewer.camera.view_matrix()[0, :3]
@@ -1076,38 +1076,63 @@ def test_ctrl_z_takes_back_the_last_actions_and_ctrl_s_saves_the_table(display: 
         world.close()
 
 
-def test_a_right_drag_carries_a_die_and_a_quick_release_throws_it(display: str) -> None:
+def _yaw_between(before: np.ndarray, after: np.ndarray) -> tuple[float, float]:
+    """The angle (degrees) between two orientations (x, y, z, w) and how vertical its axis is (|z| of the axis)."""
+    from scipy.spatial.transform import Rotation
+
+    turn = (Rotation.from_quat(after) * Rotation.from_quat(before).inv()).as_rotvec()
+    angle = float(np.linalg.norm(turn))
+    return math.degrees(angle), abs(float(turn[2])) / max(angle, 1e-9)
+
+
+def test_a_left_drag_carries_a_die_q_turns_it_r_rolls_it_and_a_quick_release_throws_it(display: str) -> None:
     from pyramid.ui.viewer import watching
 
     world = World()
     world.throw(200, (0.0, -0.12, 0.0081))  # a die lying on the table in front of the plate
     world.settle()
     viewer, hands = _open(world, display)
+    viewer.speed = 4.0
     wid = str(viewer._window)
     try:
         start = world.poses()[1][0].copy()
         x, y = _screen_point(viewer, start[:3])
         with watching(world, viewer):
-            _xdotool(viewer, "mousemove", "--window", wid, str(x), str(y), "mousedown", "3")
+            _xdotool(viewer, "mousemove", "--window", wid, str(x), str(y), "mousedown", "1")
+            viewer.live(0.05)
+            assert hands.carrying is None, "a press alone carries nothing (a click lifts)"
+            _xdotool(viewer, "mousemove", "--window", wid, str(x + 8), str(y))
             viewer.live(0.5)
-            assert hands.carrying is not None and world.held_die == 200
-            lifted = world.poses()[1][0][:3]
-            assert lifted[2] - start[2] > 0.02, "picked up: held above where it lay"
+            assert hands.carrying == 200 and world.held_die == 200
+            held = world.poses()[1][0].copy()
+            assert held[2] - start[2] > 0.02, "picked up: held above where it lay"
+            _xdotool(viewer, "key", "--window", wid, "q")
+            viewer.live(0.3)
+            angle, vertical = _yaw_between(held[3:], world.poses()[1][0][3:])
+            assert 70 < angle < 110 and vertical > 0.9, f"Q turns it a quarter about the vertical: {angle:.0f} deg"
+            assert world.held_die == 200, "still in the hand"
+            turned = world.poses()[1][0][3:].copy()
+            _xdotool(viewer, "key", "--window", wid, "r")
+            viewer.live(0.3)
+            assert _yaw_between(turned, world.poses()[1][0][3:])[0] > 30, "R rolls it in the hand"
             for n in range(1, 6):  # the mouse sweeps sideways, quickly
                 _xdotool(viewer, "mousemove", "--window", wid, str(x + 40 * n), str(y))
                 viewer.live(1 / 30)
-            _xdotool(viewer, "mouseup", "3")
+            _xdotool(viewer, "mouseup", "1")
             viewer.live(2.0)
             assert hands.carrying is None and world.held_die is None
             assert "let go of die 200 at" in " ".join(viewer.messages)
         world.settle()
-        end = world.poses()[1][0][:3]
-        assert np.linalg.norm(end[:2] - start[:2]) > 0.05, "thrown: it flew and rolled well away"
+        thrown = world.poses()[1][0].copy()
+        assert np.linalg.norm(thrown[:2] - start[:2]) > 0.05, "thrown: it flew and rolled well away"
         with watching(world, viewer):
             _xdotool(viewer, "key", "--window", wid, "ctrl+z")
-            viewer.live(0.5)
-        world.settle()
+            viewer.live(0.2)
         assert np.linalg.norm(world.poses()[1][0][:3] - start[:3]) < 0.002, "Ctrl+Z puts it back where it lay"
+        with watching(world, viewer):
+            _xdotool(viewer, "key", "--window", wid, "ctrl+y")
+            viewer.live(0.2)
+        assert np.linalg.norm(world.poses()[1][0][:3] - thrown[:3]) < 0.002, "Ctrl+Y throws it again: where it came to"
     finally:
         viewer.close()
         world.close()

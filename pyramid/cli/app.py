@@ -276,6 +276,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--delay", type=delay_seconds, default=0.4, help="with --view: seconds to watch each bot move (0 to 60)"
     )
+    p.add_argument(
+        "--no-undo", action="store_true", help="with --view: Ctrl+Z and Ctrl+Y are off (a match played for real)"
+    )
+    p.add_argument(
+        "--load",
+        metavar="MATCH.pickle",
+        default=None,
+        help="with --view: go on with a match saved in the window with Ctrl+S (its seats, options, turn, clock)",
+    )
 
     p = sub.add_parser(
         "view",
@@ -614,12 +623,35 @@ def handler(args: argparse.Namespace) -> Callable[[argparse.Namespace], int]:
     return getattr(load(module), function)  # type: ignore[no-any-return]
 
 
+def _check_window_match(args: argparse.Namespace) -> None:
+    """``play --load`` and ``--no-undo``: the window's, and a saved match that fits the game named; before a window."""
+    given = "--load" if args.load is not None else "--no-undo"
+    if not args.view:
+        raise ValueError(f"{given} is for a match in the window: add --view")
+    if args.load is None:
+        return
+    if args.players or args.option:
+        raise ValueError("--load goes on with the saved match's seats and options: give no --players or --option")
+    from pyramid.registry import find_game
+    from pyramid.ui.saved import load_match
+
+    saved = load_match(args.load)
+    wanted = find_game(args.game)
+    if type(saved.game) is not wanted:
+        number = saved.game.info.number
+        raise ValueError(
+            f"--load {args.load} holds a match of {saved.title}, not of {wanted.info.title}: play {number}"
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pyramid`` command."""
     args = build_parser().parse_args(argv)
     try:
         if args.command == "play" and args.picture is not None and args.view:
             raise ValueError("--picture draws a match played on the terminal; with --view, leave it out")
+        if args.command == "play" and (args.load is not None or args.no_undo):
+            _check_window_match(args)
         if args.command == "play" and args.picture is not None and not args.fast:
             check_output_file(args.picture, "--picture", ".png")
         if args.command == "view" and args.load is not None:

@@ -17,6 +17,7 @@ from pyramid.registry import find_game
 from pyramid.rules import Game
 from pyramid.skillgames.base import SkillGame
 from pyramid.ui.player import full_pyramid_world, play_in_window, view_in_window, view_scene
+from pyramid.ui.saved import SavedMatch, load_match
 from pyramid.ui.skill import play_skill_in_window
 
 
@@ -48,14 +49,18 @@ def play(args: argparse.Namespace) -> int:
     if kind == "skill":
         return _play_skill(args)
     game_type = find_game(args.game, Game)
-    kinds = seat_kinds(args.players)
+    saved = _saved(args)
+    kinds = saved.kinds if saved is not None else seat_kinds(args.players)
     kinds = kinds or ["human"] + ["greedy"] * (game_type.info.players[0] - 1)
-    options = game_options(args.option, game_type, len(kinds))
+    options = saved.options if saved is not None else game_options(args.option, game_type, len(kinds))
+    seed = saved.seed if saved is not None else args.seed
 
     def make_game() -> Game:
-        return game_type(len(kinds), rng=np.random.default_rng([args.seed, 1]), **options)
+        return game_type(len(kinds), rng=np.random.default_rng([seed, 1]), **options)
 
-    game = play_in_window(make_game, kinds, args.seed, physical=not args.fast, delay=args.delay)
+    undo = not getattr(args, "no_undo", False)
+    physical = not args.fast
+    game = play_in_window(make_game, kinds, seed, physical=physical, delay=args.delay, undo=undo, resume=saved)
     if game.outcome is not None:
         print(game.outcome.result())
     return 0
@@ -66,10 +71,19 @@ def _play_skill(args: argparse.Namespace) -> int:
     game_type = find_game(args.game, SkillGame)
     if args.fast:
         raise ValueError(f"{game_type.info.title} is a game of physical skill: it has no fast mode")
-    kinds = seat_kinds(args.players)
+    saved = _saved(args)
+    kinds = saved.kinds if saved is not None else seat_kinds(args.players)
     kinds = kinds or ["human"] + [game_type.default_player] * (max(game_type.info.players[0], 2) - 1)
-    options = game_options(args.option, game_type, len(kinds))
-    game = play_skill_in_window(game_type, kinds, args.seed, options)
+    options = saved.options if saved is not None else game_options(args.option, game_type, len(kinds))
+    seed = saved.seed if saved is not None else args.seed
+    undo = not getattr(args, "no_undo", False)
+    game = play_skill_in_window(game_type, kinds, seed, options, undo=undo, resume=saved)
     if game.outcome is not None:
         print(game.outcome.result())
     return 0
+
+
+def _saved(args: argparse.Namespace) -> SavedMatch | None:
+    """The match ``--load`` names (checked already by ``cli.app``), or None."""
+    path = getattr(args, "load", None)
+    return load_match(path) if path is not None else None

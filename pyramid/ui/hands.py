@@ -22,7 +22,7 @@ from pyramid import geometry
 from pyramid.dice import COLOURS, DICE, Colour, DieId
 from pyramid.perception import Status
 from pyramid.physics import actions
-from pyramid.physics.hands import HAND_SPEED, unit
+from pyramid.physics.hands import unit
 from pyramid.picking import face_cell, nearest_funnel, pick_die, ray_hit, table_point
 from pyramid.rules import Action, Declare, Move, Place, Remove, RemoveColumn
 from pyramid.skillgames.base import DiceInHand, SkillGame
@@ -33,7 +33,9 @@ from pyramid.skillgames.throwing import DishingUp, Flickers, HideAway, Trulla
 from pyramid.state import PyramidState
 from pyramid.tolerances import TOL
 from pyramid.ui import guide, strokes
+from pyramid.ui.carrying import TURN, Carrier
 from pyramid.ui.marks import Bar, Guide
+from pyramid.ui.takeback import TakeBack
 from pyramid.ui.viewer import MOVED_TINT, Viewer
 from pyramid.units import PLACE_DROP
 
@@ -46,7 +48,6 @@ COLOUR_ORDER: tuple[Colour, ...] = tuple(COLOURS)
 LADLE = 6  # dice poured by L
 LADLE_HEIGHT = 0.08  # metres: how far above the point under the mouse the ladle is held
 PULL = 0.008  # metres: how far U pulls a die out (half an edge: a balcony); shift-U half that
-CARRY_LIFT = 0.03  # metres: how far above where it lay a carried die is held
 MOVED = 0.25  # edges: a die a breath moved farther than this is lit up
 MOVED_SHOWN = 1.5  # seconds (of the world's time): how long after the breath the dice it moved stay lit up
 LISTED = 12  # actions a choice lists at a time
@@ -139,7 +140,8 @@ class Hands:
         self.rng = rng
         self.keys = key.KeyStateHandler()
         viewer.push_handlers(self.keys)
-        self.grab: tuple[int, int, int, int] | None = None  # die, x, y at the press, modifiers
+        # What a press took: the die (or -1 a stroke, -2 a funnel, -3 a choice), x, y at the press, modifiers, button.
+        self.grab: tuple[int, int, int, int, int] | None = None
         self.mouse = (viewer.width // 2, viewer.height // 2)
         self.placing = False
         self.colour: Colour = "red"
@@ -160,9 +162,11 @@ class Hands:
         self.breath_speed = BREATH
         self.show_help = True
         self.log: list[str] = []
-        # Right-drag on a die: the die carried, the height it is held at, and where the hand holds it now.
-        self.carrying: tuple[DieId, float] | None = None
-        self.hand: np.ndarray | None = None
+        # Left-drag on a die of the free table: the hand that carries it (Q, E turn it, R rolls it).
+        self.carrier = Carrier(lambda: self.world, lambda: self.ray(*self.mouse), rng)
+        # Ctrl+Z, Ctrl+Y and Ctrl+S in a match: set by the window's match while a person may use them.
+        self.takeback: TakeBack | None = None  # None: undo is off in this match (--no-undo)
+        self.saver: Callable[[], str] | None = None  # saves the match, returns the line that says where
         # While B is held: where each die stood when the breath began; then when to stop showing what it moved.
         self.blown_from: dict[DieId, np.ndarray] | None = None
         self.blown_until = 0.0
@@ -172,6 +176,11 @@ class Hands:
         """The viewer's world (hands need one; a chooser in exact play never asks for it)."""
         assert self.viewer.world is not None, "there is no world to put hands on"
         return self.viewer.world
+
+    @property
+    def carrying(self) -> DieId | None:
+        """The die the hand carries now, if any."""
+        return self.carrier.die
 
     @property
     def up(self) -> geometry.UpFaces:
@@ -452,51 +461,28 @@ class Hands:
         return math.degrees(math.atan2(vector[1], vector[0]))
 
     def held_action(self) -> Callable[[], object] | None:
-        """While a die is carried: the hand's next 1/60 s (see ``carry_step``); while B is held: a short breath."""
+        """While a die is carried: the hand's next 1/60 s (``Carrier.step``); while B is held: a short breath."""
         if self.carrying is not None:
-            return self.carry_step
+            return self.carrier.step
         blow = self.breath()
         if blow is None:
             return None
         world = self.world
         return lambda: actions.perform(world, blow, self.rng)
 
-    def carry_step(self) -> None:
-        """The carrying hand moves towards the point under the mouse at the carrying height, for 1/60 s.
-
-        It moves at most ``HAND_SPEED`` (m/s), so a quick flick of the mouse throws the die hard but
-        not absurdly; released, the die keeps the hand's velocity.
-        """
-        if self.carrying is None:
-            return
-        world = self.world
-        die, height = self.carrying
-        if die not in world.dice:
-            self.carrying = self.hand = None
-            world.hold(None)
-            return
-        origin, direction = self.ray(*self.mouse)
-        hand = self.hand if self.hand is not None else world.poses()[1][world.dice.index(die), :3].copy()
-        if direction[2] < -1e-6:
-            wanted = origin + (height - origin[2]) / direction[2] * direction
-            step = wanted - hand
-            reach = HAND_SPEED / 60
-            distance = float(np.linalg.norm(step))
-            hand = hand + (step if distance <= reach else step * (reach / distance))
-        self.hand = hand
-        world.hold(die, hand)
-        world.step(1 / 60)
-
     def let_go(self) -> None:
-        """Open the carrying hand: the die flies on with the hand's velocity (a throw) or drops."""
-        if self.carrying is None:
+        """Open the carrying hand (between frames): the die flies on with the hand's velocity (a throw) or drops."""
+        die = self.carrying
+        if die is None:
             return
-        die = self.carrying[0]
-        world = self.world
-        self.carrying = self.hand = None
-        speed = float(np.linalg.norm(world.velocities()[world.dice.index(die), :3])) if die in world.dice else 0.0
-        self.note(f"let go of die {die} at {speed:.2f} m/s" if speed > 0.05 else f"set die {die} down")
-        self.viewer.queue.append(lambda: world.hold(None))
+
+        def open_hand() -> None:
+            released = self.carrier.let_go()
+            if released is not None:
+                speed = released[1]
+                self.note(f"let go of die {die} at {speed:.2f} m/s" if speed > 0.05 else f"set die {die} down")
+
+        self.viewer.queue.append(open_hand)
 
     def breath(self) -> actions.Blow | None:
         """While B is held: a breath of 1/30 s from the camera side towards the point under the mouse."""
@@ -537,29 +523,35 @@ class Hands:
         return True
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:
+        """Left on a die: a click lifts it, a drag carries it (the free table) or flicks it (a game); right-drag
+        on a die flicks it; ctrl-drag draws a stroke; in place mode a click places; choosing, a click chooses."""
         self.mouse = (x, y)
-        if button == mouse.RIGHT and not modifiers & key.MOD_SHIFT:
-            return self._pick_up(x, y)
+        if button == mouse.RIGHT and not modifiers & key.MOD_SHIFT and self.chooser is None:
+            die = self.die_at(x, y) if self.viewer.world is not None else None
+            if die is None:
+                return False  # the drag turns the view
+            self.grab = (die, x, y, modifiers, button)
+            return True
         if button != mouse.LEFT or (self.viewer.world is None and self.chooser is None):
             return False
         if modifiers & key.MOD_CTRL and self.chooser is None:
-            self.grab = (-1, x, y, modifiers)
+            self.grab = (-1, x, y, modifiers, button)
             point = self.plane_point(x, y, DRAW_HEIGHT)
             self.drag_points = [] if point is None else [(self.clock(), point)]
             return True
         if self.placing and self.funnel is not None:
-            self.grab = (-2, x, y, modifiers)
+            self.grab = (-2, x, y, modifiers, button)
             return True
         if self.chooser is not None:
             # Choosing: a click on a die removes it or picks it to move; with a die picked, a click says where.
             if self.chooser.source is None and self.slot_at(x, y) is None:
                 return False  # nothing to choose here: the drag turns the view
-            self.grab = (-3, x, y, modifiers)
+            self.grab = (-3, x, y, modifiers, button)
             return True
         die = self.die_at(x, y)
         if die is None:
             return False
-        self.grab = (die, x, y, modifiers)
+        self.grab = (die, x, y, modifiers, button)
         return True
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> bool:
@@ -567,17 +559,23 @@ class Hands:
         if self.grab is not None and self.grab[0] == -1:
             self._draw_stroke(x, y)
         elif self.grab is not None and self.grab[0] >= 0:
-            self._aim_flick(x, y)
+            die, x0, y0, _, button = self.grab
+            if button == mouse.LEFT and self.carries() and math.hypot(x - x0, y - y0) >= CLICK:
+                self.grab = None  # a left-drag on the free table: the hand takes the die
+                self.viewer.guides, self.viewer.bar = [], None
+                self._pick_up(die)
+            else:
+                self._aim_flick(x, y)
         return self.grab is not None or self.carrying is not None
 
     def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> bool:
-        if button == mouse.RIGHT and self.carrying is not None:
+        if button == mouse.LEFT and self.carrying is not None:
             self.mouse = (x, y)
             self.let_go()
             return True
         if self.grab is None:
             return False
-        die, x0, y0, pressed = self.grab
+        die, x0, y0, pressed, pressed_with = self.grab
         self.grab = None
         self.viewer.guides, self.viewer.bar = [], None
         dx, dy = x - x0, y - y0
@@ -596,7 +594,8 @@ class Hands:
             elif length >= CLICK and stroke is None:
                 self.note("draw the stroke over the table: the line must lie on it")
         elif length < CLICK:
-            self.lift(die)
+            if pressed_with == mouse.LEFT:
+                self.lift(die)
         elif self.may("flick") and self.touchable(die):
             flick = self._flick(die, x0, y0, x, y)
             if isinstance(self.skill_game, Flickers):
@@ -640,7 +639,7 @@ class Hands:
     def _aim_flick(self, x: float, y: float) -> None:
         """While a die is dragged: its aim line, as long as the flick is strong, and the strength bar."""
         assert self.grab is not None
-        die, x0, y0, _ = self.grab
+        die, x0, y0 = self.grab[:3]
         if self.viewer.world is None or die not in self.world.dice or math.hypot(x - x0, y - y0) < CLICK:
             self.viewer.guides, self.viewer.bar = [], None
             return
@@ -678,9 +677,17 @@ class Hands:
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
         if symbol == key.ESCAPE:
             return self._cancel()
-        if modifiers & (key.MOD_CTRL | key.MOD_COMMAND) and symbol in (key.Z, key.S):
+        if modifiers & (key.MOD_CTRL | key.MOD_COMMAND) and symbol in (key.Z, key.Y, key.S):
             return self._ask(symbol)
         if self.chooser is not None and self.chooser.key(symbol):
+            return True
+        if self.carrying is not None and symbol in (key.Q, key.E, key.R):
+            # Tabletop Simulator's keys for a die in the hand: Q and E turn it a quarter, R rolls it.
+            carrier = self.carrier
+            turn = {key.Q: TURN, key.E: -TURN}.get(symbol)
+            self.viewer.queue.append(carrier.roll if turn is None else functools.partial(carrier.turn, turn))
+            held = self.carrying
+            self.note(f"roll die {held} in the hand" if turn is None else f"turn die {held} {turn:+g} deg")
             return True
         if symbol == key.H:
             self.show_help = not self.show_help
@@ -746,11 +753,22 @@ class Hands:
         return True
 
     def _ask(self, symbol: int) -> bool:
-        """Ctrl+Z (undo the last action) and Ctrl+S (save the table): the viewer does them between jobs."""
-        if not self.viewer.sandbox:
-            self.note("undo and save are for the free table (pyramid view): in a game or a scene, what is done stands")
+        """Ctrl+Z (undo the last action), Ctrl+Y (redo it) and Ctrl+S (save): on the free table the viewer does
+        them between jobs; in a match, the window's player while the person may act (their own turn)."""
+        request = {key.Z: "undo", key.Y: "redo", key.S: "save"}[symbol]
+        if self.viewer.sandbox:
+            self.viewer.requests.append(request)
             return True
-        self.viewer.requests.append("undo" if symbol == key.Z else "save")
+        if self.skill_game is None and self.chooser is None and self.saver is None:
+            self.note(f"{request} is for the free table and the matches: in a scene, what is done stands")
+        elif self.sink is None and self.chooser is None:
+            self.note(f"{request} waits for your turn: nothing done")
+        elif request == "save" and self.saver is None:
+            self.note("this match cannot be saved")
+        elif request != "save" and self.takeback is None:
+            self.note(f"{request} is off in this match (--no-undo): what is done stands")
+        else:
+            self.viewer.requests.append(request)
         return True
 
     def _cancel(self) -> bool:
@@ -877,21 +895,15 @@ class Hands:
 
     # -- choosing a legal action -----------------------------------------------------------------
 
-    def _pick_up(self, x: int, y: int) -> bool:
-        """Right-press on a die of the free table: a hand picks it up (True: the press is taken)."""
-        if self.viewer.world is None or self.chooser is not None:
-            return False
-        die = self.die_at(x, y)
-        if die is None:
-            return False
-        if self.skill_game is not None or not self.viewer.sandbox:
-            self.note("in a game, hands do what its actions do: a die is carried only on the free table")
-            return True
-        world = self.world
-        z = float(world.poses()[1][world.dice.index(die), 2])
-        self.carrying, self.hand = (die, z + CARRY_LIFT), None
-        self.note(f"carrying die {die}: move the mouse, release to let go (moving: a throw)")
-        return True
+    def carries(self) -> bool:
+        """Whether a left-drag on a die carries it: on the free table (in a game, hands do what its actions do)."""
+        free = self.chooser is None and self.skill_game is None
+        return free and self.viewer.world is not None and self.viewer.sandbox
+
+    def _pick_up(self, die: DieId) -> None:
+        """A left-drag on a die of the free table: the hand picks it up."""
+        self.carrier.pick_up(die)
+        self.note(f"carrying die {die}: Q/E turn it, R rolls it; let go (moving: a throw)")
 
     def _choose_at(self, x: float, y: float) -> None:
         """A click while choosing: name the die clicked (a choice about it), remove it, or pick it to move, or

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import numpy as np
 from pyglet.window import key
@@ -21,6 +22,7 @@ from pyramid.dice import DICE
 from pyramid.lab.runner import run_scene
 from pyramid.lab.scene import Scene
 from pyramid.perception import Status
+from pyramid.physics.tables import next_free
 from pyramid.physics.world import World
 from pyramid.play import Match
 from pyramid.rules import Action, Game, Place
@@ -29,6 +31,8 @@ from pyramid.ui.film import runner_worlds
 from pyramid.ui.hands import LISTED, Hands, Prompt
 from pyramid.ui.marks import corner_marks, slot_marks, with_labels
 from pyramid.ui.replay import ReplayPlayer
+from pyramid.ui.saved import SavedMatch, save_match
+from pyramid.ui.takeback import Moment, TakeBack
 from pyramid.ui.viewer import Viewer, WindowClosed, watching
 
 HELP = (
@@ -58,7 +62,9 @@ class WindowPlayer(Player):
         self.hands = hands
 
     def choose(self, game: Game, legal: Sequence[Action]) -> Action:
-        """Wait, drawing, until the person picks one of ``legal``."""
+        """Wait, drawing, until the person picks one of ``legal``; Ctrl+Z or Ctrl+Y meanwhile raise ``Retaken`` (the
+        game and the world went back or forth), Ctrl+S saves the match."""
+        before = Moment.of(game, self.viewer.world)
         prompt = Prompt(legal, self.viewer.say, game.state)
         self.hands.chooser = prompt
         self.hands.placing = any(isinstance(a, Place) for a in legal)
@@ -67,10 +73,37 @@ class WindowPlayer(Player):
         try:
             while prompt.choice is None:
                 self.viewer.frame(0.0)
+                while self.viewer.requests and prompt.choice is None:
+                    self._answer(game, self.viewer.requests.pop(0))
         finally:
             self.hands.chooser = None
             self.hands.placing = False
+        if self.hands.takeback is not None:
+            self.hands.takeback.keep(before)
         return prompt.choice
+
+    def _answer(self, game: Game, request: str) -> None:
+        """Ctrl+S: save; Ctrl+Z, Ctrl+Y: go back to before the person's last move (the others' after it too) or
+        forth again, and raise ``Retaken`` so that the match asks anew."""
+        takeback = self.hands.takeback
+        if request == "save":
+            if self.hands.saver is not None:
+                self.viewer.say(self.hands.saver())
+            return
+        if takeback is None:
+            return
+        world = self.viewer.world
+        if not (takeback.back(game, world) if request == "undo" else takeback.forth(game, world)):
+            why = "no move of yours yet" if request == "undo" else "nothing was undone"
+            self.viewer.say(f"nothing to {request}: {why}")
+            return
+        what = "undone: the game as before your last move" if request == "undo" else "redone: your move again"
+        self.viewer.say(f"{what} ({takeback.counts()})")
+        raise Retaken
+
+
+class Retaken(Exception):
+    """A person's Ctrl+Z or Ctrl+Y changed the game while they were choosing: the match asks again."""
 
 
 # -- sessions: watching a world, playing a match ---------------------------------------------------
@@ -211,19 +244,34 @@ def play_in_window(
     delay: float = 0.4,
     replays: int | None = None,
     speed: float = 1.0,
+    *,
+    undo: bool = True,
+    resume: SavedMatch | None = None,
+    save_to: Path = Path("match.pickle"),
 ) -> Game:
     """Play a match in a window, hot-seat: ``human`` seats click, the others are bots; Enter replays it.
 
     ``make_game`` must give the same game each call (same seed); a replay rebuilds the world and plays
     the recorded actions again. ``replays`` (for scripts) stops after that many replays instead of
-    waiting for a key; ``speed`` is the pace in times real time. Returns the game as it ended.
+    waiting for a key; ``speed`` is the pace in times real time. On a person's turn Ctrl+Z and Ctrl+Y
+    undo and redo their last move (with the others' after it; not when ``undo`` is False) and Ctrl+S
+    saves the match to ``save_to`` (or ``-2``, ...); ``resume`` goes on with a saved match. Returns the
+    game as it ended.
     """
-    world = World() if physical else None
+    world = World() if physical or (resume is not None and resume.table is not None) else None
     game = make_game()
+    if resume is not None:
+        if not isinstance(resume.game, type(game)):
+            raise ValueError(f"the saved match is of {resume.game.info.title}, not of {game.info.title}")
+        game = resume.game
+    if resume is not None and world is not None and resume.table is not None:
+        world.restore(resume.table)
+        world.settle(raise_on_timeout=False)
     viewer = Viewer(world, f"{game.info.number}. {game.info.title}", speed=speed)
     viewer.frame_world()
     hands = Hands(viewer, np.random.default_rng([seed, 3]))
     viewer.push_handlers(hands)
+    hands.takeback = TakeBack() if undo else None
     recorded: list[list[Action]] | None = None
     finished = game
     try:
@@ -251,8 +299,15 @@ def play_in_window(
                 status, side = match_text(game, kinds, hands.chooser, viewer.messages, extra)
                 viewer.set_text(status, side, PLAY_HELP if hands.show_help else "")
 
+            def save(game: Game = game) -> str:
+                table = viewer.world.snapshot() if viewer.world is not None else None
+                path = save_match(SavedMatch(game, list(kinds), seed, dict(game.options), table), next_free(save_to))
+                return f"saved the match to {path} (go on: pyramid play {game.info.number} --view --load {path})"
+
             viewer.on_frame[:] = [overlay]
-            finished = _run_match(game, players, world, seed, viewer, delay)
+            hands.saver = save if recorded is None else None
+            finished = _run_match(game, players, world, seed, viewer, delay, resumed=resume is not None)
+            resume = None
             recorded = [[a for p, a in game.history if p == seat] for seat in range(game.players)]
             if replays is not None:
                 if replays <= 0:
@@ -275,14 +330,31 @@ def play_in_window(
 
 
 def _run_match(
-    game: Game, players: Sequence[Player], world: World | None, seed: int, viewer: Viewer, delay: float
+    game: Game,
+    players: Sequence[Player],
+    world: World | None,
+    seed: int,
+    viewer: Viewer,
+    delay: float,
+    resumed: bool = False,
 ) -> Game:
-    """One match in the window, each action seen as it happens; a bot's move is followed by ``delay`` s."""
+    """One match in the window, each action seen as it happens; a bot's move is followed by ``delay`` s.
+    ``resumed``: the game and the world go on as they are (a saved match), the world not built from the game."""
     with watching(world, viewer) if world is not None else contextlib.nullcontext():
-        match = Match(game, players, world, np.random.default_rng(seed), log=viewer.say)
+        match = Match(game, players, None if resumed else world, np.random.default_rng(seed), log=viewer.say)
+        match.world = world
+        if resumed and world is not None:
+            match.slot_die = dict(world.readout(require_rest=False).slot_die)
         while game.outcome is None:
             bot = not isinstance(players[game.to_move], WindowPlayer)
-            match.step()
+            try:
+                match.step()
+            except Retaken:
+                # Ctrl+Z or Ctrl+Y: the game and the world stand elsewhere; the match's count and dice follow.
+                match.turns = len(game.history)
+                if world is not None:
+                    match.slot_die = dict(world.readout(require_rest=False).slot_die)
+                continue
             if bot:
                 viewer.pause(delay)
     viewer.say(game.outcome.result() if game.outcome else "")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -18,8 +19,9 @@ from pyramid import geometry
 from pyramid.agents import Controller
 from pyramid.agents.seats import make_hand
 from pyramid.perception import Readout
-from pyramid.physics.actions import PhysicalAction
+from pyramid.physics.actions import Blow, PhysicalAction
 from pyramid.physics.plate_motion import slab_vertices
+from pyramid.physics.tables import next_free
 from pyramid.physics.world import World
 from pyramid.play import Match
 from pyramid.skillgames.base import SkillGame
@@ -31,8 +33,11 @@ from pyramid.ui.marks import CORNERS as CORNER_LETTERS
 from pyramid.ui.marks import Mark, corner_marks
 from pyramid.ui.player import face_table, pace_text, wait_for_replay
 from pyramid.ui.replay import Move, Recorder, ReplayHand
+from pyramid.ui.saved import SavedMatch, save_match
+from pyramid.ui.takeback import Moment, TakeBack
 from pyramid.ui.viewer import Viewer, WindowClosed, watching
 
+SAVE_TO = Path("match.pickle")  # Ctrl+S in a match writes here (or match-2.pickle, ... if taken)
 OWN_RGBA = (20, 90, 200, 255)  # the label on the person's own dice
 GOAL_RGBA = (20, 130, 40, 255)  # the label on the funnels a tilting game wants filled
 PLATE_CORNERS = tuple(slot for _, slot in CORNER_LETTERS)  # the corner funnels, in the order of their marks
@@ -46,13 +51,18 @@ class WindowHand(Controller):
     def __init__(self, viewer: Viewer, hands: Hands) -> None:
         self.viewer = viewer
         self.hands = hands
+        self.blowing = False  # the last action was a puff of a breath held (B)
 
     def act(self, game: SkillGame, readout: Readout, elapsed: float) -> PhysicalAction:
         """The action the person asked for while the last one ran, if any; else wait, drawing (the world stands
-        still), until the person acts."""
+        still), until the person acts. Ctrl+Z, Ctrl+Y and Ctrl+S asked meanwhile are answered between frames."""
+        before = Moment.of(game, self.viewer.world)  # the game as the person's next action finds it
+        takeback = self.hands.takeback
         if self.hands.pending:
             action = self.hands.pending.pop(0)
             self.viewer.say(f"now: {action}")
+            if takeback is not None:
+                takeback.keep(before)
             return action
         chosen: list[PhysicalAction] = []
         self.viewer.queue.clear()  # jobs of the free table's hands have no place in a game
@@ -62,12 +72,37 @@ class WindowHand(Controller):
             while not chosen:
                 blow = self.hands.breath()
                 if blow is not None:
-                    return blow
+                    chosen.append(blow)
+                    break
                 self.viewer.frame(0.0)
+                while self.viewer.requests and not chosen:
+                    if self._answer(game, self.viewer.requests.pop(0)):
+                        before = Moment.of(game, self.viewer.world)
         finally:
             self.hands.sink = None
             self.hands.game = None
+        blowing, self.blowing = self.blowing, isinstance(chosen[0], Blow)
+        if takeback is not None and not (blowing and self.blowing):
+            takeback.keep(before)  # a breath held goes back whole: kept before its first puff only
         return chosen[0]
+
+    def _answer(self, game: SkillGame, request: str) -> bool:
+        """Ctrl+Z, Ctrl+Y (True: the game and its world went back or forth) or Ctrl+S, asked on the person's turn."""
+        world, takeback, hands = self.viewer.world, self.hands.takeback, self.hands
+        if request == "save":
+            if hands.saver is not None:
+                self.viewer.say(hands.saver())
+            return False
+        if takeback is None:
+            return False
+        done = takeback.back(game, world) if request == "undo" else takeback.forth(game, world)
+        if not done:
+            why = "none of your actions this turn" if request == "undo" else "nothing was undone"
+            self.viewer.say(f"nothing to {request}: {why}")
+            return False
+        what = "undone: the dice as before your last action" if request == "undo" else "redone: your action again"
+        self.viewer.say(f"{what}; the turn's clock runs on ({takeback.counts()})")
+        return True
 
 
 def skill_text(
@@ -146,22 +181,33 @@ def play_skill_in_window(
     options: dict[str, str] | None = None,
     replays: int | None = None,
     speed: float = 1.0,
+    *,
+    undo: bool = True,
+    resume: SavedMatch | None = None,
+    save_to: Path = SAVE_TO,
 ) -> SkillGame:
     """Play a skill game in a window, hot-seat: ``human`` seats act with their hands, the others are programmed.
 
     Enter replays a finished match (a person's recorded actions again, the programmed seats from their
     seeds, in fresh worlds from the same seeds);
     ``replays`` (for scripts) stops after that many replays instead of waiting for a key; ``speed`` is
-    the pace in times real time. Returns the game as it ended.
+    the pace in times real time. On the person's turn Ctrl+Z and Ctrl+Y undo and redo their actions of
+    the turn (unless ``undo`` is False) and Ctrl+S saves the match to ``save_to`` (or ``-2``, ``-3``...);
+    ``resume`` goes on with a saved match (its game, turn, clock and dice; it is not replayed). Returns
+    the game as it ended.
     """
 
     def make_game() -> SkillGame:
         return game_type(len(kinds), rng=np.random.default_rng([seed, 1]), **(options or {}))
 
-    game = make_game()
+    game = make_game() if resume is None else resume.game
+    if not isinstance(game, game_type):
+        raise ValueError(f"the saved match is of {game.info.title}, not of {game_type.info.title}")
     viewer = Viewer(None, f"{game.info.number}. {game.info.title}", speed=speed)
     hands = Hands(viewer, np.random.default_rng([seed, 3]))
     viewer.push_handlers(hands)
+    hands.takeback = TakeBack() if undo else None
+    resumed = [resume.clock or 0.0] if resume is not None else []  # the saved turn's clock, until it goes on
     follower = PlateFollower(viewer.camera)
     recorded: list[list[Move]] | None = None
     finished = game
@@ -213,16 +259,40 @@ def play_skill_in_window(
 
                 def log(line: str, turn: dict[str, float] = turn) -> None:
                     if line.startswith("turn ") and viewer.world is not None:
-                        turn["start"], turn["dice"] = viewer.world.time, len(viewer.world.dice)
+                        gone = resumed.pop() if resumed else 0.0
+                        turn["start"], turn["dice"] = viewer.world.time - gone, len(viewer.world.dice)
+                        if hands.takeback is not None:
+                            hands.takeback.clear()  # undo goes back within the person's turn only
                     elif line.strip().startswith("-> "):
                         turn.clear()  # the turn is judged: its clock stops
                     viewer.say(line.strip())
 
+                def save(game: SkillGame = game, turn: dict[str, float] = turn) -> str:
+                    world = viewer.world
+                    clock = world.time - turn["start"] if world is not None and "start" in turn else None
+                    table = world.snapshot() if world is not None else None
+                    saved = SavedMatch(game, list(kinds), seed, dict(options or {}), table, clock)
+                    path = save_match(saved, next_free(save_to))
+                    return f"saved the match to {path} (go on: pyramid play {game.info.number} --view --load {path})"
+
+                hands.saver = save if recorded is None else None
                 match = Match(game, players, make_world=make_world, rng=np.random.default_rng([seed, 3]), log=log)
+                if resumed and resume is not None:
+                    world = make_world()
+                    if resume.table is not None:
+                        world.restore(resume.table)
+                    match.resume_turn(world, resumed[0])
                 match.run()
             viewer.say(game.outcome.result() if game.outcome else "")
             finished = game
             recorded = [p.moves for p in players]
+            if resume is not None:
+                # Its turns before the save were played in another window: there is nothing to replay from.
+                viewer.say("a resumed match has no replay: Esc Esc quits")
+                if replays is None:
+                    while wait_for_replay(viewer):
+                        viewer.say("a resumed match has no replay: Esc Esc quits")
+                break
             if replays is not None:
                 if replays <= 0:
                     break

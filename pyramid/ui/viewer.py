@@ -534,7 +534,8 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
         self.held: Callable[[], Callable[[], object] | None] | None = None
         # Ctrl+Z: the world before each action a person started in ``live`` (the sandbox), newest last.
         self.undo: list[Table] = []
-        self.requests: list[str] = []  # "undo", "save": asked in an event, done in ``live`` between jobs
+        self.redo: list[Table] = []  # Ctrl+Y: the tables Ctrl+Z went back from, newest last
+        self.requests: list[str] = []  # "undo", "redo", "save": asked in an event, done between jobs
         self.sandbox = False  # True while ``live`` runs: the person's hands are free, undo and save work
         self.acting = False  # inside one action of a person's: its jobs queued together, or a key or button held
         self.save_to: Path = Path("table.json")  # Ctrl+S writes here (or table-2.json, ... if taken)
@@ -758,7 +759,7 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
                 continue
             job = self.queue.pop(0) if self.queue else (self.held() if self.held else None)
             if job is not None and not self.acting:
-                self.undo = [*self.undo, world.snapshot()][-UNDO_DEPTH:]
+                self.undo, self.redo = [*self.undo, world.snapshot()][-UNDO_DEPTH:], []
             self.acting = job is not None
             before = world.time
             if job is not None:
@@ -773,14 +774,18 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
                 last, since = now, 0.0
 
     def _answer(self, world: World, request: str) -> None:
-        """Do what a person asked with Ctrl+Z (go back one action) or Ctrl+S (save the table)."""
-        if request == "undo":
-            if not self.undo:
-                self.say("nothing to undo: the table is as it was when the window opened")
+        """Do what a person asked with Ctrl+Z (go back one action), Ctrl+Y (do it again) or Ctrl+S (save the table)."""
+        if request in ("undo", "redo"):
+            source, keep = (self.undo, self.redo) if request == "undo" else (self.redo, self.undo)
+            if not source:
+                why = "the table is as it was when the window opened" if request == "undo" else "nothing was undone"
+                self.say(f"nothing to {request}: {why}")
                 return
             self.queue.clear()
-            world.restore(self.undo.pop())
-            self.say(f"undone: the table as before the last action ({len(self.undo)} more to undo)")
+            keep.append(world.snapshot())
+            world.restore(source.pop())
+            done = "undone: the table as before the last action" if request == "undo" else "redone: the action again"
+            self.say(f"{done} ({len(self.undo)} more to undo, {len(self.redo)} to redo)")
         elif request == "save":
             path = save_table(world.snapshot(), next_free(self.save_to), world.readout(require_rest=False).notation())
             self.say(f"saved the table to {path} (open it again: pyramid view --load {path})")
