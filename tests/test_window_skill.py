@@ -8,7 +8,8 @@ import math
 import shutil
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -101,6 +102,7 @@ def play(
     turn: Callable[[Person, SkillGame], None],
     options: dict[str, str] | None = None,
     between: Callable[[Person], None] | None = None,
+    **window: Any,
 ) -> tuple[SkillGame, list[str]]:
     """Play game ``number`` in the window; ``turn`` makes the person's next action each time the window waits for
     one, ``between`` is called once in each picture drawn while another player moves. Returns the game and
@@ -137,7 +139,7 @@ def play(
     monkeypatch.setattr(Viewer, "frame", frame)
     monkeypatch.setattr(Viewer, "say", say)
     game_type = find_game(number, SkillGame)
-    game = play_skill_in_window(game_type, kinds, seed=seed, options=options, replays=0, speed=50.0)
+    game = play_skill_in_window(game_type, kinds, seed=seed, options=options, replays=0, speed=50.0, **window)
     return game, said
 
 
@@ -311,3 +313,126 @@ def _by_person(said: list[str], n: int) -> bool:
     """Whether line ``n`` of the window's log falls in a turn of player 0."""
     turns = [line for line in said[:n] if line.startswith("turn ")]
     return bool(turns) and "player 0" in turns[-1]
+
+
+def _lift_a_die(person: Person, game: SkillGame) -> int | None:
+    """Click the lowest die of Dice Mikado's pyramid that the mouse finds and is not the top (W if none): its id."""
+    from pyglet.window import key
+
+    world = person.viewer.world
+    assert world is not None
+    dice, poses = world.poses()
+    where = {d: poses[n, :3] for n, d in enumerate(dice)}
+    readout = world.readout(require_rest=False)
+    for die in sorted(where, key=lambda d: where[d][2]):
+        if die != getattr(game, "top_die", None) and readout.dice[die].slot is not None:
+            if person.hands.die_at(*person.pixel(where[die])) == die:
+                person.click(where[die])
+                return die
+    person.key(key.W)
+    return None
+
+
+def _table(person: Person) -> tuple[list[int], np.ndarray]:
+    world = person.viewer.world
+    assert world is not None
+    dice, poses = world.poses()
+    return list(dice), poses.copy()
+
+
+def test_ctrl_z_and_ctrl_y_undo_and_redo_a_persons_lift_on_their_turn(
+    display: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pyglet.window import key
+
+    seen: dict[str, Any] = {}
+
+    def turn(person: Person, game: SkillGame) -> None:
+        step = seen.setdefault("step", 0)
+        seen["step"] = step + 1
+        if step == 0:
+            seen["before"] = _table(person)
+            seen["lifted"] = _lift_a_die(person, game)
+        elif step == 1:
+            seen["after"] = _table(person)
+            person.key(key.Z, key.MOD_CTRL)
+        elif step == 2:
+            seen["undone"] = _table(person)
+            person.key(key.Y, key.MOD_CTRL)
+        elif step == 3:
+            seen["redone"] = _table(person)
+            _lift_a_die(person, game)
+        else:
+            _lift_a_die(person, game)
+
+    game, said = play(monkeypatch, 6, ["human"], 3, turn, options={"layers": "3"})
+    assert game.outcome is not None and seen["lifted"] is not None
+    (dice, poses), (after, after_poses) = seen["before"], seen["after"]
+    assert seen["lifted"] in dice and seen["lifted"] not in after, "the click lifted a die out"
+    undone, undone_poses = seen["undone"]
+    assert undone == dice and np.allclose(undone_poses, poses, atol=1e-9), "Ctrl+Z: every die where it was"
+    redone, redone_poses = seen["redone"]
+    assert redone == after and np.allclose(redone_poses, after_poses, atol=1e-9), "Ctrl+Y: the lift again"
+    assert any(line.startswith("undone:") for line in said) and any(line.startswith("redone:") for line in said)
+
+
+def test_ctrl_z_is_refused_with_no_undo_and_between_turns(display: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pyglet.window import key
+
+    def turn(person: Person, game: SkillGame) -> None:
+        if not person.hands.viewer.messages or "off in this match" not in " ".join(person.hands.viewer.messages):
+            person.key(key.Z, key.MOD_CTRL)
+        _lift_a_die(person, game)
+
+    game, said = play(monkeypatch, 6, ["human"], 3, turn, options={"layers": "2"}, undo=False)
+    assert game.outcome is not None
+    assert any("undo is off in this match (--no-undo)" in line for line in said)
+    assert not any(line.startswith("undone:") for line in said)
+
+
+def test_ctrl_s_saves_a_match_and_load_resumes_its_turn_clock_and_dice(
+    display: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import re
+
+    from pyglet.window import key
+
+    from pyramid.ui.saved import load_match
+
+    monkeypatch.chdir(tmp_path)
+    seen: dict[str, Any] = {}
+
+    def clock(person: Person) -> str:
+        found = re.search(r"your move: +([0-9.]+) of", person.viewer.status.text)
+        assert found is not None, person.viewer.status.text
+        return found.group(1)
+
+    def first(person: Person, game: SkillGame) -> None:
+        step = seen.setdefault("step", 0)
+        seen["step"] = step + 1
+        if step == 0:
+            _lift_a_die(person, game)
+        elif step == 1:
+            person.key(key.S, key.MOD_CTRL)
+        elif step == 2:
+            seen["saved"] = (_table(person), game.to_move, len(game.records), game.scores())
+            person.viewer.has_exit = True  # the person closes the window
+
+    play(monkeypatch, 6, ["human", "careful"], 3, first, options={"layers": "3"})
+    saved = load_match(tmp_path / "match.pickle")
+    assert saved.kinds == ["human", "careful"] and saved.clock is not None and saved.clock > 0
+
+    def resumed(person: Person, game: SkillGame) -> None:
+        if "resumed" not in seen:
+            seen["resumed"] = (_table(person), game.to_move, len(game.records), game.scores())
+            seen["clock"] = clock(person)
+        _lift_a_die(person, game)
+
+    with monkeypatch.context() as patch:
+        game, said = play(patch, 6, saved.kinds, saved.seed, resumed, options=saved.options, resume=saved)
+    (dice, poses), *rest = seen["saved"]
+    (dice_again, poses_again), *rest_again = seen["resumed"]
+    assert dice_again == dice and np.allclose(poses_again, poses, atol=1e-9), "the dice as they were saved"
+    assert rest_again == rest, "the same turn, player to move and scores"
+    assert float(seen["clock"]) == pytest.approx(saved.clock, abs=0.01), "the turn's clock goes on from the save"
+    assert any("resumed" in line for line in said) and game.outcome is not None

@@ -23,7 +23,8 @@ CONTROL_HELP: dict[str, str] = {
     "shake": "S: a hard shake (lifts a seated die over its rim)   shift-S: a gentle one (seats leaning dice)",
     "blow": "hold B: blow where the mouse points (B + wheel: stronger or weaker)",
     "lift": "click a die: lift it out",
-    "flick": "drag one of your dice: flick it the way you drag (longer: harder; the aim and strength show)",
+    "flick": "drag one of your dice (or right-drag it): flick it the way you drag (longer: harder; the aim and "
+    "strength show)",
     "throw": "T: throw one of your dice where the mouse points: the next of your hand, or one lying off the plate "
     "(C colour)",
     "pull": "U: pull the die 8 mm out (shift-U: 4 mm)",
@@ -34,7 +35,7 @@ CONTROL_HELP: dict[str, str] = {
 }
 VIEW_HELP = (
     "drag: turn   wheel: zoom   shift-drag: pan   R: reset view   Space: pause   + and -: pace   H: help   "
-    "Esc Esc: quit"
+    "Esc Esc: quit\non your turn: Ctrl+Z undo your last action (the clock runs on), Ctrl+Y redo, Ctrl+S save the match"
 )
 
 

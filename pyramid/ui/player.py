@@ -36,19 +36,21 @@ from pyramid.ui.takeback import Moment, TakeBack
 from pyramid.ui.viewer import Viewer, WindowClosed, watching
 
 HELP = (
-    "drag: turn   wheel: zoom   shift-drag: pan   R: reset view   click a die: lift it out   drag a die: flick it\n"
-    "right-drag a die: carry it (let go while moving: a throw)   "
+    "drag: turn   wheel: zoom   shift-drag: pan   R: reset view   click a die: lift it out   right-drag a die: flick\n"
+    "left-drag a die: carry it (Q/E: turn it, R: roll it; let go while moving: a throw)   "
     "hold B: blow where the mouse points (B + wheel: stronger or weaker)   arrows: tilt the plate   W: wait\n"
     "ctrl-drag: a stroke about the line where you press (ctrl-shift: where you let go)   S: shake (shift: gently)\n"
     "U: pull the die 8 mm out (shift-U: 4 mm)   A: attach a die beyond the face under the mouse   L: pour 6 dice\n"
     "P: place mode (click a funnel; Esc leaves it)   C: colour   O: faces   T: throw a die   H: help   Esc Esc: quit\n"
-    "Space: pause   + and -: pace   point at a die: its faces   Ctrl+Z: undo (again: further back)   Ctrl+S: save"
+    "Space: pause   + and -: pace   point at a die: its faces   Ctrl+Z: undo (again: further back)   Ctrl+Y: redo   "
+    "Ctrl+S: save"
 )
 PLAY_HELP = (
     "drag: turn   wheel: zoom   R: reset view   click a die: remove it, or pick it to move and click where it goes\n"
     "(shift-click there: move the most dice the rules let go along)   click a funnel: place (C colour, O faces)\n"
     "or type the number of an action and press Enter (Esc: clear it)   H: hide help   Esc Esc: quit\n"
-    "Space: pause   + and -: pace   point at a die: its faces"
+    "Space: pause   + and -: pace   point at a die: its faces   on your turn: Ctrl+Z undo your move, Ctrl+Y redo, "
+    "Ctrl+S save the match"
 )
 
 

@@ -33,6 +33,8 @@ SAFE_NUMPY = {
     ("numpy.random._pickle", "__bit_generator_ctor"),
     ("numpy.random._pickle", "__randomstate_ctor"),
     ("numpy.random.bit_generator", "__pyx_unpickle_SeedSequence"),
+    ("numpy.core.numeric", "_frombuffer"),
+    ("numpy._core.numeric", "_frombuffer"),
 }
 
 
