@@ -1262,3 +1262,53 @@ def test_a_scene_watched_in_the_window_leaves_the_world_pyramid_run_leaves(displ
         viewer.close()
     assert watched["measures"] == headless["measures"]
     assert shown == plain
+
+
+def test_ctrl_z_and_ctrl_y_take_back_and_redo_a_persons_move_in_a_board_match(
+    display: str, hands_made: list[Hands], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pyglet.window import key
+
+    from pyramid.ui.player import play_in_window
+    from pyramid.ui.viewer import Viewer
+
+    seen: list[tuple[str, int, np.ndarray]] = []  # at each new choice: the pyramid, the moves made, the poses
+    prompts: list[object] = []
+    original_frame = Viewer.frame
+
+    def frame(self: Viewer, simulated: float) -> None:
+        original_frame(self, simulated)
+        _give_up_after(self, 3000)
+        hands = hands_made[-1]
+        prompt = hands.chooser
+        if prompt is None or (prompts and prompts[-1] is prompt) or self.world is None:
+            return
+        prompts.append(prompt)
+        game = games[-1]
+        seen.append((game.state.to_notation(), len(game.history), self.world.poses()[1].copy()))
+        step = len(seen)
+        if step == 1:
+            hands.on_key_press(key._1, 0)  # the first legal action, by its number
+            hands.on_key_press(key.ENTER, 0)
+        elif step == 2:
+            hands.on_key_press(key.Z, key.MOD_CTRL)  # back to before the person's move (the others' undone too)
+        elif step == 3:
+            hands.on_key_press(key.Y, key.MOD_CTRL)  # and forth again
+        else:
+            self.has_exit = True
+
+    monkeypatch.setattr(Viewer, "frame", frame)
+    games: list[Game] = []
+    game_type = find_game(27, Game)  # Mucho: each player places the die they rolled
+
+    def make_game():  # type: ignore[no-untyped-def]
+        game = game_type(3, rng=np.random.default_rng([4, 1]))
+        games.append(game)
+        return game
+
+    play_in_window(make_game, ["human", "random", "random"], seed=4, physical=True, delay=0.0, speed=20.0, replays=0)
+    (start, made0, poses0), (moved, made1, poses1), (undone, made2, poses2), (redone, made3, poses3) = seen[:4]
+    assert made0 == 0 and made1 == 3 and moved != start, "the person moved, then the two others"
+    assert undone == start and made2 == 0, "Ctrl+Z: the game as before the person's move"
+    assert poses2.shape == poses0.shape and np.allclose(poses2, poses0, atol=1e-9), "every die where it was"
+    assert redone == moved and made3 == 3 and np.allclose(poses3, poses1, atol=1e-9), "Ctrl+Y: all of it again"
