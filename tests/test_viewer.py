@@ -1173,8 +1173,8 @@ def test_a_still_picture_has_smooth_edges_and_a_moving_one_keeps_its_pace(displa
 
 
 def test_the_list_of_a_long_choice_follows_the_first_digits_typed(display: str) -> None:
-    from pyramid.ui.hands import Prompt
     from pyramid.ui.player import match_text
+    from pyramid.ui.prompt import Prompt
 
     game = find_game(47, Game)(2, rng=np.random.default_rng(0))  # the hider picks the wolf among 45 dice
     prompt = Prompt(game.legal_actions(), lambda _: None)

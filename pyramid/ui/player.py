@@ -28,8 +28,9 @@ from pyramid.play import Match
 from pyramid.rules import Action, Game, Place
 from pyramid.state import PyramidState, random_pattern
 from pyramid.ui.film import runner_worlds
-from pyramid.ui.hands import LISTED, Hands, Prompt
+from pyramid.ui.hands import Hands
 from pyramid.ui.marks import corner_marks, slot_marks, with_labels
+from pyramid.ui.prompt import LISTED, Prompt
 from pyramid.ui.replay import ReplayPlayer
 from pyramid.ui.saved import SavedMatch, save_match
 from pyramid.ui.takeback import Moment, TakeBack
