@@ -97,6 +97,7 @@ PLAY_EPILOG = """a human seat at the terminal:
 examples:
   pyramid play 30 --players human,greedy --fast
   pyramid play knights --players human,strong --fast
+  pyramid play 3 --view --load match.pickle     go on with a match saved in the window with Ctrl+S
 """
 
 
