@@ -558,7 +558,9 @@ class FlickersEnv(HandParameters):
     on the plate). Action (4,), each -1 to 1 over its range: ``azimuth`` (-180 to 180 degrees; seat 0 sits at -x, so
     0 aims across the plate's centre), ``impulse`` (0 to 0.02 N s; 0.007 reaches the middle), ``elevation`` (0 to 60
     degrees) and ``height`` (-0.5 to 0.5 edges above the die's centre where the finger strikes). Reward: the change
-    in seat 0's dice on the plate, also when the others knock them off.
+    in seat 0's dice on the plate, also when the others knock them off. ``info["landed"]``: how far (m) from the plate's
+    centre the agent's last flicked die came to rest (the plate's corners lie 0.159 m out), before a die that missed
+    went back to its side.
     """
 
     game_cls = Flickers
@@ -596,6 +598,13 @@ class FlickersEnv(HandParameters):
         game = self.game
         assert isinstance(game, Flickers)
         return game.count[0]
+
+    def info(self) -> dict[str, Any]:
+        game = self.game
+        assert isinstance(game, Flickers)
+        # Where the agent's last flick came to rest (m from the plate's centre; nan before the first): a die that
+        # missed went back to its side before the observation, so this is the only word of how near it came.
+        return {**super().info(), "landed": game.landed[0]}
 
 
 ENVIRONMENTS: dict[str, type[SkillEnv]] = {

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,9 @@ gymnasium = pytest.importorskip("gymnasium", reason="gymnasium is not installed 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from gymnasium.utils.passive_env_checker import env_render_passive_checker  # noqa: E402
 
-from pyramid.gymnasium import ENVIRONMENTS, FlickersEnv, TiltEnv, env_id  # noqa: E402
+from pyramid.dice import EDGE  # noqa: E402
+from pyramid.geometry import SLAB_INRADIUS  # noqa: E402
+from pyramid.gymnasium import ENVIRONMENTS, PLATE_REACH, FlickersEnv, TiltEnv, env_id  # noqa: E402
 
 DISPLAY = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 # The cheapest game each environment allows: a 10-die Mikado pyramid, one round of Flickers.
@@ -157,8 +160,11 @@ def test_flickers_rewards_the_dice_the_player_has_on_the_plate() -> None:
         total += reward
         assert obs["on_plate"][0] == 1 and reward == 1.0  # seat 0's first die landed
         assert info["scores"][0] == obs["on_plate"][:5].sum()
+        assert info["landed"] < PLATE_REACH  # it came to rest on the plate, inside its corners' reach
         obs, reward, terminated, _, info = env.step(FlickersEnv.action(azimuth=0.0, impulse=0.0, elevation=0, height=0))
         total += reward
+        # Not flicked at all, the die came to rest where it lay, 4 cm beyond the plate's side, before it went back.
+        assert info["landed"] == pytest.approx(SLAB_INRADIUS * EDGE + 0.04, abs=0.2 * EDGE)
     finally:
         env.close()
     assert terminated and "result" in info  # two rounds played: the game's verdict
@@ -178,3 +184,16 @@ def test_a_bad_game_option_is_refused_when_the_environment_is_made() -> None:
     for rounds in (-1, 0, 10**9):
         with pytest.raises(ValueError, match=r"option rounds of Flickers: expected a whole number from 1 to 100, got"):
             FlickersEnv(rounds=rounds)
+
+
+@pytest.mark.slow
+def test_the_training_example_learns_to_flick_dice_onto_the_plate_where_random_actions_do_not(tmp_path: Any) -> None:
+    """examples/train_flickers.py: the cross-entropy method's policy, last 3 generations, against random actions."""
+    out = tmp_path / "curve.png"
+    args = ["--generations", "12", "--population", "8", "--out", str(out)]
+    script = Path(__file__).parents[1] / "examples" / "train_flickers.py"
+    run = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, check=True, timeout=1800)
+    line = next(line for line in run.stdout.splitlines() if line.startswith("the last 3 generations"))
+    learnt, random = (float(part.split()[0]) for part in line.split(": ")[1:])
+    assert learnt >= random + 1.0, run.stdout  # at least a die more on the plate than random play, on average
+    assert out.stat().st_size > 0 or "matplotlib is not installed" in run.stdout

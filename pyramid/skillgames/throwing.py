@@ -80,6 +80,9 @@ class Flickers(SkillGame):
         self.count: list[float] = [0.0] * self.players
         self.flicked: DieId | None = None
         self.was_on: set[DieId] = set()
+        # Where each seat's last flicked die came to rest: metres from the plate's centre (x, y), before it
+        # went back to its owner's side; nan before the seat's first flick.
+        self.landed: list[float] = [math.nan] * self.players
 
     def prepare(self, world: World) -> None:
         for p in range(self.players):
@@ -111,6 +114,9 @@ class Flickers(SkillGame):
         self.count = [float(sum(on_plate(readout.dice[d]) for d in dice)) for dice in self.own]
         mine = self.count[self.to_move]
         landed = self.flicked is not None and on_plate(readout.dice[self.flicked])
+        if self.flicked is not None:
+            x, y = readout.dice[self.flicked].position[:2]
+            self.landed[self.to_move] = math.hypot(x, y)
         knocked = [d for d in self.was_on if not on_plate(readout.dice[d])]
         note = f"{'on the plate' if landed else 'missed'}; {mine:g} of 5 on the plate"
         return TurnEnd(landed, note + (f"; knocked off: {knocked}" if knocked else ""), mine)
