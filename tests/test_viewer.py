@@ -377,6 +377,7 @@ def test_holding_b_blows_the_die_under_the_mouse_away_from_the_camera(display: s
 
 
 def test_s_shakes_the_plate_and_ctrl_drag_tilts_it_the_way_of_the_drag(display: str) -> None:
+    from pyramid.ui.player import pace_text
     from pyramid.ui.viewer import watching
 
     world, _ = small_pyramid_world(2)
@@ -386,14 +387,21 @@ def test_s_shakes_the_plate_and_ctrl_drag_tilts_it_the_way_of_the_drag(display: 
         shifts: list[float] = []
         normals: list[np.ndarray] = []
 
+        shown: list[float] = []
+
         def record(_: float) -> None:
             shifts.append(float(np.linalg.norm(world.plate_pose[:2])))
             normals.append(geometry.quat_to_matrix(world.plate_pose[3:])[0][:, 2])
+            shown.append(time.perf_counter())
 
         viewer.on_frame.append(record)
         _xdotool(viewer, "key", "--window", wid, "s")
         with watching(world, viewer):
             viewer.live(1.2)
+        # The status line says how many pictures a second the window showed while the plate moved.
+        recent = [t for t in shown if shown[-1] - t < 2.0]
+        assert viewer.pictures_per_second == pytest.approx((len(recent) - 1) / (recent[-1] - recent[0]), rel=0.2)
+        assert f"{viewer.pictures_per_second:.0f} pictures/s" in pace_text(viewer)
         assert max(shifts) > 0.0015, f"the plate moved at most {1000 * max(shifts):.2f} mm"
         assert np.linalg.norm(world.plate_pose[:2]) < 3e-4, "the shaken plate is back where it lay"
         assert _tilt(world.plate_pose) < 0.5

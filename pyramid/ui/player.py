@@ -143,6 +143,8 @@ def face_table(state: PyramidState) -> str:
 def pace_text(viewer: Viewer) -> str:
     """The pace: measured, and as set with + and -; PAUSED while Space holds time still."""
     measured = f"x{viewer.real_time_factor:.2f} real time" if viewer.real_time_factor > 0 else "at rest"
+    if viewer.real_time_factor > 0 and viewer.pictures_per_second > 0:
+        measured += f", {viewer.pictures_per_second:.0f} pictures/s"
     return "PAUSED (Space goes on)" if viewer.paused else f"{measured} (pace x{viewer.speed:g})"
 
 

@@ -526,6 +526,8 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
         self._budget = 0.0
         self._rate_window: list[tuple[float, float]] = []
         self.real_time_factor = 0.0
+        self.pictures_per_second = 0.0  # pictures shown a second of real time over the last 2 s
+        self._shown: list[float] = []  # real times the last 2 s of pictures were shown
         self.frames = 0
         self._drawn = 0.0
         self.on_frame: list[Callable[[float], None]] = []
@@ -704,6 +706,10 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
         self.flip()
         self._drawn = time.perf_counter()
         self.frames += 1
+        self._shown = [t for t in self._shown if self._drawn - t < 2.0] + [self._drawn]
+        span = self._drawn - self._shown[0]
+        if span > 0.5:
+            self.pictures_per_second = (len(self._shown) - 1) / span
 
     def _smooth(self) -> None:
         """Smooth edges (multisampling) always on a graphics card; in software only while the picture stands
