@@ -144,14 +144,22 @@ def test_the_region_tells_a_die_that_moved_a_corner_from_one_that_did_not() -> N
     assert region.sunk([1, 1, 1], np.array([sank, turned, crept])).tolist() == [True, True, False]
 
 
-def test_a_moving_plate_moves_every_die_on_it() -> None:
+def test_a_moving_plate_carries_every_die_seated_on_it_in_its_frame() -> None:
     world = settled_pyramid()
+    _, before = world.poses()
     world.count_steps()
     A.perform(world, A.Tilt(0.0, angle=10.0, ramp=0.2, hold=0.1), np.random.default_rng(0))
-    assert world.count_steps() > 150
+    assert world.count_steps() == 0  # carried, held in the plate's frame: not one die simulated
     world.settle()
     assert world.simulated == []
+    # The plate set down where it lay, every die is back where it stood.
+    assert np.abs(world.poses()[1] - before).max() < 1e-12
+    whole = settled_pyramid(local=False)
+    whole.count_steps()
+    A.perform(whole, A.Tilt(0.0, angle=10.0, ramp=0.2, hold=0.1), np.random.default_rng(0))
+    assert whole.count_steps() == 165  # one setting away, every die is simulated
     world.close()
+    whole.close()
 
 
 def test_local_physics_can_be_turned_off_in_a_scene() -> None:
@@ -159,7 +167,8 @@ def test_local_physics_can_be_turned_off_in_a_scene() -> None:
     assert load_scene("scenes/full_pyramid.toml").physics.local is True
 
 
-@pytest.mark.parametrize("kind", KINDS)
+# The plate's shake, two-handed tilt and stroke: tests/test_plate_riding.py on a small pyramid, the slow study here.
+@pytest.mark.parametrize("kind", [k for k in KINDS if k not in ("shake", "line", "stroke")])
 def test_local_and_whole_physics_read_the_same(kind: str) -> None:
     for seed in (0, 1) if kind not in ("tilt", "pour") else (0,):
         case = make_case(kind, seed)
@@ -193,7 +202,7 @@ STUDY_SEEDS = range(100, 140)
 
 @pytest.mark.slow
 def test_local_and_whole_physics_agree_in_95_percent_of_many_cases_and_on_the_skill_figures() -> None:
-    results = agreement(KINDS, STUDY_SEEDS, floor=("throw",))
+    results = agreement(KINDS, STUDY_SEEDS, floor=("throw", "stroke"))
     figures = statistics(STUDY_SEEDS, throws=results)
     print(locality_text(results, figures))  # the table docs/physics.md prints (pytest -m slow -rP shows it)
     for result in results:

@@ -22,7 +22,7 @@ from pyramid.dice import DICE, EDGE, DieId
 from pyramid.geometry import Slot
 from pyramid.perception import Readout, Status
 from pyramid.physics.actions import Attach, Lift, PhysicalAction, Pour, Pull, Throw, perform
-from pyramid.physics.plate_motion import Tilt
+from pyramid.physics.plate_motion import Shake, Tilt
 from pyramid.physics.region import shift_and_turn
 from pyramid.physics.settings import Physics
 from pyramid.physics.world import World
@@ -32,7 +32,14 @@ from pyramid.state import Cell, PyramidState
 from pyramid.tolerances import TOL
 from pyramid.units import PLACE_DROP
 
-KINDS = ("lift", "mikado", "place", "throw", "pull", "pour", "tilt")
+KINDS = ("lift", "mikado", "place", "throw", "pull", "pour", "tilt", "shake", "line", "stroke")
+PLATE_KINDS = ("tilt", "shake", "line", "stroke")  # the kinds in which a hand moves the plate (``plate_action``)
+PLATE_MOTIONS = {
+    "tilt": "a tilt of the pyramid",
+    "shake": "a shake of the pyramid",
+    "line": "a two-handed tilt about a line",
+    "stroke": "the tilt hand's stroke",
+}
 TOP_FOUR: tuple[Slot, ...] = tuple(sorted(geometry.SLOTS, key=geometry.layer)[:4])  # the apex, then layer 2
 
 DISTURBED = 0.02  # edges (0.3 mm): a die of the pyramid moved this far was disturbed by the action
@@ -129,9 +136,36 @@ def make_case(kind: str, seed: int) -> Case:
     elif kind == "pour":
         aim = (cx + float(rng.normal(0, 0.02)), cy + float(rng.normal(0, 0.02)))
         action = Pour(tuple(_spare(6)), aim, height=0.2, azimuth=float(rng.uniform(0, 360)))
-    else:
+    elif kind == "tilt":
         action = Tilt(float(rng.uniform(0, 360)), angle=float(rng.uniform(5, 20)), ramp=0.3, hold=0.3)
+    else:
+        action = plate_action(kind, seed)
     return Case(kind, seed, state, (action,))
+
+
+def plate_action(kind: str, seed: int, quick: bool = False) -> Tilt | Shake:
+    """The seeded plate action of ``kind`` on the full pyramid: ``tilt`` (quick, or not a case's own: see
+    ``make_case``), ``shake`` (3 mm at 8 Hz), ``line`` (two hands, about a line under the pyramid's middle)
+    or ``stroke`` (the tilt hand's jolt). ``quick`` shortens it (a test of the bench's rows, not of speed)."""
+    if kind not in PLATE_KINDS:
+        raise ValueError(f"unknown plate action {kind!r}; the plate actions are {', '.join(PLATE_KINDS)}")
+    rng = np.random.default_rng([seed, 7, PLATE_KINDS.index(kind)])
+    cx, cy = pyramid_centre()
+    azimuth = float(rng.uniform(0, 360))
+    hold = 0.05 if quick else 0.3
+    if kind == "tilt":
+        return Tilt(azimuth, angle=float(rng.uniform(5, 20)), ramp=0.1, hold=hold)
+    if kind == "shake":
+        return Shake(0.003, 8.0, 0.1 if quick else 0.5, azimuth=azimuth)
+    if kind == "line":
+        # About a line under the pyramid's middle, up to 3 cm off it.
+        point = (cx + float(rng.normal(0, 0.015)), cy + float(rng.normal(0, 0.015)), 0.0)
+        return Tilt(azimuth, angle=float(rng.uniform(5, 15)), ramp=0.1 if quick else 0.3, hold=hold, pivot=point)
+    # The programmed tilt hand's quick stroke: a jolt about a line 4 to 8 cm from the apex.
+    side = 0.04 + 0.04 * float(rng.uniform())
+    heading = math.radians(azimuth)
+    point = (cx - side * math.cos(heading), cy - side * math.sin(heading), 0.0)
+    return Tilt.jolt(azimuth, 15.0, point, preset=10.0, ramp=0.1)
 
 
 def signature(readout: Readout) -> Signature:
@@ -319,10 +353,10 @@ def statistics(
             moved_local = [float(r.disturbed) for r in a.local]
             moved_whole = [float(r.disturbed) for r in a.whole]
             out.append(Statistic("a die thrown at the pyramid: dice moved 0.3 mm or more", moved_local, moved_whole))
-        if a.kind == "tilt":
+        if a.kind in PLATE_MOTIONS:
             out_local = [float(r.moved) for r in a.local]
             out_whole = [float(r.moved) for r in a.whole]
-            out.append(Statistic("a tilt of the pyramid: dice moved out of their slots", out_local, out_whole))
+            out.append(Statistic(f"{PLATE_MOTIONS[a.kind]}: dice moved out of their slots", out_local, out_whole))
     return out
 
 

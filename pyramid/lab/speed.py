@@ -6,7 +6,6 @@ A row's cases are seeded and the same for both physics; only the wall clock diff
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -15,10 +14,9 @@ from functools import partial
 import numpy as np
 
 from pyramid.agents.seats import default_seats
-from pyramid.lab.locality import TOP_FOUR, Case, full_state, make_case, pyramid_centre, run_case
+from pyramid.lab.locality import TOP_FOUR, Case, full_state, make_case, plate_action, run_case
 from pyramid.lab.soak import make_environment
-from pyramid.physics.actions import Lift, PhysicalAction
-from pyramid.physics.plate_motion import Shake, Tilt
+from pyramid.physics.actions import Lift
 from pyramid.physics.settings import Physics
 from pyramid.play import play_game
 from pyramid.registry import find_game
@@ -79,32 +77,14 @@ def hand_cases(kind: str, seeds: int) -> list[Case]:
 def plate_case(kind: str, seed: int, quick: bool = False) -> Case:
     """A seeded plate action on the full pyramid: ``tilt``, ``shake``, ``line`` (two hands) or ``stroke``.
 
-    ``quick`` shortens it (a test of the rows, not of the speed).
+    The locality study's case of that kind (``pyramid.lab.locality``); ``quick`` shortens it (a test of the
+    rows, not of the speed).
     """
     if kind not in PLATE_KINDS:
         raise ValueError(f"unknown plate action {kind!r}; the plate actions are {', '.join(PLATE_KINDS)}")
-    if kind == "tilt" and not quick:
-        return make_case("tilt", seed)
-    rng = np.random.default_rng([seed, 7, PLATE_KINDS.index(kind)])
-    cx, cy = pyramid_centre()
-    azimuth = float(rng.uniform(0, 360))
-    hold = 0.05 if quick else 0.3
-    action: PhysicalAction
-    if kind == "tilt":
-        action = Tilt(azimuth, angle=float(rng.uniform(5, 20)), ramp=0.1, hold=hold)
-    elif kind == "shake":
-        action = Shake(0.003, 8.0, 0.1 if quick else 0.5, azimuth=azimuth)
-    elif kind == "line":
-        # About a line under the pyramid's middle, up to 3 cm off it.
-        point = (cx + float(rng.normal(0, 0.015)), cy + float(rng.normal(0, 0.015)), 0.0)
-        action = Tilt(azimuth, angle=float(rng.uniform(5, 15)), ramp=0.1 if quick else 0.3, hold=hold, pivot=point)
-    else:
-        # The programmed tilt hand's quick stroke: a jolt about a line 4 to 8 cm from the apex.
-        side = 0.04 + 0.04 * float(rng.uniform())
-        heading = math.radians(azimuth)
-        point = (cx - side * math.cos(heading), cy - side * math.sin(heading), 0.0)
-        action = Tilt.jolt(azimuth, 15.0, point, preset=10.0, ramp=0.1)
-    return Case(kind, seed, full_state(), (action,))
+    if not quick:
+        return make_case(kind, seed)
+    return Case(kind, seed, full_state(), (plate_action(kind, seed, quick=True),))
 
 
 PLATE_KINDS = tuple(kind for kind, _ in PLATE_ROWS)

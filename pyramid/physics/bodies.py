@@ -15,10 +15,11 @@ import numpy as np
 from scipy.spatial.transform import Rotation
 
 from pyramid.dice import DICE, DieId
-from pyramid.physics import stage
+from pyramid.physics import riding, stage
 from pyramid.physics.bullet import BulletClient
 from pyramid.physics.die_shape import die_scales, die_volume, make_die_shape, shape_margin
 from pyramid.physics.region import Region
+from pyramid.physics.riding import Carriage
 from pyramid.physics.settings import Physics
 
 Vector = Sequence[float] | np.ndarray  # a point, direction, velocity or quaternion
@@ -53,6 +54,9 @@ class Bodies:
     _plate_moving: bool  # the hand moves the plate: it has a mass (see ``_plate_mass``)
     _plate_moved: bool  # the plate moved since the last hold test: hold nothing
     _region: Region | None  # local physics: which dice are held still (None: every die is simulated)
+    _carriage: Carriage | None  # local physics while the hand moves the plate: the held dice it carries
+    _apart: set[DieId]  # held dice that meet neither the plate nor each other (since a carriage; see ``_rejoin``)
+    _gravity: np.ndarray  # (3,) m/s^2, world frame
     _stepped: list[int]  # dice simulated, summed over steps; steps (see ``count_steps``)
     _die_shape: int  # the collision shape every die of the nominal size shares
     _sized: dict[DieId, tuple[int, float]]  # with a size spread: each die's own shape and mass, made at its first spawn
@@ -152,6 +156,8 @@ class Bodies:
             c.changeDynamics(body, -1, collisionMargin=margin)
         c.changeVisualShape(body, -1, textureUniqueId=self._textures[DICE[die].colour])
         self._bodies[die] = body
+        if self._apart:
+            c.setCollisionFilterGroupMask(body, -1, riding.SIMULATED_GROUP, -1)  # it meets the held dice
         if self._region is not None:
             self._region.activated([die], np.array([[*position, *orientation]], dtype=float))
         self._changed()

@@ -81,7 +81,8 @@ class Handling(Stepping):
             # What the die can reach in its first step is simulated before it takes it.
             motion = np.array([[*velocity, *spin]], dtype=float)
             reach = self._region.ahead(motion, self.physics.time_step)
-            self._release(self._region.within_reach(np.asarray(position, dtype=float)[None, :], reach))
+            start = self._region_points(np.asarray(position, dtype=float)[None, :])
+            self._release(self._region.within_reach(start, reach))
 
     def random_throw(
         self,
@@ -119,7 +120,12 @@ class Handling(Stepping):
         self.throw(die, (start[0], start[1], release), (*(v * direction), 0.0), tuple(omega), tuple(quat))
 
     def move_plate(
-        self, pose: Vector, linear: Vector = (0.0, 0.0, 0.0), angular: Vector = (0.0, 0.0, 0.0), parts: int = 1
+        self,
+        pose: Vector,
+        linear: Vector = (0.0, 0.0, 0.0),
+        angular: Vector = (0.0, 0.0, 0.0),
+        parts: int = 1,
+        carry: bool = True,
     ) -> None:
         """Carry the plate to ``pose`` (7,) moving at ``linear`` (m/s) and ``angular`` (rad/s), as a hand would.
 
@@ -127,6 +133,10 @@ class Handling(Stepping):
         through friction and contact. Call once per time step while it moves (with ``parts``, once
         per ``substep(parts)``); read-outs use the new pose. It cannot go through a die the table
         holds up: it rides up onto it (``plate_ride``), and comes down again when the die is gone.
+
+        With local physics the held dice seated on the plate ride with it, held in its frame, until their
+        supports cannot take them along (``riding``); with ``carry`` False (a motion that makes dice hop)
+        every die is simulated while the plate moves.
         """
         pose = np.asarray(pose, dtype=float)
         if pose.shape != (7,):
@@ -135,6 +145,12 @@ class Handling(Stepping):
             raise ValueError("this world has no plate to move")
         quat = pose[3:] / np.linalg.norm(pose[3:])
         dt = self.physics.time_step / parts  # the step that follows (see ``substep``)
+        region = self._region
+        hand = bool(np.any(np.asarray(linear) != 0) or np.any(np.asarray(angular) != 0))
+        if carry and region is not None and region.held and self._carriage is None and hand:
+            # The hand starts to move the plate: the held dice seated on it ride with it (``_carry_begin``).
+            self._carry_begin()
+        before = self._plate_pose
         # Resting on a die beneath it, the plate comes down no faster than it would fall on its own.
         ride = max(0.0, self._ride - PLATE_SETTLE_SPEED * dt)
         self._set_plate(pose[:3] + [0.0, 0.0, ride], quat)
@@ -151,8 +167,25 @@ class Handling(Stepping):
         moving = bool(np.any(velocity != 0) or np.any(np.asarray(angular) != 0))
         self._plate_mass(moving)
         self._plate_moved |= moving
-        if self._asleep or (moving and self._region is not None and self._region.held):
-            # A moving plate moves everything on it: every die is simulated while it does.
+        carriage = self._carriage
+        if carriage is not None and not carry:
+            self.wake()  # not to be carried: every die is simulated
+        elif carriage is not None and region is not None:
+            if not moving:
+                self._carry_end()
+            else:
+                # The dice whose supports cannot take them along in the next step go their own way, with what
+                # rests on them and what they rest on.
+                turning = np.asarray(angular, dtype=float)
+                slipping = carriage.slipping(self._plate_pose, velocity, turning, dt, self._gravity)
+                if slipping:
+                    points = carriage.local_of(slipping)[:, :3]
+                    self._release([*slipping, *region.resting_on(points), *region.carrying(points)])
+        elif (moving and region is not None and region.held) or (
+            self._asleep and (region is None or not np.array_equal(before, self._plate_pose))
+        ):
+            # A moving plate the hand did not start moving (it rides down off a die), or one put elsewhere:
+            # every die is simulated. (Held still where it is, the plate disturbs nothing.)
             self.wake()
         self._at_rest = False
 
@@ -176,7 +209,14 @@ class Handling(Stepping):
         ph = self.physics
         if not self._bodies:
             return 0.0
-        dice, poses = self.poses()
+        if self._carriage is None:
+            dice, poses = self.poses()
+        else:
+            # The dice the plate carries go with it: only the simulated ones can be under it.
+            dice = self._simulated()
+            poses = self._engine_poses(dice)
+            if not dice:
+                return 0.0
         local = geometry.in_plate_frame(poses[:, :3], self._plate_pose)
         reach = np.linalg.norm(geometry.slab_corners(), axis=1).max() * ph.edge + ph.edge
         # Dice lying on the table (centred within an edge of it), or under the plate's underside (held up by

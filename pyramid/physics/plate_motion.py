@@ -247,8 +247,11 @@ def peak_motion(action: Tilt | Shake, edge: float, dt: float) -> tuple[float, fl
     return speed, acceleration
 
 
-def check_hand(action: Tilt | Shake, edge: float, dt: float) -> None:
-    """ValueError, naming the limit, unless a hand can move the plate so and the world can follow it."""
+def check_hand(action: Tilt | Shake, edge: float, dt: float) -> float:
+    """ValueError, naming the limit, unless a hand can move the plate so and the world can follow it.
+
+    Returns the hardest acceleration (m/s^2) of any corner of the plate (``peak_motion``).
+    """
     f = shake_frequency(action)
     if f * dt * STEPS_PER_PERIOD > MOST_PARTS:
         raise ValueError(
@@ -266,6 +269,23 @@ def check_hand(action: Tilt | Shake, edge: float, dt: float) -> None:
             f"{action} jolts the plate at up to {acceleration:.0f} m/s^2; a hand manages at most "
             f"{HAND_ACCELERATION:g} m/s^2 (make it smoother: a longer ramp, a smaller shake or frequency)"
         )
+    return acceleration
+
+
+# How hard and how steep a hand may move the plate and still carry the held dice seated on it (local physics,
+# ``World.move_plate``); beyond either, every die is simulated while it moves. A seated die's supports hold
+# it against about 1 g sideways, or a lean of 45 to 65 degrees (``riding.slips``); beyond, dice hop or slide,
+# and a die that rode the plate frozen until its supports gave way hops and slides more than in whole physics
+# (one run each: the 2.6 g jiggle of scenes/tilt.toml, nudged starts 0 to 16, 4.2 base dice fell off against
+# 1.5; a 20-die pyramid tilted 60 degrees towards 180, 15 dice moved against 9).
+CARRY_ACCELERATION = 9.81  # m/s^2, at any corner of the plate
+CARRY_TILT = 30.0  # degrees
+
+
+def carries(action: Tilt | Shake, acceleration: float) -> bool:
+    """Whether ``action``, whose plate accelerates at most ``acceleration`` m/s^2, carries the dice seated on it."""
+    steepest = max(action.angle, abs(action.preset)) if isinstance(action, Tilt) else 0.0
+    return acceleration <= CARRY_ACCELERATION and steepest <= CARRY_TILT
 
 
 @functools.cache

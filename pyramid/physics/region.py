@@ -8,7 +8,7 @@ it costs nothing and joins no island, so a lift on the apex no longer solves the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -93,6 +93,21 @@ class Region:
         self.bearing.pop(die, None)
         self._bearing_spots.pop(die, None)
         self.busy.discard(die)
+
+    def reframe(self, move: Callable[[np.ndarray], np.ndarray]) -> None:
+        """Take every pose kept here into another frame: ``move`` gives poses (n, 7) there (the plate's, moving)."""
+        held = list(self.held)
+        if held:
+            # The held centres as poses with no turn, moved, their positions kept.
+            centres = np.hstack([np.array([self.held[d] for d in held]), np.tile([0.0, 0.0, 0.0, 1.0], (len(held), 1))])
+            self.held.update(zip(held, move(centres)[:, :3], strict=True))
+        for kept in (self.anchors, self.window, self.bearing):
+            dice = list(kept)
+            if dice:
+                kept.update(zip(dice, move(np.array([kept[d] for d in dice])), strict=True))
+        self._bearing_spots.clear()
+        self._centres = None
+        self._anchor_rows = None
 
     def _changed(self) -> None:
         """Which dice are held, or which are in the world, changed: what was kept of them is stale."""

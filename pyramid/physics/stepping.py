@@ -15,13 +15,16 @@ from itertools import chain
 import numpy as np
 from scipy.spatial.transform import Rotation
 
+from pyramid import geometry
 from pyramid.dice import DieId
 from pyramid.perception import Status, read_poses
+from pyramid.physics import riding, stage
 from pyramid.physics.bodies import Bodies, Observer
 from pyramid.physics.bullet import pb
 from pyramid.physics.checks import check_state
 from pyramid.physics.errors import NotAtRestError
 from pyramid.physics.region import HOLD_WINDOW
+from pyramid.physics.riding import Carriage
 from pyramid.tolerances import TOL
 
 
@@ -41,12 +44,39 @@ class Stepping(Bodies):
     _simulated_dice: list[DieId]  # the dice simulated now, kept while the region and the dice in play stay
 
     def _raw_poses(self, dice: Iterable[DieId]) -> np.ndarray:
+        """Poses (n, 7) of ``dice``; a die the plate carries is where the plate has it (see ``_carry``)."""
+        carriage = self._carriage
+        if carriage is None:
+            return self._engine_poses(dice)
+        dice = list(dice)
+        poses = self._engine_poses(dice)
+        rows = [n for n, d in enumerate(dice) if d in carriage]
+        if rows:
+            # Reckoned, not read: a sleeping carried die is put in place only when a simulated die comes near.
+            poses[rows] = riding.compose(carriage.frame, carriage.local_of([dice[n] for n in rows]))
+        return poses
+
+    def _raw_velocities(self, dice: Iterable[DieId]) -> np.ndarray:
+        """Linear and angular velocities (n, 6) of ``dice``; a die the plate carries moves with it."""
+        carriage = self._carriage
+        if carriage is None:
+            return self._engine_velocities(dice)
+        dice = list(dice)
+        velocities = self._engine_velocities(dice)
+        rows = [n for n, d in enumerate(dice) if d in carriage]
+        if rows:
+            points = riding.compose(carriage.frame, carriage.local_of([dice[n] for n in rows]))[:, :3]
+            velocities[rows, :3] = riding.rigid_velocity(points, carriage.frame[:3], carriage.linear, carriage.angular)
+            velocities[rows, 3:] = carriage.angular
+        return velocities
+
+    def _engine_poses(self, dice: Iterable[DieId]) -> np.ndarray:
         """Poses (n, 7) of ``dice``: the engine's numbers read in one pass, with no tuple made per die."""
         read = map(self.client.getBasePositionAndOrientation, map(self._bodies.__getitem__, dice))
         return np.fromiter(chain.from_iterable(chain.from_iterable(read)), dtype=float).reshape(-1, 7)
 
-    def _raw_velocities(self, dice: Iterable[DieId]) -> np.ndarray:
-        """Linear and angular velocities (n, 6) of ``dice``, read as ``_raw_poses`` reads poses."""
+    def _engine_velocities(self, dice: Iterable[DieId]) -> np.ndarray:
+        """Linear and angular velocities (n, 6) of ``dice``, read as ``_engine_poses`` reads poses."""
         read = map(self.client.getBaseVelocity, map(self._bodies.__getitem__, dice))
         return np.fromiter(chain.from_iterable(chain.from_iterable(read)), dtype=float).reshape(-1, 6)
 
@@ -118,15 +148,27 @@ class Stepping(Bodies):
             for body in self._plate_bodies:
                 self.client.resetBaseVelocity(body, linear, angular)
             self._plate_mass(any(linear) or any(angular))
+        carriage = self._carriage
+        if carriage is not None:
+            self._carry(carriage, h)
         self.client.stepSimulation()
         self._plate_velocity = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
         # Held dice do not move: only the simulated ones need checking.
         dice = self._simulated()
-        poses, velocities = self._raw_poses(dice), self._raw_velocities(dice)
+        poses, velocities = self._engine_poses(dice), self._engine_velocities(dice)
         self._stepped[0] += len(dice)
         self._stepped[1] += 1
         check_state(dice, poses, velocities, h, self.physics, self._plate_or_none(), self.time)
         if self._region is not None:
+            if carriage is not None:
+                # Local physics runs in the plate's frame while it carries dice: motion is motion against the plate.
+                # The engine does not move the plate (it is set each step): where the step took it, reckoned.
+                carriage.frame = riding.advanced(self._plate_pose, carriage.linear, carriage.angular, h)
+                velocities = riding.relative_velocities(
+                    velocities, poses[:, :3], carriage.frame, carriage.linear, carriage.angular
+                )
+                poses = riding.relative(carriage.frame, poses)
+                carriage.points, carriage.reach = poses[:, :3], self._region.ahead(velocities, h)
             self._spread(dice, poses, velocities, h)
 
     def _spread(self, dice: list[DieId], poses: np.ndarray, velocities: np.ndarray, h: float) -> None:
@@ -134,7 +176,8 @@ class Stepping(Bodies):
         region = self._region
         assert region is not None
         if not dice:
-            self._asleep = True
+            # Every die held; carried by the plate, they still go where it goes, step by step.
+            self._asleep = self._carriage is None
             return
         moving = region.moving(dice, poses, velocities)
         if moving.any():
@@ -145,20 +188,29 @@ class Stepping(Bodies):
             # What rests on a sunk die follows it down, and what else carries those dice gives under the new
             # load: held still, a die's other supports would keep it hanging over the sunk one.
             self._release(region.resting_on(poses[sunk, :3]))
-            self._release(region.carrying(region.above(poses[sunk, :3], self._raw_poses(self.dice)[:, :3])))
+            self._release(region.carrying(region.above(poses[sunk, :3], self._region_poses(self.dice)[:, :3])))
             region.unbear([d for d, s in zip(dice, sunk, strict=True) if s])
         region.since += h
         if region.since < HOLD_WINDOW - 1e-9:
             return
         region.since = 0.0
         dice = self._simulated()
-        poses, velocities = self._raw_poses(dice), self._raw_velocities(dice)
-        rested = region.to_hold(dice, poses, velocities, self._plate_moved or self._plate_moving)
-        if rested:
+        poses, velocities = self._region_motion(dice)
+        carriage = self._carriage
+        # Carried by the plate, a die rests when it rests against the plate, however the plate moves.
+        moved = carriage is None and (self._plate_moved or self._plate_moving)
+        rested = region.to_hold(dice, poses, velocities, moved)
+        if rested and carriage is None:
             # Only a stable rest is held: seated in a slot or lying on a face. A cocked die (leaning on
             # a funnel's rim, on another die) may still tip over when it is touched or the plate trembles.
             reading = read_poses(rested, self._raw_poses(rested), self._plate_pose, self.physics.edge, plate=self.plate)
             rested = [d for d in rested if reading.dice[d].status is not Status.COCKED]
+        elif rested:
+            # The plate carries only a die seated in a slot: its supports are the lattice's (``riding.slips``).
+            reading = read_poses(
+                rested, self._region_poses(rested), riding.IDENTITY, self.physics.edge, plate=self.plate
+            )
+            rested = [d for d in rested if reading.dice[d].status is Status.SEATED]
         self._hold(rested)
         region.busy.clear()
         self._plate_moved = False
@@ -174,7 +226,19 @@ class Stepping(Bodies):
             # Its own mass: with a spread of sizes each die weighs what its size does.
             mass = self._shape_and_mass(die)[1]
             self.client.changeDynamics(self._bodies[die], -1, mass=mass, activationState=pb.ACTIVATION_STATE_WAKE_UP)
-        self._region.activated(dice, self._raw_poses(dice))
+        if self._apart:
+            self._rejoin(dice)
+        carriage = self._carriage
+        if carriage is None:
+            self._region.activated(dice, self._raw_poses(dice))
+        else:
+            carried = [d for d in dice if d in carriage]
+            if carried:
+                self._let_go(carriage, carried)
+            poses = self._region_poses(dice)
+            carriage.let_go(carried)
+            carriage.watch(poses[:, :3], np.full(len(dice), self._region.reach))
+            self._region.activated(dice, poses)
         # Released part-way through a hold window, a die is tested for rest over the whole next one: a
         # die let go a step before the test has not moved yet, and would be held again where it hung.
         self._region.busy.update(dice)
@@ -183,6 +247,16 @@ class Stepping(Bodies):
     def _hold(self, dice: Sequence[DieId]) -> None:
         """Hold ``dice`` still: static to the solver, carrying what rests on them, costing nothing."""
         if self._region is None:
+            return
+        if self._carriage is not None:
+            # Held while the plate moves: carried with it, and recorded in its frame as every held die is now.
+            local = self._region_poses(dice)
+            self._carry_more(dice, local)
+            for die, pose in zip(dice, local, strict=True):
+                self._region.held_at(die, pose[:3])
+            if dice:
+                everyone = self.dice
+                self._region.bear(dice, everyone, self._region_poses(everyone))
             return
         for die in dice:
             body = self._bodies[die]
@@ -269,6 +343,7 @@ class Stepping(Bodies):
 
     def sleep(self) -> None:
         """Put every die to sleep (local physics: hold it still); a die hit, or whose neighbour is taken, wakes."""
+        self._carry_end()
         if self._region is not None:
             self._hold(self._region.active(self.dice))
         # The plate sleeps too: it has a mass (see ``stage.make_plate``), so it joins the dice's
@@ -279,6 +354,7 @@ class Stepping(Bodies):
 
     def wake(self) -> None:
         """Wake every die (with local physics: simulate every die)."""
+        self._carry_end()
         if self._region is not None:
             self._release(list(self._region.held))
         for body in (*self._bodies.values(), *self._plate_bodies):
@@ -298,11 +374,13 @@ class Stepping(Bodies):
         # die would keep the old one when it moves again): wake them all first.
         self.wake()
         self.client.setGravity(*g)
+        self._gravity = np.array(g)
         self._at_rest = False
 
     def _wake_near(self, position: np.ndarray, radius: float) -> None:
         if self._region is not None:
-            self._release(self._region.within_reach(np.asarray(position, dtype=float)[None, :], radius))
+            centre = self._region_points(np.asarray(position, dtype=float)[None, :])
+            self._release(self._region.within_reach(centre, radius))
             self._asleep = False
             return
         for body in self._bodies.values():
@@ -310,6 +388,169 @@ class Stepping(Bodies):
             if np.linalg.norm(p - position) <= radius:
                 self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
         self._asleep = False
+
+    # -- the plate carries the held dice ---------------------------------------------------------
+
+    def _carry_begin(self) -> None:
+        """The hand starts moving the plate: the held dice seated on it ride with it, held in its frame.
+
+        Every other held die (lying, or off the plate) is simulated again. Local physics goes on in the
+        plate's frame: a die moves when it moves against the plate.
+        """
+        region = self._region
+        assert region is not None
+        frame = self._plate_pose.copy()
+        held = sorted(region.held)
+        poses = self._raw_poses(held)
+        reading = read_poses(held, poses, frame, self.physics.edge, plate=self.plate)
+        seated = [reading.dice[d].status is Status.SEATED for d in held]
+        self._release([d for d, s in zip(held, seated, strict=True) if not s])
+        rows = np.flatnonzero(seated)
+        carriage = Carriage([], [], np.zeros((0, 7)), np.zeros(0), frame)
+        active = region.active(self.dice)
+        c = self.client
+        if active:
+            motion = self._raw_velocities(active)
+            carriage.watch(self._raw_poses(active)[:, :3], region.ahead(motion, self.physics.time_step))
+            for die in active:
+                c.setCollisionFilterGroupMask(self._bodies[die], -1, riding.SIMULATED_GROUP, -1)
+        for body in self._plate_bodies:
+            c.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
+        self._carriage = carriage
+        self._carry_more([held[n] for n in rows], riding.relative(frame, poses[rows]))
+        region.reframe(lambda p: riding.relative(frame, p))
+        self._asleep = False
+
+    def _carry_more(self, dice: Sequence[DieId], local: np.ndarray) -> None:
+        """The plate carries ``dice`` too: seated, at poses ``local`` (n, 7) in its frame."""
+        carriage = self._carriage
+        if carriage is None or not dice:
+            return
+        ph = self.physics
+        reading = read_poses(list(dice), local, riding.IDENTITY, ph.edge, plate=self.plate)
+        # A base die rests in the plate's funnel, the others on three dice.
+        base = np.array([geometry.layer(reading.dice[d].slot or (0, 0, 0)) == geometry.BASE_LAYER for d in dice])
+        friction = np.where(base, ph.friction_die * ph.friction_plate, ph.friction_die**2)
+        bodies = [self._bodies[d] for d in dice]
+        carriage.add(list(dice), bodies, local, friction)
+        c = self.client
+        for die, body in zip(dice, bodies, strict=True):
+            # Heavy as the plate: the solver uses its velocity, and what hits it does not move it. It meets
+            # neither the plate nor another held die (for as long as it is held: see ``_rejoin``), and until a
+            # simulated die comes near, nothing at all: asleep, it is not even integrated (see ``_carry``).
+            c.changeDynamics(body, -1, mass=stage.PLATE_MASS, activationState=pb.ACTIVATION_STATE_SLEEP)
+            c.setCollisionFilterGroupMask(body, -1, riding.CARRIED_GROUP, 0)
+            if die not in self._apart:
+                for plate in self._plate_bodies:
+                    c.setCollisionFilterPair(body, plate, -1, -1, 0)
+                self._apart.add(die)
+
+    def _carry(self, carriage: Carriage, h: float) -> None:
+        """Before a step of ``h`` s: the carried dice a simulated die may touch in it go where the plate has them,
+        moving as their point of the plate moves; the others sleep, meet nothing and stay where they were
+        (the world's read-outs reckon where they are: ``_raw_poses``)."""
+        linear, angular = (np.asarray(v, dtype=float) for v in self._plate_velocity)
+        region = self._region
+        assert region is not None
+        near = carriage.rows(region.within_reach(carriage.points, carriage.reach))
+        c = self.client
+        for n in carriage.awake.difference(near):
+            c.setCollisionFilterGroupMask(carriage.bodies[n], -1, riding.CARRIED_GROUP, 0)
+            c.changeDynamics(carriage.bodies[n], -1, activationState=pb.ACTIVATION_STATE_SLEEP)
+        for n in near.difference(carriage.awake):
+            c.setCollisionFilterGroupMask(carriage.bodies[n], -1, riding.CARRIED_GROUP, riding.CARRIED_MASK)
+            c.changeDynamics(carriage.bodies[n], -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
+        carriage.awake = near
+        carriage.linear, carriage.angular = linear, angular
+        if near:
+            rows = sorted(near)
+            frame = self._plate_pose
+            poses = riding.compose(frame, carriage.local[rows])
+            # The plate's velocity at each die, less what gravity adds in the step (the plate feels none).
+            velocities = riding.rigid_velocity(poses[:, :3], frame[:3], linear, angular) - self._gravity * h
+            self._put(carriage, rows, poses, velocities)
+
+    def _put(self, carriage: Carriage, rows: Sequence[int], poses: np.ndarray, velocities: np.ndarray) -> None:
+        """The carried dice of ``rows`` to ``poses`` (n, 7), moving at ``velocities`` (n, 3), turning with the plate."""
+        reset, move = self.client.resetBasePositionAndOrientation, self.client.resetBaseVelocity
+        spin = carriage.angular.tolist()
+        for n, pose, velocity in zip(rows, poses.tolist(), velocities.tolist(), strict=True):
+            body = carriage.bodies[n]
+            reset(body, pose[:3], pose[3:])
+            move(body, velocity, spin)
+
+    def _carry_end(self) -> None:
+        """The plate stops: the dice it carried are held still where it has them, in the world's frame again."""
+        carriage, region = self._carriage, self._region
+        if carriage is None or region is None:
+            return
+        frame = self._plate_pose.copy()
+        c = self.client
+        poses = riding.compose(frame, carriage.local).tolist()
+        for n, (body, pose) in enumerate(zip(carriage.bodies, poses, strict=True)):
+            c.resetBasePositionAndOrientation(body, pose[:3], pose[3:])
+            c.resetBaseVelocity(body, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0])
+            c.changeDynamics(body, -1, mass=0.0, activationState=pb.ACTIVATION_STATE_SLEEP)
+            if n not in carriage.awake:
+                # Held still, it meets the simulated dice again (never the plate, nor another held die).
+                c.setCollisionFilterGroupMask(body, -1, riding.CARRIED_GROUP, riding.CARRIED_MASK)
+        region.reframe(lambda p: riding.compose(frame, p))
+        self._carriage = None
+        if len(region.held) == len(self._bodies):
+            self._asleep = True
+
+    def _let_go(self, carriage: Carriage, dice: Sequence[DieId]) -> None:
+        """The plate lets go of the carried ``dice``: each where the plate has it, at the velocity it rode with."""
+        local = carriage.local_of(dice)
+        poses = riding.compose(carriage.frame, local)
+        velocities = riding.rigid_velocity(poses[:, :3], carriage.frame[:3], carriage.linear, carriage.angular)
+        spin = carriage.angular.tolist()
+        for die, pose, velocity in zip(dice, poses.tolist(), velocities.tolist(), strict=True):
+            body = self._bodies[die]
+            self.client.resetBasePositionAndOrientation(body, pose[:3], pose[3:])
+            self.client.resetBaseVelocity(body, velocity, spin)
+
+    def _rejoin(self, dice: Sequence[DieId]) -> None:
+        """``dice``, simulated again, meet the plate and every die again (see ``_carry_begin``)."""
+        c = self.client
+        for die in dice:
+            if die in self._apart:
+                self._apart.discard(die)
+                body = self._bodies[die]
+                c.setCollisionFilterGroupMask(body, -1, riding.SIMULATED_GROUP, -1)
+                for plate in self._plate_bodies:
+                    c.setCollisionFilterPair(body, plate, -1, -1, 1)
+
+    def _region_poses(self, dice: Iterable[DieId]) -> np.ndarray:
+        """Poses (n, 7) of ``dice`` in local physics' frame: the world's, or the plate's while it carries dice."""
+        carriage = self._carriage
+        if carriage is None:
+            return self._raw_poses(dice)
+        dice = list(dice)
+        out = np.empty((len(dice), 7))
+        carried = [n for n, d in enumerate(dice) if d in carriage]
+        others = [n for n, d in enumerate(dice) if d not in carriage]
+        if carried:
+            out[carried] = carriage.local_of([dice[n] for n in carried])
+        if others:
+            out[others] = riding.relative(carriage.frame, self._engine_poses([dice[n] for n in others]))
+        return out
+
+    def _region_motion(self, dice: Sequence[DieId]) -> tuple[np.ndarray, np.ndarray]:
+        """Poses (n, 7) and velocities (n, 6) of ``dice`` in local physics' frame (see ``_region_poses``)."""
+        carriage = self._carriage
+        if carriage is None:
+            return self._raw_poses(dice), self._raw_velocities(dice)
+        poses, velocities = self._engine_poses(dice), self._engine_velocities(dice)
+        moving = riding.relative_velocities(velocities, poses[:, :3], carriage.frame, carriage.linear, carriage.angular)
+        return riding.relative(carriage.frame, poses), moving
+
+    def _region_points(self, points: np.ndarray) -> np.ndarray:
+        """World points (n, 3) in local physics' frame (see ``_region_poses``)."""
+        if self._carriage is None:
+            return points
+        turns = np.tile([0.0, 0.0, 0.0, 1.0], (len(points), 1))
+        return riding.relative(self._carriage.frame, np.hstack([points, turns]))[:, :3]
 
 
 def _moved(before: np.ndarray, after: np.ndarray, edge: float, tol: float, angle_deg: float) -> np.ndarray:

@@ -67,6 +67,9 @@ class World(Handling):
         self._plate_moving = False  # the hand moves the plate: it has a mass (see ``_plate_mass``)
         self._plate_moved = False  # the plate moved since the last hold test: hold nothing
         self._region = Region.for_die(self.physics.edge, self.physics.proportions) if self.physics.local else None
+        self._carriage = None
+        self._apart: set[DieId] = set()
+        self._gravity = np.array([0.0, 0.0, -self.physics.gravity])
         self._stepped = [0, 0]  # dice simulated, summed over steps; steps (see ``count_steps``)
         stage.configure(self.client, self.physics)
         self.table, self.floor = stage.make_table(self.client, self.physics)
@@ -171,6 +174,9 @@ class World(Handling):
             self.hold(None)
         if pull:
             self.pull(die, self.way_out(die))
+        if self._carriage is not None:
+            self._carriage.let_go([die])
+        self._apart.discard(die)
         self.client.removeBody(body)
         del self._bodies[die]
         if self._region is not None:
@@ -231,6 +237,7 @@ class World(Handling):
         self.wake()
         c = self.client
         for die in [d for d in self._bodies if d not in set(table.dice)]:
+            self._apart.discard(die)
             c.removeBody(self._bodies.pop(die))
             if self._region is not None:
                 self._region.forget(die)

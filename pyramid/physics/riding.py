@@ -1,0 +1,190 @@
+"""Dice that ride the moving plate: held in its frame, carried with it, let go when their supports cannot follow.
+
+Pure kinematics on poses (no PyBullet): ``World`` carries its held dice with a plate the hand moves
+(``pyramid.physics.stepping``) and asks here where each one is, how fast it goes, and which must be
+let go. A seated die rests corner-down on three faces along the lattice axes (of dice below, or of the
+plate's funnel), so what its supports can give is the same for every seated die: any force in the
+octant of those three normals, widened by the friction angle.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pyramid import geometry
+from pyramid.dice import DieId
+
+# Degrees: a carried die is let go once the force its supports must give comes this close to the edge of
+# what they can give (the octant of its contact normals widened by the friction angle). A margin for what
+# the test leaves out: the pull of the dice above it, the plate's acceleration changing within a step.
+SLIP_MARGIN = 10.0
+
+
+def compose(frame: np.ndarray, poses: np.ndarray) -> np.ndarray:
+    """Poses (n, 7) given in the frame of the pose ``frame`` (7,), in the world: ``frame`` then each pose."""
+    rotation = geometry.quat_to_matrix(frame[3:])[0]
+    out = np.empty((len(poses), 7))
+    out[:, :3] = poses[:, :3] @ rotation.T + frame[:3]
+    out[:, 3:] = quat_product(frame[3:], poses[:, 3:])
+    return out
+
+
+def relative(frame: np.ndarray, poses: np.ndarray) -> np.ndarray:
+    """World poses (n, 7) in the frame of the pose ``frame`` (7,): the inverse of ``compose``."""
+    rotation = geometry.quat_to_matrix(frame[3:])[0]
+    out = np.empty((len(poses), 7))
+    out[:, :3] = (poses[:, :3] - frame[:3]) @ rotation
+    out[:, 3:] = quat_product(frame[3:] * _CONJUGATE, poses[:, 3:])
+    return out
+
+
+def advanced(frame: np.ndarray, linear: np.ndarray, angular: np.ndarray, h: float) -> np.ndarray:
+    """The pose (7,) that a frame at ``frame`` (7,) reaches in ``h`` s moving at ``linear``, turning at ``angular``."""
+    angle = float(np.linalg.norm(angular)) * h
+    out = np.empty(7)
+    out[:3] = frame[:3] + linear * h
+    if angle == 0.0:
+        out[3:] = frame[3:]
+        return out
+    turn = np.concatenate([angular / np.linalg.norm(angular) * math.sin(angle / 2), [math.cos(angle / 2)]])
+    out[3:] = quat_product(turn, frame[None, 3:])[0]
+    return out
+
+
+def quat_product(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """The quaternion products p q (n, 4), (x, y, z, w), of one ``p`` (4,) and each row of ``q`` (n, 4)."""
+    px, py, pz, pw = p
+    qx, qy, qz, qw = q[:, 0], q[:, 1], q[:, 2], q[:, 3]
+    out = np.empty(q.shape)
+    out[:, 0] = pw * qx + px * qw + py * qz - pz * qy
+    out[:, 1] = pw * qy - px * qz + py * qw + pz * qx
+    out[:, 2] = pw * qz + px * qy - py * qx + pz * qw
+    out[:, 3] = pw * qw - px * qx - py * qy - pz * qz
+    return out
+
+
+_CONJUGATE = np.array([-1.0, -1.0, -1.0, 1.0])
+IDENTITY = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0])  # the pose of a frame in itself
+
+
+def rigid_velocity(points: np.ndarray, origin: np.ndarray, linear: np.ndarray, angular: np.ndarray) -> np.ndarray:
+    """Velocities (n, 3) of ``points`` (n, 3) fixed to a body whose ``origin`` (3,) moves at ``linear``, turning at
+    ``angular``."""
+    return linear + np.cross(angular, points - origin)
+
+
+def relative_velocities(
+    velocities: np.ndarray, points: np.ndarray, frame: np.ndarray, linear: np.ndarray, angular: np.ndarray
+) -> np.ndarray:
+    """World velocities (n, 6) of bodies at ``points`` (n, 3) against a frame at ``frame`` (7,) moving so, its axes."""
+    rotation = geometry.quat_to_matrix(frame[3:])[0]
+    out = np.empty(velocities.shape)
+    out[:, :3] = (velocities[:, :3] - rigid_velocity(points, frame[:3], linear, angular)) @ rotation
+    out[:, 3:] = (velocities[:, 3:] - angular) @ rotation
+    return out
+
+
+def slips(support: np.ndarray, friction: float | np.ndarray, margin: float = SLIP_MARGIN) -> np.ndarray:
+    """Which of the forces ``support`` (n, 3), plate frame, a seated die's three supports cannot give (bool (n,)).
+
+    The supports push along the lattice axes (positive combinations: the octant of the cube frame) and
+    friction ``friction`` lets each lean by its angle, so a force within that angle of the octant is
+    given. The test lets go ``margin`` degrees sooner. ``friction`` is one value or one per force (n,).
+    """
+    cube = support @ geometry.CUBE_TO_PLATE
+    # The nearest direction the bare normals give: the force with its negative cube components dropped.
+    nearest = np.maximum(cube, 0.0)
+    norms = geometry.lengths(cube) * geometry.lengths(nearest)
+    cosine = np.where(norms > 0, np.einsum("ij,ij->i", cube, nearest) / np.where(norms > 0, norms, 1.0), -1.0)
+    limit = np.maximum(0.0, np.arctan(friction) - math.radians(margin))
+    return cosine < np.cos(limit)
+
+
+# Collision groups while the plate carries dice: a carried die meets only the simulated dice (never another
+# carried die: held in the plate's frame the two cannot move against each other, and the solver spends
+# nothing on them). Bullet lets two bodies meet when each one's group is in the other's mask.
+CARRIED_GROUP = 16
+SIMULATED_GROUP = 1 | 8  # a simulated die once the plate has carried dice (1: the group every body starts in)
+CARRIED_MASK = 8
+
+
+@dataclass
+class Carriage:
+    """The held dice a moving plate carries: each one's pose in the plate's frame and its supports' friction."""
+
+    dice: list[DieId]
+    bodies: list[int]
+    local: np.ndarray  # (n, 7) each carried die's pose in the plate's frame
+    friction: np.ndarray  # (n,) the friction of each die's supports: die on die, or die on the plate's funnel
+    frame: np.ndarray  # (7,) the plate's pose that the poses of the dice in the engine go with now
+    linear: np.ndarray = field(default_factory=lambda: np.zeros(3))  # the plate's velocity (m/s) in the last step
+    angular: np.ndarray = field(default_factory=lambda: np.zeros(3))  # and its turning (rad/s)
+    awake: set[int] = field(default_factory=set)  # rows of the dice a simulated die may touch: awake, meeting it
+    # The simulated dice (plate frame, (m, 3)) and how far from each (m,) a carried die may be touched next step.
+    points: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    reach: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    _index: dict[DieId, int] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self._index = {d: n for n, d in enumerate(self.dice)}
+
+    def __contains__(self, die: object) -> bool:
+        return die in self._index
+
+    def rows(self, dice: Iterable[DieId]) -> set[int]:
+        """The rows of the carried ``dice``."""
+        return {self._index[d] for d in dice}
+
+    def add(self, dice: list[DieId], bodies: list[int], local: np.ndarray, friction: np.ndarray) -> None:
+        """The plate carries ``dice`` (their ``bodies``, poses in its frame (n, 7), supports' ``friction`` (n,)) too."""
+        self.dice = self.dice + dice
+        self.bodies = self.bodies + bodies
+        self.local = np.vstack([self.local, local])
+        self.friction = np.concatenate([self.friction, friction])
+        self._index = {d: n for n, d in enumerate(self.dice)}
+
+    def watch(self, points: np.ndarray, reach: np.ndarray) -> None:
+        """Dice now simulated at ``points`` (m, 3), plate frame, may touch carried dice within ``reach`` (m,) too."""
+        self.points = np.vstack([self.points, points])
+        self.reach = np.concatenate([self.reach, reach])
+
+    def local_of(self, dice: Sequence[DieId]) -> np.ndarray:
+        """The poses (n, 7) of the carried ``dice`` in the plate's frame."""
+        return self.local[[self._index[d] for d in dice]].reshape(-1, 7)
+
+    def let_go(self, dice: Iterable[DieId]) -> None:
+        """``dice`` are carried no more."""
+        gone = {self._index[d] for d in dice if d in self._index}
+        if not gone:
+            return
+        keep = [n for n in range(len(self.dice)) if n not in gone]
+        renumber = {n: k for k, n in enumerate(keep)}
+        self.dice = [self.dice[n] for n in keep]
+        self.bodies = [self.bodies[n] for n in keep]
+        self.local = self.local[keep].reshape(-1, 7)
+        self.friction = self.friction[keep]
+        self.awake = {renumber[n] for n in self.awake if n in renumber}
+        self._index = {d: n for n, d in enumerate(self.dice)}
+
+    def slipping(
+        self, plate: np.ndarray, linear: np.ndarray, angular: np.ndarray, h: float, gravity: np.ndarray
+    ) -> list[DieId]:
+        """The carried dice whose supports cannot take them along when the plate at ``plate`` (7,) moves so next.
+
+        From the plate's velocity in the last step to ``linear``, ``angular`` in the next step of ``h``
+        seconds: each die's acceleration with the plate, less ``gravity`` (3,), is the force (per kg) its
+        supports must give (``slips``).
+        """
+        if not self.dice:
+            return []
+        points = compose(plate, self.local)[:, :3]
+        before = rigid_velocity(points, plate[:3], self.linear, self.angular)
+        after = rigid_velocity(points, plate[:3], linear, angular)
+        rotation = geometry.quat_to_matrix(plate[3:])[0]
+        support = ((after - before) / h - gravity) @ rotation
+        slip = slips(support, self.friction)
+        return [d for d, s in zip(self.dice, slip, strict=True) if s]

@@ -1,0 +1,168 @@
+"""Dice that ride the moving plate (local physics): held in its frame, let go when their supports cannot follow."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from pyramid import geometry as g
+from pyramid.lab.locality import signature
+from pyramid.physics import actions as A
+from pyramid.physics import plate_motion, riding
+from pyramid.physics.settings import Physics
+from pyramid.physics.world import World
+from pyramid.state import Cell, PyramidState
+
+# A pyramid of four layers (20 dice) in the plate's corner funnel (8, 0, 0): its apex is (5, 0, 0).
+SMALL = PyramidState(
+    {(5 + a, b, c): Cell("black", (1, 2, 3)) for a in range(4) for b in range(4) for c in range(4) if a + b + c <= 3}
+)
+APEX = (5, 0, 0)
+G = 9.81
+
+
+def small_pyramid(physics: Physics) -> World:
+    world = World(physics)
+    world.build(SMALL)
+    world.settle()
+    return world
+
+
+def _leaning(degrees: float, azimuth: float = 0.0) -> np.ndarray:
+    """The support (per kg, plate frame) a die needs on a plate tilted ``degrees`` towards ``azimuth``, at rest."""
+    a, b = math.radians(degrees), math.radians(azimuth)
+    return G * np.array([[math.sin(a) * math.cos(b), math.sin(a) * math.sin(b), math.cos(a)]])
+
+
+def test_a_seated_die_is_let_go_only_when_its_supports_cannot_give_the_force() -> None:
+    # Straight up: the middle of the three normals' octant.
+    assert not riding.slips(_leaning(0.0), 0.36)[0]
+    # Every way round, a tilt of 20 degrees stays inside the octant widened by friction; 80 does not.
+    for azimuth in range(0, 360, 15):
+        assert not riding.slips(_leaning(20.0, azimuth), 0.36)[0]
+        assert riding.slips(_leaning(80.0, azimuth), 0.66)[0]
+    # Pulled down (the plate dropping faster than a die falls) nothing holds it.
+    assert riding.slips(np.array([[0.0, 0.0, -1.0]]), 0.66)[0]
+    # Friction widens the cone: towards an octant face (35.3 degrees away) a steeper lean holds with more friction.
+    face = next(az for az in range(0, 360) if riding.slips(_leaning(40.0, az), 0.0)[0])
+    assert not riding.slips(_leaning(40.0, face), 0.66)[0]
+
+
+def test_poses_go_into_the_plates_frame_and_back() -> None:
+    rng = np.random.default_rng(0)
+    frame = np.concatenate([rng.normal(size=3), g.matrix_to_quat(g.quat_to_matrix(rng.normal(size=4))[0])])
+    frame[3:] /= np.linalg.norm(frame[3:])
+    poses = np.hstack([rng.normal(size=(5, 3)), rng.normal(size=(5, 4))])
+    poses[:, 3:] /= np.linalg.norm(poses[:, 3:], axis=1, keepdims=True)
+    back = riding.compose(frame, riding.relative(frame, poses))
+    assert np.allclose(back[:, :3], poses[:, :3])
+    assert np.allclose(np.abs((back[:, 3:] * poses[:, 3:]).sum(axis=1)), 1.0)
+
+
+@pytest.mark.parametrize("nudge", [None, 1])
+def test_a_gentle_tilt_carries_every_die_and_reads_as_whole_physics(nudge: int | None) -> None:
+    tilt = A.Tilt(200.0, 8.0, ramp=0.3, hold=0.2)
+    outcome = {}
+    for local in (True, False):
+        world = small_pyramid(Physics(local=local, jitter=nudge if local else None))
+        world.count_steps()
+        A.perform(world, tilt, np.random.default_rng(0))
+        stepped = world.count_steps()
+        world.settle()
+        dice, poses = world.poses()
+        outcome[local] = (signature(world.readout()), poses, stepped)
+        world.close()
+    assert outcome[True][2] == 0  # local: the plate carried every die, none was simulated
+    assert outcome[False][2] == len(SMALL)
+    assert outcome[True][0] == outcome[False][0]
+    # Every die where whole physics left it, to a hundredth of an edge.
+    gaps = np.linalg.norm(outcome[True][1][:, :3] - outcome[False][1][:, :3], axis=1) / Physics().edge
+    assert gaps.max() < 0.01
+
+
+def _line_jolt(preset: float, ramp: float = 0.1) -> A.Tilt:
+    """A stroke in ``ramp`` s about the line under the small pyramid's far side, from 15 + ``preset`` to 15 degrees."""
+    base = g.slot_centre((8, 0, 0)) * Physics().edge
+    far = g.slot_centre((5, 3, 0)) * Physics().edge
+    # The line runs through the far base die, square to the way to the corner funnel: the apex swings most.
+    heading = math.degrees(math.atan2(base[1] - far[1], base[0] - far[0]))
+    return A.Tilt.jolt(heading, 15.0, (float(far[0]), float(far[1]), 0.0), preset=preset, ramp=ramp)
+
+
+def test_a_jolt_that_makes_dice_hop_simulates_every_die_and_throws_them_out_as_whole_physics_does() -> None:
+    jolt = _line_jolt(40.0)  # stopped short at about 350 rad/s^2: whole physics throws 7 of the 20 dice out
+    assert not plate_motion.carries(jolt, plate_motion.peak_motion(jolt, Physics().edge, Physics().time_step)[1])
+    moved = {}
+    for local in (True, False):
+        world = small_pyramid(Physics(local=local))
+        before = world.readout()
+        world.count_steps()
+        A.perform(world, jolt, np.random.default_rng(0))
+        assert world.count_steps() == len(SMALL)  # no die rode the plate: each one was simulated
+        world.settle(raise_on_timeout=False)
+        after = world.readout(require_rest=False)
+        moved[local] = sum(after.dice[d].slot != before.dice[d].slot for d in before.dice)
+        world.close()
+    assert moved[False] > 0
+    assert abs(moved[True] - moved[False]) <= max(1, moved[False] // 4)
+
+
+def test_a_plate_pulled_down_faster_than_a_die_falls_lets_go_of_every_die() -> None:
+    world = small_pyramid(Physics())
+    dt = world.physics.time_step
+    pose = A.HOME.copy()
+    world.move_plate(pose, (0.0, 0.0, 0.02))  # raised slowly: every die rides it
+    world.step(dt)
+    assert world.simulated == []
+    pose[2] += 0.02 * dt
+    world.move_plate(pose, (0.0, 0.0, -0.2))  # then pulled down at 44 m/s^2 (4.5 g): nothing holds a die up
+    assert len(world.simulated) == len(SMALL)
+    world.step(dt)
+    world.close()
+
+
+def test_a_gentle_jolt_lets_go_of_nothing() -> None:
+    world = small_pyramid(Physics())
+    world.count_steps()
+    A.perform(world, _line_jolt(5.0, ramp=0.5), np.random.default_rng(0))
+    assert world.count_steps() == 0
+    world.close()
+
+
+def test_a_die_let_go_mid_tilt_rides_on_the_carried_dice_as_on_the_plate() -> None:
+    # The plate turns about a line 10 cm from the pyramid: the apex moves at about 10 cm/s. Let go of by
+    # the plate halfway up, it rests on carried dice that the solver must see moving with the plate: if
+    # it saw them at rest, friction would drag the apex back against the plate.
+    tilt = A.Tilt(180.0, 20.0, ramp=0.5, hold=0.1, pivot=(0.15, 0.0, 0.0))
+    drift = {}
+    for local in (True, False):
+        world = small_pyramid(Physics(local=local))
+        apex = next(d for d, r in world.readout().dice.items() if r.slot == APEX)
+        seen: list[np.ndarray] = []
+
+        def watch(world: World = world, apex: int = apex, seen: list[np.ndarray] = seen) -> None:
+            dice, poses = world.poses()
+            seen.append(g.in_plate_frame(poses[dice.index(apex), :3], world.plate_pose))
+            if len(seen) == 10:
+                world.apply_force(apex, (0.0, 0.0, 0.0))  # let go of it: simulated from here on
+
+        stop = world.observe(0.03, watch)
+        A.perform(world, tilt, np.random.default_rng(0))
+        stop()
+        if local:
+            assert apex in world.simulated
+        drift[local] = float(np.linalg.norm(seen[-1] - seen[9])) / world.physics.edge
+        world.close()
+    assert drift[True] < 0.02
+    assert drift[False] < 0.02
+
+
+def test_whole_physics_is_one_setting_away() -> None:
+    world = small_pyramid(replace(Physics(), local=False))
+    world.count_steps()
+    A.perform(world, A.Tilt(0.0, 5.0, ramp=0.1, hold=0.05), np.random.default_rng(0))
+    assert world.count_steps() == len(SMALL)
+    world.close()
