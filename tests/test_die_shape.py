@@ -12,7 +12,7 @@ from pyramid.lab.runner import run_scene
 from pyramid.lab.scene import SceneError, load_scene, scene_from_dict
 from pyramid.physics.assets import rounded_box_points, rounded_box_volume
 from pyramid.physics.die_shape import SIZE_CLIP, die_scales
-from pyramid.physics.settings import DIE_SHAPES, Physics
+from pyramid.physics.settings import DIE_SHAPES, GJK_SLOP, Physics
 from pyramid.physics.world import World
 from pyramid.state import Cell, PyramidState
 
@@ -33,6 +33,7 @@ def test_the_box_is_the_default() -> None:
         ({"size_spread": -1e-5}, "size_spread"),
         ({"size_spread": 0.001}, "size_spread"),
         ({"hull_segments": 0}, "hull_segments"),
+        ({"hull_axis": "epa"}, "hull_axis"),
     ],
 )
 def test_bad_settings_are_refused_by_name(settings: dict[str, object], named: str) -> None:
@@ -50,6 +51,7 @@ def test_bad_settings_are_refused_by_name(settings: dict[str, object], named: st
         ({"size_spread": 0.0004}, "physics.size_spread", "at most 0.02"),
         ({"size_seed": -1}, "physics.size_seed", "whole number"),
         ({"hull_segments": 9}, "physics.hull_segments", "from 1 to 8"),
+        ({"hull_axis": "gk"}, "physics.hull_axis", "did you mean 'gjk'"),
     ],
 )
 def test_scene_errors_name_the_key(physics: dict[str, object], key: str, says: str) -> None:
@@ -111,22 +113,40 @@ def test_sizes_are_seeded_per_die_and_spread_as_asked() -> None:
     assert np.abs(edges - spread.edge).max() <= SIZE_CLIP * 5e-5 + 1e-15
 
 
-@pytest.mark.parametrize(("shape", "segments"), [(s, 1) for s in DIE_SHAPES] + [("hull", 2)])
-def test_a_die_lying_on_a_face_touches_at_four_points(shape: str, segments: int) -> None:
-    """On the table and on another die, 0.2 s after being put down: a full contact patch, no rocking."""
-    physics = Physics(die_shape=shape, hull_segments=segments)
+@pytest.mark.parametrize(
+    ("shape", "segments", "axis"), [(s, 1, "sat") for s in DIE_SHAPES] + [("hull", 2, "sat"), ("hull", 2, "gjk")]
+)
+def test_a_die_lying_on_a_face_touches_at_four_points(shape: str, segments: int, axis: str) -> None:
+    """On the table and on another die, 0.2 s and 1 s after being put down: a full contact patch, no rocking."""
+    physics = Physics(die_shape=shape, hull_segments=segments, hull_axis=axis)
     a = physics.edge
     world = World(physics, plate=False)
     world.throw(0, (0.0, 0.0, a / 2 + 1e-5))
     world.throw(1, (0.1, 0.0, a / 2 + 1e-5))
     world.throw(2, (0.1, 0.0, 1.5 * a + 1e-4))
-    world.step(0.2)
     c = world.client
-    assert len(c.getContactPoints(world._body(0), world.table)) >= 4
-    assert len(c.getContactPoints(world._body(2), world._body(1))) >= 4
+    for _ in range(2):  # 0.2 s, then 1 s: still four (clipped along GJK's direction only while they overlap)
+        world.step(0.2 if world.time < 0.1 else 0.8)
+        assert len(c.getContactPoints(world._body(0), world.table)) >= 4
+        assert len(c.getContactPoints(world._body(2), world._body(1))) >= 4
     _, poses = world.poses()
     assert np.allclose(poses[:, 2], [a / 2, a / 2, 1.5 * a], atol=0.005 * a)
     assert np.abs(world.velocities()).max() < 1e-2
+    world.close()
+
+
+def test_hulls_clipped_along_gjks_direction_rest_a_micrometre_deep_and_the_box_keeps_no_slop() -> None:
+    """With hull_axis "gjk" the engine's slop is at least 1 micrometre (a die resting exactly touching the table
+    would stand on one point); every other shape keeps the slop it is given."""
+    assert Physics(die_shape="hull", hull_axis="gjk").engine_slop() == GJK_SLOP
+    assert Physics(die_shape="hull", hull_axis="gjk", contact_slop=5e-6).engine_slop() == 5e-6
+    assert Physics(die_shape="box", hull_axis="gjk").engine_slop() == 0.0
+    assert Physics(die_shape="hull").engine_slop() == 0.0
+    world = World(Physics(die_shape="hull", hull_segments=2, hull_axis="gjk"), plate=False)
+    world.throw(0, (0.0, 0.0, world.physics.edge / 2 + 1e-5))
+    world.step(0.5)
+    depths = [point[8] for point in world.client.getContactPoints(world._body(0), world.table)]
+    assert len(depths) >= 4 and all(-3 * GJK_SLOP < d < 0 for d in depths), depths
     world.close()
 
 

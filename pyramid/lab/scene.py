@@ -34,7 +34,7 @@ from pyramid.lab.shipped_scenes import is_scene_name, names_text, shipped_scenes
 from pyramid.lab.timeline import ACTIONS, Step, check_timeline
 from pyramid.lab.timeline import action_fields as action_fields  # re-exported for the runner
 from pyramid.lab.timeline import physical_action_type as physical_action_type  # re-exported for the runner
-from pyramid.physics.settings import DIE_SHAPES, MAX_HULL_SEGMENTS, MAX_SIZE_SPREAD, Physics
+from pyramid.physics.settings import DIE_SHAPES, HULL_AXES, MAX_HULL_SEGMENTS, MAX_SIZE_SPREAD, Physics
 from pyramid.state import NotationError, PyramidState
 
 LAYER_COLOURS = ("red", "green", "black")  # the cycle of the "layers" and "stripes" patterns
@@ -248,6 +248,8 @@ class _Validator(SceneChecks):
                 values[key] = value
             elif key == "die_shape":
                 values[key] = self.choice(data, key, path, "box", DIE_SHAPES)
+            elif key == "hull_axis":
+                values[key] = self.choice(data, key, path, "sat", HULL_AXES)
             elif key == "size_seed":
                 values[key] = self.integer(data, key, path, 0, 0, 2**32 - 1)
             elif key == "hull_segments":

@@ -35,14 +35,16 @@ def configure(c: BulletClient, ph: Physics) -> None:
         contactBreakingThreshold=ph.contact_breaking_threshold,
         useSplitImpulse=int(ph.split_impulse),
         splitImpulsePenetrationThreshold=ph.split_impulse_threshold,
-        contactSlop=ph.contact_slop,
+        contactSlop=ph.engine_slop(),
         restitutionVelocityThreshold=ph.restitution_threshold,
         enableConeFriction=int(ph.cone_friction),
         frictionERP=ph.friction_erp,
     )
     if ph.die_shape == "hull":
-        # Rounded hulls meet each other by polyhedral clipping: a full contact patch in one step.
-        c.setPhysicsEngineParameter(enableSAT=1)
+        # Rounded hulls meet each other by polyhedral clipping: a full contact patch in one step. The normal to
+        # clip along comes from the separating-axis test ("sat") or, far cheaper, from GJK ("gjk": Bullet's
+        # convex-convex algorithm does so for shapes with polyhedral features when the test is off).
+        c.setPhysicsEngineParameter(enableSAT=int(ph.hull_axis == "sat"))
 
 
 def make_table(c: BulletClient, ph: Physics) -> tuple[int, int]:
