@@ -14,6 +14,7 @@ box with a margin) this prints one row of docs/studies/real-dice.md's first tabl
     nice -n 10 .venv/bin/python examples/real_dice_study.py                      # every shape, 10 s each
     nice -n 10 .venv/bin/python examples/real_dice_study.py --shapes box,hull --seconds 2 --spread 5e-5
     .venv/bin/python examples/real_dice_study.py --tower       # Emag's face-on-face tower of six, each shape
+    nice -n 10 .venv/bin/python examples/real_dice_study.py --shapes hull --segments 2 --axis gjk  # GJK's normal
 
 The fair-die and long-dice columns come from ``pyramid experiment`` with ``--set physics.die_shape=...``
 (the commands are on the study's page).
@@ -30,7 +31,7 @@ import numpy as np
 from pyramid.lab import bench
 from pyramid.lab.bench import Figure
 from pyramid.lab.locality import full_state
-from pyramid.physics.settings import DIE_SHAPES, Physics
+from pyramid.physics.settings import DIE_SHAPES, HULL_AXES, Physics
 from pyramid.physics.world import World
 
 
@@ -96,12 +97,19 @@ def main() -> None:
     parser.add_argument("--radius", type=float, default=Physics().edge_radius, help="edge_radius (m)")
     parser.add_argument("--spread", type=float, default=0.0, help="size_spread (m)")
     parser.add_argument("--segments", type=int, default=Physics().hull_segments, help="hull_segments")
+    parser.add_argument("--axis", choices=HULL_AXES, default=Physics().hull_axis, help="hull_axis: sat or gjk")
     parser.add_argument("--tower", action="store_true", help="only Emag's tower of six dice, five nudged seeds")
     args = parser.parse_args()
     if args.tower:
         for shape in args.shapes.split(","):
             drifts = tower_drift(
-                Physics(die_shape=shape, edge_radius=args.radius, size_spread=args.spread, hull_segments=args.segments)
+                Physics(
+                    die_shape=shape,
+                    edge_radius=args.radius,
+                    size_spread=args.spread,
+                    hull_segments=args.segments,
+                    hull_axis=args.axis,
+                )
             )
             fell = sum(d > 0.5 for d in drifts)
             print(f"{shape:<9} tower of 6: top die's drift in 3 s (edges) {[round(d, 3) for d in drifts]}; fell {fell}")
@@ -114,7 +122,11 @@ def main() -> None:
     box_speed = None
     for shape in ["box", *[s for s in shapes if s != "box"]]:
         physics = Physics(
-            die_shape=shape, edge_radius=args.radius, size_spread=args.spread, hull_segments=args.segments
+            die_shape=shape,
+            edge_radius=args.radius,
+            size_spread=args.spread,
+            hull_segments=args.segments,
+            hull_axis=args.axis,
         )
         table, stacked = contacts_at_rest(physics)
         right, height, worst = pyramid_readback(physics)
