@@ -25,7 +25,9 @@ class Physics:
     PyBullet's own defaults are sized for bodies of about a metre: with them a pyramid of 16 mm dice
     sinks and creeps apart (0.24 edges in 3 s). What holds it (measured, see the README):
     split impulse on for every penetration (threshold 0; Bullet's -0.04 m never triggers), no
-    contact slop (PyBullet's 1 mm is 0.06 edges), a 2 mm breaking threshold, warm starting 1 and
+    contact slop (PyBullet's 1 mm is 0.06 edges), a breaking threshold of 0.002 (a factor: Bullet multiplies
+    it by a shape's bounding radius, so a die's contact point is dropped 28 micrometres from where it
+    was made; docs/studies/real-dice.md, the tower), warm starting 1 and
     24 solver iterations. Dice are sharp boxes by default: Bullet's box-box contacts give a full
     contact patch in one step. Rounded dice are options (``die_shape``): a rounded convex hull gets
     one point a step from Bullet's boxes and spins on a table for ever, so with hull dice the table
@@ -36,7 +38,7 @@ class Physics:
       edge, proportions   the die's edge (m) and its box relative to it (a die is a cube: 1, 1, 1)
       density             kg/m^3 (acrylic 1180: a 16 mm die weighs 4.8 g)
       time_step           s per physics step; solver_iterations per step
-      contact_erp, warm_starting, contact_breaking_threshold (m), split_impulse,
+      contact_erp, warm_starting, contact_breaking_threshold (times a shape's radius), split_impulse,
       split_impulse_threshold (m), contact_slop (m)   Bullet's contact solver, tuned as above
       restitution_threshold   m/s below which an impact does not bounce
       cone_friction       Bullet's implicit friction cone for multibody contacts (on). Dice, table
