@@ -5,7 +5,7 @@ For each side ratio r of the Mathematical Gazette's Table 1 (note 97.16, 2013: 1
 ``physics.proportions = [1, 1, r]`` (square faces 3 and 4) from 10 cm onto the wooden table, ``--throws``
 times with seeds 0..N-1, through ``pyramid experiment`` (its progress bar, its rows; a stopped study resumes
 where it stopped). Then a table: the published share with its Wilson 95% interval, the simulated one with
-its own, whether the published share lies in the simulation's interval (issue 38's criterion), Fisher's
+its own, whether the published share lies in the simulation's interval (the criterion the study is judged by), Fisher's
 exact test of the two samples, and "agree" when it finds no difference at the 5% level.
 
     nice -n 10 .venv/bin/python examples/cuboid_study.py --throws 1000 --workers 1 --plot cuboid_study.png

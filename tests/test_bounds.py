@@ -1,4 +1,4 @@
-"""Bounds on what a user can make unbounded (issue 40): search budgets, files read, typed lines, a window without a
+"""Bounds on what a user can make unbounded: search budgets, files read, typed lines, a window without a
 display, an empty ``--out``. Each is refused in one line (exit 2) or answered with a line and a new prompt."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Experiment folders owned and checked (issue 14): one experiment at a time, every row checked on resume, a bad
+"""Experiment folders owned and checked: one experiment at a time, every row checked on resume, a bad
 line set aside with its line number and never the good rows after it, duplicates counted once, failed runs
 kept or retried, a broken experiment.json named. The runs are stand-ins (no physics): rows from the seed."""
 

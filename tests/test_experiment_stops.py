@@ -1,4 +1,4 @@
-"""An experiment survives any death of its process (issue 40): SIGTERM and SIGHUP stop it as Ctrl-C does; SIGKILL of
+"""An experiment survives any death of its process: SIGTERM and SIGHUP stop it as Ctrl-C does; SIGKILL of
 the main process, of one worker or of the whole group leaves no worker running and no lock held by the dead; the same
 command then resumes to exactly the rows of an uninterrupted run, nothing lost, nothing doubled."""
 

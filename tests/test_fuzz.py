@@ -1,4 +1,4 @@
-"""The fuzz corpus (issue 40): hostile input, drawn by hypothesis, over every game's options, every subcommand's
+"""The fuzz corpus: hostile input, drawn by hypothesis, over every game's options, every subcommand's
 arguments, typed lines and damaged rows.jsonl files. Each draw is refused in one line (exit 2), asked again, or set
 aside with its line number: no traceback, no hang, no silent acceptance. Seeded (``derandomize``), so the same
 corpus runs every time; ``pytest -k fuzz`` runs it alone, in well under a minute."""

@@ -1,4 +1,4 @@
-"""Every game option declared with its type and range (issue 40): bad values are refused before anything runs,
+"""Every game option declared with its type and range: bad values are refused before anything runs,
 in one line naming the option, the value and what is allowed; the card shows what each option takes."""
 
 from __future__ import annotations

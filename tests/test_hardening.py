@@ -1,4 +1,4 @@
-"""The corpus of bad input (issue 14): every case is refused where it enters, before anything is simulated or
+"""The corpus of bad input: every case is refused where it enters, before anything is simulated or
 written, in one line that names the input, what is wrong and what is allowed; the exit code is 2.
 
 Nothing here runs physics: each simulation entry point is replaced by one that fails the test if reached.

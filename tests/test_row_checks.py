@@ -1,4 +1,4 @@
-"""A row counts only as a row of its experiment (issue 40): the digest of the experiment's spec in every row, each
+"""A row counts only as a row of its experiment: the digest of the experiment's spec in every row, each
 measure of the type and range its scene (or game) gives; a row that lies is set aside with its line number and why,
 the summary says how many, and an experiment with failed runs exits non-zero saying how many."""
 

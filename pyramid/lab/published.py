@@ -121,7 +121,7 @@ def wilson(successes: int, trials: int) -> Interval:
 class Comparison:
     """A published share against a simulated one, each with its Wilson interval.
 
-    ``inside``: the published share lies within the simulation's interval (issue 38's criterion; it ignores the
+    ``inside``: the published share lies within the simulation's interval (the study's criterion; it ignores the
     published sample's own noise, so with a few hundred published throws it fails often by chance alone).
     ``p_value``: Fisher's exact test of the two samples (both counts and both sample sizes); ``agrees`` when it is
     at least ``ALPHA``.
