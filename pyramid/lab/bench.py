@@ -230,6 +230,16 @@ def run_bench(
             )
             for shape in ROUNDED_SHAPES
         ],
+        # The candidate default: rounded by two steps, clipped along GJK's direction (the study's last table).
+        (
+            "awake pyramid, two-step hull dice",
+            partial(
+                awake_pyramid,
+                replace(whole, die_shape="hull", hull_segments=2, hull_axis="gjk"),
+                seconds,
+                "two-step hull dice, GJK's normal, awake pyramid",
+            ),
+        ),
         (
             "awake pyramid, PyBullet defaults",
             lambda: awake_pyramid(Physics.pybullet_defaults(), seconds, "PyBullet defaults, awake pyramid"),
