@@ -87,7 +87,9 @@ def pyglet_as_found() -> Iterator[None]:
     not on its own (the window tests start a private Xvfb). So the pyglet modules the module's tests loaded,
     and the modules that hold them (``pyramid.ui.viewer`` and those that import it), are unloaded again,
     pyglet's lazy modules reset and its options (headless or not) restored. Once a module, not once a test:
-    the tests of one module share one pyglet, on one screen.
+    the tests of one module share one pyglet, on one screen. What cannot be unloaded is the GL library pyglet
+    opened: a test that draws the window's look with no display (headless, EGL) must do it in a process of its
+    own (as tests/test_film.py does), or a later module's window draws nothing on its Xvfb screen.
     """
     before = set(sys.modules)
     pyglet = sys.modules.get("pyglet")
