@@ -77,6 +77,18 @@ def _open(world, display: str):  # type: ignore[no-untyped-def]
     return viewer, hands
 
 
+def _mucho_for_three(games: list[Game]):  # type: ignore[no-untyped-def]
+    """A maker of Mucho games for three seats (each player places the die they rolled), seeded, kept in ``games``."""
+    game_type = find_game(27, Game)
+
+    def make_game():  # type: ignore[no-untyped-def]
+        game = game_type(3, rng=np.random.default_rng([4, 1]))
+        games.append(game)
+        return game
+
+    return make_game
+
+
 def _screen_point(viewer, point: np.ndarray) -> tuple[int, int]:  # type: ignore[no-untyped-def]
     """Window pixel of a world point, y from the top as X counts it."""
     x, y = viewer.camera.project(point, viewer.width, viewer.height)
@@ -566,12 +578,7 @@ def test_a_person_plays_a_match_by_clicking_funnels(
 
     monkeypatch.setattr(Viewer, "frame", frame)
     games: list[Game] = []
-    game_type = find_game(27, Game)  # Mucho: each player places the die they rolled
-
-    def make_game():  # type: ignore[no-untyped-def]
-        game = game_type(3, rng=np.random.default_rng([4, 1]))
-        games.append(game)
-        return game
+    make_game = _mucho_for_three(games)
 
     game = play_in_window(make_game, ["human", "random", "random"], seed=4, physical=physical, delay=0.0, speed=20.0)
     moves = [a for p, a in game.history if p == 0]
@@ -1307,12 +1314,7 @@ def test_ctrl_z_and_ctrl_y_take_back_and_redo_a_persons_move_in_a_board_match(
 
     monkeypatch.setattr(Viewer, "frame", frame)
     games: list[Game] = []
-    game_type = find_game(27, Game)  # Mucho: each player places the die they rolled
-
-    def make_game():  # type: ignore[no-untyped-def]
-        game = game_type(3, rng=np.random.default_rng([4, 1]))
-        games.append(game)
-        return game
+    make_game = _mucho_for_three(games)
 
     play_in_window(make_game, ["human", "random", "random"], seed=4, physical=True, delay=0.0, speed=20.0, replays=0)
     (start, made0, poses0), (moved, made1, poses1), (undone, made2, poses2), (redone, made3, poses3) = seen[:4]

@@ -43,17 +43,27 @@ class Stepping(Bodies):
     _simulated_key: tuple[int, int] = (-1, -1)  # the region's version and the dice in play when the list was made
     _simulated_dice: list[DieId]  # the dice simulated now, kept while the region and the dice in play stay
 
+    def _carried_poses(self, dice: list[DieId]) -> tuple[list[int], np.ndarray]:
+        """Which rows of ``dice`` the plate carries, and their poses (m, 7) where the plate has them (see ``_carry``).
+
+        Reckoned, not read: a sleeping carried die is put in place only when a simulated die comes near.
+        """
+        carriage = self._carriage
+        assert carriage is not None
+        rows = [n for n, d in enumerate(dice) if d in carriage]
+        if not rows:
+            return rows, np.zeros((0, 7))
+        return rows, riding.compose(carriage.frame, carriage.local_of([dice[n] for n in rows]))
+
     def _raw_poses(self, dice: Iterable[DieId]) -> np.ndarray:
         """Poses (n, 7) of ``dice``; a die the plate carries is where the plate has it (see ``_carry``)."""
-        carriage = self._carriage
-        if carriage is None:
+        if self._carriage is None:
             return self._engine_poses(dice)
         dice = list(dice)
         poses = self._engine_poses(dice)
-        rows = [n for n, d in enumerate(dice) if d in carriage]
+        rows, carried = self._carried_poses(dice)
         if rows:
-            # Reckoned, not read: a sleeping carried die is put in place only when a simulated die comes near.
-            poses[rows] = riding.compose(carriage.frame, carriage.local_of([dice[n] for n in rows]))
+            poses[rows] = carried
         return poses
 
     def _raw_velocities(self, dice: Iterable[DieId]) -> np.ndarray:
@@ -63,9 +73,9 @@ class Stepping(Bodies):
             return self._engine_velocities(dice)
         dice = list(dice)
         velocities = self._engine_velocities(dice)
-        rows = [n for n, d in enumerate(dice) if d in carriage]
+        rows, carried = self._carried_poses(dice)
         if rows:
-            points = riding.compose(carriage.frame, carriage.local_of([dice[n] for n in rows]))[:, :3]
+            points = carried[:, :3]
             velocities[rows, :3] = riding.rigid_velocity(points, carriage.frame[:3], carriage.linear, carriage.angular)
             velocities[rows, 3:] = carriage.angular
         return velocities

@@ -56,19 +56,11 @@ class TakeBack:
 
     def back(self, game: GameBase, world: World | None) -> bool:
         """Go back to before the person's last action (False: there is none to undo)."""
-        if not self.undo:
-            return False
-        self.redo.append(Moment.of(game, world))
-        self.undo.pop().restore(game, world)
-        return True
+        return _move(self.undo, self.redo, game, world)
 
     def forth(self, game: GameBase, world: World | None) -> bool:
         """Do again what the last undo took back (False: nothing was undone since the person last acted)."""
-        if not self.redo:
-            return False
-        self.undo.append(Moment.of(game, world))
-        self.redo.pop().restore(game, world)
-        return True
+        return _move(self.redo, self.undo, game, world)
 
     def clear(self) -> None:
         """Forget every moment (a new turn, in a new world)."""
@@ -77,3 +69,12 @@ class TakeBack:
     def counts(self) -> str:
         """How many actions can be undone and redone, for a line of the log."""
         return f"{len(self.undo)} more to undo, {len(self.redo)} to redo"
+
+
+def _move(source: list[Moment], target: list[Moment], game: GameBase, world: World | None) -> bool:
+    """Restore the last moment of ``source``, keeping the present on ``target`` (False: ``source`` is empty)."""
+    if not source:
+        return False
+    target.append(Moment.of(game, world))
+    source.pop().restore(game, world)
+    return True
