@@ -95,19 +95,22 @@ def _line_jolt(preset: float, ramp: float = 0.1) -> A.Tilt:
 def test_a_jolt_that_makes_dice_hop_simulates_every_die_and_throws_them_out_as_whole_physics_does() -> None:
     jolt = _line_jolt(40.0)  # stopped short at about 350 rad/s^2: whole physics throws 7 of the 20 dice out
     assert not plate_motion.carries(jolt, plate_motion.peak_motion(jolt, Physics().edge, Physics().time_step)[1])
-    moved = {}
-    for local in (True, False):
-        world = small_pyramid(Physics(local=local))
-        before = world.readout()
-        world.count_steps()
-        A.perform(world, jolt, np.random.default_rng(0))
-        assert world.count_steps() == len(SMALL)  # no die rode the plate: each one was simulated
-        world.settle(raise_on_timeout=False)
-        after = world.readout(require_rest=False)
-        moved[local] = sum(after.dice[d].slot != before.dice[d].slot for d in before.dice)
-        world.close()
-    assert moved[False] > 0
-    assert abs(moved[True] - moved[False]) <= max(1, moved[False] // 4)
+    # Which dice a hop throws out is chaotic (one start nudged by 1e-9 m moved 3 dice locally, 6 in whole
+    # physics): the mean over 8 nudged starts is compared, each start the same for both.
+    moved: dict[bool, list[int]] = {True: [], False: []}
+    for seed in range(8):
+        for local in (True, False):
+            world = small_pyramid(Physics(local=local, jitter=seed))
+            before = world.readout()
+            world.count_steps()
+            A.perform(world, jolt, np.random.default_rng(0))
+            assert world.count_steps() == len(SMALL)  # no die rode the plate: each one was simulated
+            world.settle(raise_on_timeout=False)
+            after = world.readout(require_rest=False)
+            moved[local].append(sum(after.dice[d].slot != before.dice[d].slot for d in before.dice))
+            world.close()
+    assert min(moved[False]) > 0
+    assert abs(np.mean(moved[True]) - np.mean(moved[False])) <= 2.0, moved  # of 20 dice; 3 to 13 a start
 
 
 def test_a_plate_pulled_down_faster_than_a_die_falls_lets_go_of_every_die() -> None:
