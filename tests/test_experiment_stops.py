@@ -182,3 +182,21 @@ def test_a_lock_still_held_for_a_dead_holder_on_this_host_is_taken_over(tmp_path
     finally:
         holder.kill()
         holder.wait()
+
+
+def _die() -> None:
+    os._exit(9)
+
+
+def test_a_pool_broken_between_the_wait_and_the_next_job_stops_with_worker_lost() -> None:
+    """The death of a worker can break the pool after ``wait`` handed back a finished run and before the next job
+    is handed out: that job's submit then stops the experiment with the same one line, not a BrokenProcessPool
+    traceback."""
+    from concurrent.futures import ProcessPoolExecutor, wait
+
+    from pyramid.lab.workers import WorkerLost, _submit
+
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        wait([pool.submit(_die)])
+        with pytest.raises(WorkerLost, match="^a worker process ended without handing back its run"):
+            _submit(pool, abs, -1)

@@ -69,21 +69,32 @@ def run_local(jobs: Sequence[J], run: Callable[[J], Row], workers: int, on_row: 
     try:
         # Keep at most two jobs per worker in flight: an interruption then loses little.
         for job in itertools.islice(queue, 2 * workers):
-            pending.add(pool.submit(run, job))
+            pending.add(_submit(pool, run, job))
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             if _keep_done(finished, on_row):
-                raise WorkerLost("a worker process ended without handing back its run (killed, or out of memory)")
+                raise WorkerLost(_LOST)
             for _ in finished:
                 nxt = next(queue, None)
                 if nxt is not None:
-                    pending.add(pool.submit(run, nxt))
+                    pending.add(_submit(pool, run, nxt))
     except BaseException:
         _keep_done({f for f in pending if f.done()}, on_row)  # rows handed back before the stop are kept
         _end_workers(pool)
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+_LOST = "a worker process ended without handing back its run (killed, or out of memory)"
+
+
+def _submit(pool: ProcessPoolExecutor, run: Callable[[J], Row], job: J) -> Future[Row]:
+    """``pool.submit``; a pool a dead worker broke (noticed between ``wait`` and here) stops with WorkerLost."""
+    try:
+        return pool.submit(run, job)
+    except BrokenProcessPool:
+        raise WorkerLost(_LOST) from None
 
 
 def _keep_done(futures: Iterable[Future[Row]], on_row: Callable[[Row], None]) -> bool:
