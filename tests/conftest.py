@@ -91,6 +91,7 @@ def pyglet_as_found() -> Iterator[None]:
     opened: a test that draws the window's look with no display (headless, EGL) must do it in a process of its
     own (as tests/test_film.py does), or a later module's window draws nothing on its Xvfb screen.
     """
+    _lazy_modules_as_loaded()
     before = set(sys.modules)
     pyglet = sys.modules.get("pyglet")
     names: dict[str, Any] = dict(vars(pyglet)) if pyglet is not None else {}
@@ -100,6 +101,7 @@ def pyglet_as_found() -> Iterator[None]:
     new = [name for name in sys.modules if name not in before]
     gone = {name for name in new if name == "pyglet" or name.startswith("pyglet.")}
     if not gone:
+        _lazy_modules_as_loaded()
         return
     grew = True
     while grew:  # the modules that hold pyglet's, and those that hold theirs
@@ -115,8 +117,36 @@ def pyglet_as_found() -> Iterator[None]:
         namespace.update(names)
         for key, value in names.items():
             if type(value).__name__ == "_ModuleProxy" and f"pyglet.{key}" in gone:
-                value.__dict__.pop("_module", None)  # the proxy loads its module afresh when next used
+                # A new proxy, which loads its module afresh when next used. The old one stays bound to the
+                # unloaded module: the unloaded modules hold it (``pyglet.gl.base`` uses ``pyglet.gl`` through
+                # it), and their GL objects deleted later, in another module, must not load pyglet again.
+                namespace[key] = type(value)(key)
         vars(pyglet.options).update(vars(options))  # headless or not, as it was
+    gc.collect()  # the GL objects only the unloaded modules held go now, through the old proxies
+    _lazy_modules_as_loaded()
+
+
+def _lazy_modules_as_loaded() -> None:
+    """pyglet's lazy modules (``pyglet.gl`` and the like) point to what ``sys.modules`` holds, or load afresh.
+
+    A window object of an unloaded pyglet, deleted in a later module, can load one of them through the lazy
+    proxy; when that load fails midway (no display) the proxy keeps the half-made module, which is in no
+    ``sys.modules``, and the next module's windows are made of two pyglets ("Canvas must be an instance of
+    XlibCanvas"). Checked before and after each module.
+    """
+    pyglet = sys.modules.get("pyglet")
+    if pyglet is None:
+        return
+    proxy = getattr(pyglet, "_ModuleProxy", None)
+    namespace = vars(pyglet)
+    for key, value in list(namespace.items()):
+        loaded = sys.modules.get(f"pyglet.{key}")
+        if type(value).__name__ == "_ModuleProxy":
+            if value.__dict__.get("_module") not in (None, loaded):
+                value.__dict__.pop("_module")
+        elif isinstance(value, ModuleType) and value.__name__ == f"pyglet.{key}" and value is not loaded:
+            if proxy is not None:
+                namespace[key] = proxy(key)
 
 
 @pytest.fixture(scope="module")
