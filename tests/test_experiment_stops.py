@@ -200,3 +200,23 @@ def test_a_pool_broken_between_the_wait_and_the_next_job_stops_with_worker_lost(
         wait([pool.submit(_die)])
         with pytest.raises(WorkerLost, match="^a worker process ended without handing back its run"):
             _submit(pool, abs, -1)
+
+
+def test_a_stop_signal_while_the_pool_runs_is_acted_on_where_the_loop_chooses() -> None:
+    """SIGTERM raised KeyboardInterrupt wherever the main process stood, once inside the pool's own code holding
+    its lock, and ending the workers then waited forever. While the pool runs a signal is only noted; the loop
+    acts on it between waits, as the handler before would have."""
+    from pyramid.lab.workers import _signals_deferred, stop_signals
+
+    outside = signal.getsignal(signal.SIGTERM)
+    with stop_signals() as caught:
+        with _signals_deferred() as act:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)  # delivered by now; noted only
+            assert caught == []
+            with pytest.raises(KeyboardInterrupt):
+                act()
+            assert caught == [signal.SIGTERM]
+            act()  # acted on once
+        assert signal.getsignal(signal.SIGTERM) not in (outside, signal.SIG_DFL)  # stop_signals' handler is back
+    assert signal.getsignal(signal.SIGTERM) == outside

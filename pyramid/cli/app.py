@@ -158,7 +158,21 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("assets", help="write the plate and die meshes (OBJ, STL) and URDF files")
     p.add_argument("--out", type=folder_name, default="assets", help="folder to write to (default assets)")
 
-    p = sub.add_parser("bench", help="print speed and accuracy figures of the physics (not a test)")
+    p = sub.add_parser(
+        "bench",
+        help="print speed and accuracy figures of the physics (not a test)",
+        description="Times the physics on this machine and prints one table: the awake pyramid (speed against\n"
+        "real time, sag in die edges), the hand's actions and the plate's with local and whole physics side\n"
+        "by side, the Gymnasium environments (steps a second, random actions) and whole games (wall seconds).\n"
+        "'x realtime' is simulated seconds per wall second; 'by cpu' the same per processor second, steadier\n"
+        "on a busy machine. Compare rows of one run only: absolute speeds vary between runs by a third.",
+        epilog="examples:\n"
+        "  pyramid bench --quick                  every row once, short: does it run here? (about a minute)\n"
+        "  pyramid bench --only tilt,shake        the plate actions, local and whole\n"
+        "  pyramid bench --only environment       Gymnasium steps a second\n"
+        "  pyramid bench --no-games --no-mujoco   all but the long rows",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument(
         "--seconds", type=bench_seconds, default=10.0, help="simulated seconds of the awake pyramid (above 0, to 600)"
     )

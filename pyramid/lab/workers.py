@@ -63,27 +63,73 @@ def run_local(jobs: Sequence[J], run: Callable[[J], Row], workers: int, on_row: 
         for job in jobs:
             on_row(run(job))
         return
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(os.getpid(),))
-    pending: set[Future[Row]] = set()
-    queue = iter(jobs)
+    with _signals_deferred() as act_on_signals:
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(os.getpid(),))
+        pending: set[Future[Row]] = set()
+        queue = iter(jobs)
+        try:
+            # Keep at most two jobs per worker in flight: an interruption then loses little.
+            for job in itertools.islice(queue, 2 * workers):
+                pending.add(_submit(pool, run, job))
+            while pending:
+                act_on_signals()
+                finished, pending = wait(pending, timeout=SIGNAL_POLL, return_when=FIRST_COMPLETED)
+                if _keep_done(finished, on_row):
+                    raise WorkerLost(_LOST)
+                for _ in finished:
+                    nxt = next(queue, None)
+                    if nxt is not None:
+                        pending.add(_submit(pool, run, nxt))
+            act_on_signals()
+        except BaseException:
+            _keep_done({f for f in pending if f.done()}, on_row)  # rows handed back before the stop are kept
+            _end_workers(pool)
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+SIGNAL_POLL = 0.1  # seconds: how soon a stop signal noted while the pool runs is acted on
+
+
+@contextlib.contextmanager
+def _signals_deferred() -> Iterator[Callable[[], None]]:
+    """While inside, Ctrl-C, SIGTERM and SIGHUP are only noted; the function yielded acts on the first one noted,
+    as the handler in place before would have (KeyboardInterrupt), at a point the caller chooses.
+
+    Raised at any point, KeyboardInterrupt can stop the pool's own code holding one of its locks, and ending
+    the workers then waited forever (seen once, in a full test run). Outside the main thread, nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: None
+        return
+    noted: list[int] = []
+    numbers = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    before = {number: signal.getsignal(number) for number in numbers}
+
+    def note(number: int, frame: object) -> None:
+        noted.append(number)
+
+    def act() -> None:
+        if not noted:
+            return
+        number = noted.pop(0)
+        handler = before[number]
+        if callable(handler):
+            handler(number, None)  # stop_signals' handler or Python's own for Ctrl-C: KeyboardInterrupt
+        elif handler == signal.SIG_DFL:
+            signal.signal(number, signal.SIG_DFL)
+            signal.raise_signal(number)  # what the signal does by default: the process ends
+
+    for number in numbers:
+        if before[number] != signal.SIG_IGN:
+            signal.signal(number, note)
     try:
-        # Keep at most two jobs per worker in flight: an interruption then loses little.
-        for job in itertools.islice(queue, 2 * workers):
-            pending.add(_submit(pool, run, job))
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            if _keep_done(finished, on_row):
-                raise WorkerLost(_LOST)
-            for _ in finished:
-                nxt = next(queue, None)
-                if nxt is not None:
-                    pending.add(_submit(pool, run, nxt))
-    except BaseException:
-        _keep_done({f for f in pending if f.done()}, on_row)  # rows handed back before the stop are kept
-        _end_workers(pool)
-        raise
+        yield act
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        for number, handler in before.items():
+            if handler is not None:
+                signal.signal(number, handler)
 
 
 _LOST = "a worker process ended without handing back its run (killed, or out of memory)"
