@@ -69,3 +69,28 @@ def test_targets_are_met_or_not_as_the_numbers_say() -> None:
     assert Speed("El Dado, a physical game: local", wall=3.0).met is None
     table = bench_table([Figure("read-out of 281 dice", wall=0.01), Speed("x: local", steps=5.0, target=20.0)])
     assert "read-out of 281 dice" in table and "NOT met" in table
+
+
+def test_a_window_row_runs_the_world_as_the_window_does_and_counts_its_pictures(display: str) -> None:
+    pytest.importorskip("pyglet")
+    from pyramid.ui.pace import PICTURES_TARGET, WINDOW_ROWS, window_speed
+
+    row = window_speed(WINDOW_ROWS[1], seconds=0.5, size=(400, 300))  # the gentle shake
+    assert row.what == "window: gentle shake (Shift+S)"
+    assert row.realtime is not None and row.wall is not None
+    assert row.realtime * row.wall == pytest.approx(0.5, abs=0.02)  # the simulated seconds asked for
+    assert row.realtime < 1.2, "the window is paced to real time: it does not run ahead"
+    pictures = float(row.note.split(" pictures/s")[0])
+    assert pictures > 0 and (("NOT met" in row.note) == (pictures < PICTURES_TARGET))
+
+
+def test_without_a_display_the_bench_leaves_the_window_rows_out_in_a_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pyramid.cli import app
+
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert app.main(["bench", "--only", "window", "--no-mujoco"]) == 0
+    out = capsys.readouterr().out
+    assert "the window rows are left out: no display for a window" in out and "window: tilt" not in out

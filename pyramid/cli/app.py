@@ -170,6 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
         "  pyramid bench --quick                  every row once, short: does it run here? (about a minute)\n"
         "  pyramid bench --only tilt,shake        the plate actions, local and whole\n"
         "  pyramid bench --only environment       Gymnasium steps a second\n"
+        "  xvfb-run -a pyramid bench --only window   the window's pace and pictures a second while the plate\n"
+        "                                         moves (window rows need a display; without one they are left out)\n"
         "  pyramid bench --no-games --no-mujoco   all but the long rows",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

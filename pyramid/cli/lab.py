@@ -11,7 +11,7 @@ import argparse
 import json
 from pathlib import Path
 
-from pyramid.cli.extras import load, require_display
+from pyramid.cli.extras import load, require_display, require_window
 from pyramid.cli.paths import check_output_file, check_output_folder, inside
 from pyramid.lab.bench import bench_table, run_bench
 from pyramid.lab.demo import run_demo
@@ -22,8 +22,10 @@ from pyramid.lab.settings import parse_setting
 from pyramid.lab.shipped_scenes import copy_scene, description, shipped_scenes
 from pyramid.lab.soak import environments, skill_games, soak_envs, soak_games, soak_scenes, soak_text
 from pyramid.lab.soak import soak as run_soak
+from pyramid.lab.speed import Speed
 from pyramid.physics.assets import write_assets
 from pyramid.ui.film import BulletRenderer, StageRenderer, film_scene, make_renderer
+from pyramid.ui.pace import WINDOW_ROWS
 
 
 def demo(args: argparse.Namespace) -> int:
@@ -60,8 +62,28 @@ def bench(args: argparse.Namespace) -> int:
         quick=args.quick,
         only=args.only,
     )
+    figures += _window_rows(args)
     print(bench_table(figures))
     return 0
+
+
+def _window_rows(args: argparse.Namespace) -> list[Speed]:
+    """The window's rows (``pyramid.ui.pace``) when a window can open; else a line saying why they are left out."""
+    wanted = [r for r in WINDOW_ROWS if not args.only or any(word in r.name for word in args.only)]
+    if args.no_actions or not wanted:
+        return []
+    try:
+        require_window()
+    except LookupError as missing:
+        print(f"the window rows are left out: {missing}")
+        return []
+    from pyramid.ui.pace import window_speed  # opens windows: loaded only with a display
+
+    out = []
+    for n, row in enumerate(wanted, 1):
+        print(f"[window {n}/{len(wanted)}] {row.name} ...")
+        out.append(window_speed(row, seconds=1.0 if args.quick else 3.0))
+    return out
 
 
 def locality(args: argparse.Namespace) -> int:
