@@ -167,12 +167,12 @@ def build_parser() -> argparse.ArgumentParser:
         "'x realtime' is simulated seconds per wall second; 'by cpu' the same per processor second, steadier\n"
         "on a busy machine. Compare rows of one run only: absolute speeds vary between runs by a third.",
         epilog="examples:\n"
-        "  pyramid bench --quick                  every row once, short: does it run here? (about a minute)\n"
-        "  pyramid bench --only tilt,shake        the plate actions, local and whole\n"
-        "  pyramid bench --only environment       Gymnasium steps a second\n"
-        "  xvfb-run -a pyramid bench --only window   the window's pace and pictures a second while the plate\n"
-        "                                         moves (window rows need a display; without one they are left out)\n"
-        "  pyramid bench --no-games --no-mujoco   all but the long rows",
+        "  pyramid bench --quick                       every row once, short: does it run here?\n"
+        "  pyramid bench --only tilt,shake             the plate actions, local and whole\n"
+        "  pyramid bench --only environment            Gymnasium steps a second\n"
+        "  xvfb-run -a pyramid bench --only window     the window's pace and pictures a second while the plate\n"
+        "                                              moves (with no display the window rows are left out)\n"
+        "  pyramid bench --no-games --no-mujoco        all but the long rows",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
