@@ -471,3 +471,46 @@ def test_a_window_without_a_display_says_what_to_do_instead_in_one_line(
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"pyramid {argv[0]}: no display for a window; use xvfb-run") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        (["--physics", "die_shap=1"], "--physics die_shap: unknown key (did you mean 'die_shape'?)"),
+        (["--physics", 'die_shape="ball"'], "--physics die_shape: expected one of box, hull, compound, margin"),
+        (["--physics", "friction_die=-1"], "--physics friction_die: expected a number >= 0"),
+        (["--physics", "friction_die"], "--physics takes KEY=VALUE"),
+        (["--physics", "friction_die=0.5", "--physics", "friction_die=0.6"], "--physics friction_die is given twice"),
+        (["--fast", "--physics", "friction_die=0.5"], "--fast plays without it"),
+        (["--view", "--physics", "friction_die=0.5"], "the window plays with the default physics"),
+    ],
+)
+def test_play_physics_settings_are_checked_before_the_match(
+    given: list[str], said: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("pyramid.cli.play.start_match", _never("the match"))
+    assert cli.main(["play", "10", *given]) == 2
+    assert said in capsys.readouterr().err
+
+
+def test_play_physics_builds_the_match_s_world_with_those_settings(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The rounded dice of ``--physics`` are what each of the match's worlds is made of."""
+    from pyramid.physics.world import World
+
+    shapes: list[tuple[str, int]] = []
+    close = World.close
+
+    def closing(world: World) -> None:  # each of the match's worlds, its dice as they ended
+        if world.dice:
+            shapes.append((world.physics.die_shape, world.physics.hull_segments))
+        close(world)
+
+    monkeypatch.setattr(World, "close", closing)
+    base = ["play", "5", "--players", "stack-tower", "--option", "rounds=1", "--seed", "0"]
+    assert cli.main([*base, "--physics", 'die_shape="hull"', "--physics", "hull_segments=2"]) == 0
+    hulls, shapes[:] = list(shapes), []
+    assert cli.main(base) == 0
+    assert hulls and set(hulls) == {("hull", 2)}
+    assert shapes and {shape for shape, _ in shapes} == {"box"}

@@ -289,6 +289,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_renderer(p, "--picture is")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option; repeatable")
+    p.add_argument(
+        "--physics",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help='a physics setting, as in a scene\'s [physics] table (die_shape="hull", friction_die=0.6); repeatable',
+    )
     p.add_argument("--view", action="store_true", help="play in a window (needs the view extra); human seats click")
     p.add_argument(
         "--delay", type=delay_seconds, default=0.4, help="with --view: seconds to watch each bot move (0 to 60)"
@@ -667,6 +674,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "play" and args.picture is not None and args.view:
             raise ValueError("--picture draws a match played on the terminal; with --view, leave it out")
+        if args.command == "play" and args.physics and args.view:
+            raise ValueError("--physics goes with a match on the terminal; the window plays with the default physics")
         if args.command == "play" and (args.load is not None or args.no_undo):
             _check_window_match(args)
         if args.command == "play" and args.picture is not None and not args.fast:

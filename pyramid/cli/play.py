@@ -14,7 +14,10 @@ from pyramid.agents.seats import seat_kinds as kinds_for
 from pyramid.agents.table_players import OptimalPlayer, TableHumanPlayer
 from pyramid.cli.args import game_options, seat_kinds
 from pyramid.cli.games import rules_text
+from pyramid.lab.scene import physics_settings
+from pyramid.lab.settings import parse_setting
 from pyramid.physics.render import save_picture
+from pyramid.physics.settings import Physics
 from pyramid.play import Match, start_match
 from pyramid.registry import find_game
 from pyramid.rules import Game
@@ -33,6 +36,7 @@ def play(args: argparse.Namespace) -> int:
         print(f"{game_cls.info.title} is a game of physical skill: it has no fast mode")
         return 2
     options = game_options(args.option, game_cls, len(kinds))
+    physics = game_physics(getattr(args, "physics", []), args.fast)
     kind = getattr(args, "renderer", "auto")  # the parser always gives it; a Namespace made by a script may not
     if kind != "auto" and not args.picture:
         raise ValueError(f"--renderer {kind} draws --picture: give it too")
@@ -49,7 +53,7 @@ def play(args: argparse.Namespace) -> int:
         print(f"{game_cls.info.number}. {game_cls.info.title}: {seats}")
     # Drawn as pyramid demo and pyramid run draw theirs; made first: --renderer opengl fails before the match.
     renderer = make_renderer(kind) if args.picture and not args.fast else None
-    match = start_match(game_cls, kinds, args.seed, fast=args.fast, options=options, log=print)
+    match = start_match(game_cls, kinds, args.seed, fast=args.fast, options=options, log=print, physics=physics)
     for seat in match.players:
         if isinstance(seat, HumanPlayer | TableHumanPlayer):
             seat.card = rules_text(game_cls)  # in reach: a person types rules (or help)
@@ -116,3 +120,16 @@ def expected_score_table() -> str:
     lines += [f"  {name.title():18s} {value:8.4f}" for name, value in scores.items()]
     lines.append(f"  {'Total':18s} {sum(scores.values()):8.4f}")
     return "\n".join(lines)
+
+
+def game_physics(settings: list[str], fast: bool) -> Physics | None:
+    """The physics ``--physics KEY=VALUE`` settings give (None: the default), checked before the match starts."""
+    if not settings:
+        return None
+    if fast:
+        raise ValueError("--physics sets the physics; --fast plays without it: give one of them")
+    pairs = [parse_setting(text, "--physics") for text in settings]
+    twice = next((key for n, (key, _) in enumerate(pairs) if key in dict(pairs[:n])), None)
+    if twice is not None:
+        raise ValueError(f"--physics {twice} is given twice; give it once")
+    return physics_settings(dict(pairs), "--physics")

@@ -186,6 +186,21 @@ def scene_from_dict(
         raise OverrideError(origin, dotted, message) from None
 
 
+def physics_settings(settings: Mapping[str, Any], origin: str = "--physics") -> Physics:
+    """The ``Physics`` of ``settings`` (keys and values of a scene's ``[physics]`` table), checked as a scene's are.
+
+    A mistake is blamed on ``origin`` and the key: ``--physics die_shape: expected one of box, ...``.
+
+    >>> physics_settings({"die_shape": "hull", "hull_segments": 2}).die_shape
+    'hull'
+    """
+    try:
+        return _Validator(origin).physics(dict(settings))
+    except SceneError as err:
+        key = err.key.removeprefix("physics.")
+        raise OverrideError(origin, key, str(err).removeprefix(f"{origin}: {err.key}: ")) from None
+
+
 class _Validator(SceneChecks):
     """Reads one scene dict, raising SceneError at the first mistake."""
 
