@@ -265,3 +265,26 @@ def test_a_hand_that_does_not_play_the_game_is_refused_before_anything_runs(caps
     assert cli.main(["experiment", "--game", "6", "--players", "flick", "--seeds", "1"]) == 2
     err = capsys.readouterr().err
     assert "--game 6 with --players flick" in err and "careful, bottom, random" in err and "tilt" not in err
+
+
+def test_a_game_s_matches_run_with_the_physics_set_and_swept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--set physics.KEY`` and ``--vary physics.KEY`` with --game: every match's worlds are built with them."""
+    from pyramid.physics.world import World
+
+    built: list[tuple[str, int]] = []
+    close = World.close
+
+    def closing(world: World) -> None:
+        if world.dice:
+            built.append((world.physics.die_shape, world.physics.hull_segments))
+        close(world)
+
+    monkeypatch.setattr(World, "close", closing)
+    out = tmp_path / "exp"
+    argv = ["experiment", "--game", "5", "--players", "stack-tower", "--option", "rounds=1", "--seeds", "2"]
+    argv += ["--set", "physics.hull_segments=2", "--vary", "physics.die_shape=box,hull", "--workers", "1"]
+    assert cli.main([*argv, "--out", str(out), "--quiet", "--no-plots"]) == 0
+    rows = _rows(out)
+    assert [r["params"] for r in rows] == [{"physics.die_shape": s} for s in ("box", "box", "hull", "hull")]
+    assert all(r["error"] is None for r in rows)
+    assert {shape for shape, _ in built} == {"box", "hull"} and {n for _, n in built} == {2}

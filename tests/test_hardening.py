@@ -261,7 +261,26 @@ COMMAND_CORPUS = [
         ["experiment", "--game", "10", "--fast", "--address", "tcp://127.0.0.1:1"],
         "--address tcp://127.0.0.1:1 is a Dask scheduler's: it needs --engine dask",
     ),
-    ("--set with --game", ["experiment", "--game", "10", "--set", "physics.edge=0.02"], "--set changes a scene"),
+    (
+        "--set with --game",
+        ["experiment", "--game", "10", "--set", "start.layers=3"],
+        "--set start.layers: with --game, --set takes physics settings (physics.KEY=VALUE",
+    ),
+    (
+        "--set physics with --game",
+        ["experiment", "--game", "5", "--set", "physics.die_shap=1"],
+        "--set physics.die_shap: unknown key (did you mean 'die_shape'?)",
+    ),
+    (
+        "--vary physics with --game",
+        ["experiment", "--game", "5", "--vary", 'physics.die_shape="box","ball"'],
+        "--vary physics.die_shape: expected one of box, hull, compound, margin, got 'ball'",
+    ),
+    (
+        "--set physics with --fast",
+        ["experiment", "--game", "10", "--fast", "--set", "physics.friction_die=0.5"],
+        "--set physics.friction_die: --fast plays without physics",
+    ),
     ("--option with a scene", ["experiment", str(DIE_THROW), "--option", "x=1"], "--option go with --game"),
     ("experiment /dev/zero", ["experiment", "/dev/zero"], "/dev/zero: (file): cannot be read"),
 ]

@@ -20,6 +20,7 @@ from tqdm import tqdm
 from pyramid.agents.seats import default_seats
 from pyramid.cli.args import game_options, seat_kinds
 from pyramid.lab.experiments import (
+    PHYSICS,
     ExperimentError,
     Plan,
     WorkerLost,
@@ -150,8 +151,14 @@ def plan_from_args(args: argparse.Namespace) -> tuple[Plan, str]:
         spec: dict[str, Any] = {"scene": dict(base.raw), "source": str(args.scene)}
         default_out = f"experiments/{base.name}"
     else:
-        if args.set:
-            raise ExperimentError("--set changes a scene file's keys; a game's are --option KEY=VALUE")
+        sets = [parse_setting(text) for text in args.set]
+        other = next((key for key, _ in sets if not key.startswith(PHYSICS)), None)
+        if other is not None:
+            raise ExperimentError(
+                f"--set {other}: with --game, --set takes physics settings ({PHYSICS}KEY=VALUE, as in a scene's "
+                "[physics] table); a game's options are --option KEY=VALUE"
+            )
+        physics = {key.removeprefix(PHYSICS): value for key, value in sets}
         game = find_game(args.game)
         kinds = seat_kinds(args.players) or default_seats(game)
         if "human" in kinds:
@@ -163,10 +170,25 @@ def plan_from_args(args: argparse.Namespace) -> tuple[Plan, str]:
                 f"--vary {both[0]} and --option {both[0]} name the same option; give it once: its values in --vary, "
                 "or one value in --option"
             )
-        spec, default_out = game_spec(args.game, kinds, args.fast, options)
-        for point in shape.points() if vary else []:  # a swept key is a game option: every value checked
-            pairs = [f"{key}={value}" for key, value in point.items()]
-            game_spec(args.game, kinds, args.fast, {**options, **game_options(pairs, game, len(kinds), "--vary")})
+        swept_physics = [key.removeprefix(PHYSICS) for key in vary if key.startswith(PHYSICS)]
+        both = [key for key in swept_physics if key in physics]
+        if both:
+            raise ExperimentError(
+                f"--vary {PHYSICS}{both[0]} and --set {PHYSICS}{both[0]} set the same key; give it once: its values "
+                "in --vary, or one value in --set"
+            )
+        spec, default_out = game_spec(args.game, kinds, args.fast, options, physics)
+        for point in shape.points() if vary else []:  # every swept value checked: a game option, or a physics key
+            pairs = [f"{key}={value}" for key, value in point.items() if not key.startswith(PHYSICS)]
+            moved = {key.removeprefix(PHYSICS): value for key, value in point.items() if key.startswith(PHYSICS)}
+            game_spec(
+                args.game,
+                kinds,
+                args.fast,
+                {**options, **game_options(pairs, game, len(kinds), "--vary")},
+                {**physics, **moved},
+                origin="--vary",
+            )
     return Plan(spec, vary, args.seeds, args.first_seed), default_out
 
 

@@ -35,7 +35,7 @@ from pyramid.lab.experiment_folder import (
 from pyramid.lab.provenance import provenance, warnings
 from pyramid.lab.row_checks import Expected, measure_rules, spec_digest
 from pyramid.lab.runner import run_scene
-from pyramid.lab.scene import scene_from_dict
+from pyramid.lab.scene import physics_settings, scene_from_dict
 from pyramid.lab.summaries import plot_summary, plural, summarise
 from pyramid.lab.workers import WorkerLost as WorkerLost  # re-exported: a run lost with its worker
 from pyramid.lab.workers import require_dask, run_dask, run_local
@@ -121,9 +121,14 @@ def _run_game_job(job: Job) -> dict[str, Any]:
     """One seeded match of any game (board, skill or table) with its bots, as ``pyramid play`` sets it up."""
     spec = job.spec
     game_cls = find_game(spec.get("game") or spec["table_game"])
-    options = {**spec.get("options", {}), **{k: str(v) for k, v in job.params.items()}}
+    options = {**spec.get("options", {}), **{k: str(v) for k, v in job.params.items() if not k.startswith(PHYSICS)}}
+    settings = {
+        **spec.get("physics", {}),
+        **{k[len(PHYSICS) :]: v for k, v in job.params.items() if k.startswith(PHYSICS)},
+    }
+    physics = physics_settings(settings, "physics") if settings else None
     kinds = spec["players"]
-    match = start_match(game_cls, kinds, job.seed, fast=spec.get("fast", False), options=options)
+    match = start_match(game_cls, kinds, job.seed, fast=spec.get("fast", False), options=options, physics=physics)
     try:
         outcome = match.run()
     finally:
@@ -147,8 +152,21 @@ def _run_game_job(job: Job) -> dict[str, Any]:
     }
 
 
-def game_spec(name: str, kinds: list[str], fast: bool, options: dict[str, str]) -> tuple[dict[str, Any], str]:
-    """The plan's spec for seeded matches of the game called ``name``, checked; and its default folder."""
+PHYSICS = "physics."  # a game's --set and --vary keys of this prefix are physics settings; the others its options
+
+
+def game_spec(
+    name: str,
+    kinds: list[str],
+    fast: bool,
+    options: dict[str, str],
+    physics: dict[str, Any] | None = None,
+    origin: str = "--set",
+) -> tuple[dict[str, Any], str]:
+    """The plan's spec for seeded matches of the game called ``name``, checked; and its default folder.
+
+    ``physics``: settings of a scene's ``[physics]`` table for every match's worlds (a mistake is blamed on
+    ``origin``)."""
     game_cls = find_game(name)
     if game_cls.kind == "table":
         spec: dict[str, Any] = {"table_game": game_cls.info.key, "players": kinds, "fast": fast, "options": options}
@@ -156,6 +174,14 @@ def game_spec(name: str, kinds: list[str], fast: bool, options: dict[str, str]) 
     else:
         spec = {"game": game_cls.info.key, "players": kinds, "fast": fast, "options": options}
         folder = f"experiments/game{game_cls.info.key}_{'_'.join(kinds)}"
+    if physics:
+        if fast:
+            raise ExperimentError(f"{origin} {PHYSICS}{next(iter(physics))}: --fast plays without physics")
+        try:
+            physics_settings(physics, origin, PHYSICS)
+        except ValueError as err:
+            raise ExperimentError(str(err)) from None
+        spec["physics"] = dict(physics)
     check_game_spec(spec)
     return spec, folder
 

@@ -186,10 +186,11 @@ def scene_from_dict(
         raise OverrideError(origin, dotted, message) from None
 
 
-def physics_settings(settings: Mapping[str, Any], origin: str = "--physics") -> Physics:
+def physics_settings(settings: Mapping[str, Any], origin: str = "--physics", prefix: str = "") -> Physics:
     """The ``Physics`` of ``settings`` (keys and values of a scene's ``[physics]`` table), checked as a scene's are.
 
-    A mistake is blamed on ``origin`` and the key: ``--physics die_shape: expected one of box, ...``.
+    A mistake is blamed on ``origin`` and the key after ``prefix``: ``--physics die_shape: expected one of box,
+    ...``; ``--set physics.die_shape: ...`` with ``prefix`` "physics.".
 
     >>> physics_settings({"die_shape": "hull", "hull_segments": 2}).die_shape
     'hull'
@@ -198,7 +199,7 @@ def physics_settings(settings: Mapping[str, Any], origin: str = "--physics") -> 
         return _Validator(origin).physics(dict(settings))
     except SceneError as err:
         key = err.key.removeprefix("physics.")
-        raise OverrideError(origin, key, str(err).removeprefix(f"{origin}: {err.key}: ")) from None
+        raise OverrideError(origin, prefix + key, str(err).removeprefix(f"{origin}: {err.key}: ")) from None
 
 
 class _Validator(SceneChecks):
