@@ -375,6 +375,8 @@ EXPERIMENT_EPILOG = """examples:
   pyramid experiment throw_at_pyramid --vary physics.friction_die=0.5,0.8 --seeds 20
   pyramid experiment die_throw --set 'throw.target=[0.1,0.0]' --vary 'throw.height=0.02,0.1' --seeds 20
   pyramid experiment --game 10 --players greedy,random,random --seeds 50 --fast
+  pyramid experiment --game 5 --players stack-tower --seeds 10 --vary physics.die_shape=box,hull \
+      --set physics.hull_segments=2 --set physics.hull_axis=gjk      a game on rounded dice against boxes
   pyramid experiment die_throw --seeds 100 --engine dask                 a local Dask cluster
   pyramid experiment die_throw --seeds 100 --engine dask --address tcp://host:8786
 
@@ -391,7 +393,8 @@ aside in OUT/rows.set_aside.jsonl (its line number and why) and counted in the s
 it are kept. Runs whose row holds an error are kept and counted, and the command exits 1 saying how many;
 --retry-failed runs them again.
 A swept KEY is TABLE.KEY (physics.edge, start.layers), timeline.N.KEY, or NAME.KEY for a timeline
-entry with name = "NAME". Every sweep point is checked before anything runs.
+entry with name = "NAME". With --game, --vary sweeps a game option (rounds) or a physics setting
+(physics.KEY), and --set takes physics settings only. Every sweep point is checked before anything runs.
 Runs go to local processes by default; --engine dask (pip install 'pyramid[dask]') sends the same
 runs to Dask, which gives the same rows for the same seeds; without --address it starts a local
 cluster, with it uses a running scheduler (dask scheduler, then dask worker ADDRESS on each machine).
