@@ -375,7 +375,7 @@ EXPERIMENT_EPILOG = """examples:
   pyramid experiment throw_at_pyramid --vary physics.friction_die=0.5,0.8 --seeds 20
   pyramid experiment die_throw --set 'throw.target=[0.1,0.0]' --vary 'throw.height=0.02,0.1' --seeds 20
   pyramid experiment --game 10 --players greedy,random,random --seeds 50 --fast
-  pyramid experiment --game 5 --players stack-tower --seeds 10 --vary physics.die_shape=box,hull \
+  pyramid experiment --game 5 --players stack-tower --seeds 10 --vary physics.die_shape=box,hull \\
       --set physics.hull_segments=2 --set physics.hull_axis=gjk      a game on rounded dice against boxes
   pyramid experiment die_throw --seeds 100 --engine dask                 a local Dask cluster
   pyramid experiment die_throw --seeds 100 --engine dask --address tcp://host:8786
