@@ -288,3 +288,19 @@ def test_a_game_s_matches_run_with_the_physics_set_and_swept(tmp_path: Path, mon
     assert [r["params"] for r in rows] == [{"physics.die_shape": s} for s in ("box", "box", "hull", "hull")]
     assert all(r["error"] is None for r in rows)
     assert {shape for shape, _ in built} == {"box", "hull"} and {n for _, n in built} == {2}
+
+
+def test_a_row_holds_python_numbers_as_its_json_line_reads_back() -> None:
+    """A game's score can be numpy's (Emag measures its tower with numpy): the row's checks take only what JSON
+    gives back, and took np.float64(4.13) for a bad measure."""
+    import numpy as np
+
+    from pyramid.lab.experiments import flatten
+    from pyramid.lab.row_checks import game_rules
+
+    row = flatten({"score": [np.float64(4.13), np.int64(2)], "win": [np.bool_(True), False], "termination": "x"})
+    assert row == {"score.0": 4.13, "score.1": 2, "win.0": True, "win.1": False, "termination": "x"}
+    assert [type(row[k]) for k in ("score.0", "score.1", "win.0")] == [float, int, bool]
+    rules = game_rules(2, table=False)
+    score = next(r for r in rules if r.pattern.startswith("score"))
+    assert score.check(row["score.0"]) and not score.check(np.float64(4.13))

@@ -203,13 +203,14 @@ def check_game_spec(spec: dict[str, Any]) -> None:
 
 
 def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
-    """Nested dicts and lists -> one level with dotted keys (``thrown.0.top``)."""
+    """Nested dicts and lists -> one level with dotted keys (``thrown.0.top``); numpy's numbers become Python's
+    (a row holds what its JSON line reads back as)."""
     if isinstance(data, dict):
         items: Iterable[tuple[Any, Any]] = data.items()
     elif isinstance(data, list):
         items = enumerate(data)
     else:
-        return {prefix: data}
+        return {prefix: data.item() if isinstance(data, np.generic) else data}
     out: dict[str, Any] = {}
     for k, v in items:
         out.update(flatten(v, f"{prefix}.{k}" if prefix else str(k)))
