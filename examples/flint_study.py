@@ -25,6 +25,7 @@ lines file, one per trial; a second run with the same file skips what is done.
     .venv/bin/python examples/flint_study.py sweep --seeds 3 --workers 2
     .venv/bin/python examples/flint_study.py search --trials 120 --workers 2
     .venv/bin/python examples/flint_study.py report            # the tables (and flint_study.png) from the rows
+    .venv/bin/python examples/flint_study.py sweep --dice hull --out runs/flint_hull.jsonl   # on rounded dice
 """
 
 from __future__ import annotations
@@ -73,6 +74,13 @@ class Setting:
     friction: float = 0.81  # die's friction coefficient (Bullet multiplies the two bodies')
     restitution: float = 0.6  # die's restitution (multiplied too)
     stiffness: float = 0.0  # N/m contact stiffness of a die (0: rigid, Bullet's own contacts)
+    dice: str = "box"  # the dice's shape: "box" (the ideal box) or "hull" (rounded by two steps, GJK's normal)
+
+
+DICE = {
+    "box": {},
+    "hull": {"die_shape": "hull", "hull_segments": 2, "hull_axis": "gjk"},  # docs/studies/real-dice.md
+}
 
 
 SWEEP: dict[str, tuple[Any, ...]] = {
@@ -119,7 +127,9 @@ def trial(setting: Setting, layers: int, seed: int) -> dict[str, Any]:
     """Build, press, tilt, shake, release: the dice in place at each moment (or the failure's cause)."""
     rng = np.random.default_rng([seed, 1])
     direction = float(rng.uniform(0, 360))
-    physics = replace(Physics(), friction_die=setting.friction, restitution_die=setting.restitution)
+    physics = replace(
+        Physics(), friction_die=setting.friction, restitution_die=setting.restitution, **DICE[setting.dice]
+    )
     slots = pyramid_slots(layers)
     apex = min(slots, key=geometry.layer)
     skeleton = [s for s in slots if sorted(a - b for a, b in zip(s, apex, strict=True))[1] == 0]
@@ -246,8 +256,8 @@ def load(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def sweep_jobs(seeds: int, layers: int) -> list[tuple[Setting, int, int]]:
-    base = Setting()
+def sweep_jobs(seeds: int, layers: int, dice: str = "box") -> list[tuple[Setting, int, int]]:
+    base = Setting(dice=dice)
     settings = {base}
     for name, values in SWEEP.items():
         settings |= {replace(base, **{name: v}) for v in values}
@@ -256,7 +266,7 @@ def sweep_jobs(seeds: int, layers: int) -> list[tuple[Setting, int, int]]:
     return [(s, layers, seed) for s in sorted(settings, key=lambda s: json.dumps(asdict(s))) for seed in range(seeds)]
 
 
-def search_jobs(trials: int, layers: int, seed: int) -> list[tuple[Setting, int, int]]:
+def search_jobs(trials: int, layers: int, seed: int, dice: str = "box") -> list[tuple[Setting, int, int]]:
     rng = np.random.default_rng([seed, 7])
     jobs = []
     for n in range(trials):
@@ -266,7 +276,7 @@ def search_jobs(trials: int, layers: int, seed: int) -> list[tuple[Setting, int,
                 values[name] = space[int(rng.integers(len(space)))]
             else:
                 values[name] = round(float(rng.uniform(*space)), 4)
-        jobs.append((Setting(**values), layers, n))
+        jobs.append((Setting(**values, dice=dice), layers, n))
     return jobs
 
 
@@ -275,9 +285,13 @@ def _mean(rows: list[dict[str, Any]], moment: str, index: int) -> float:
     return float(np.mean(values)) if values else math.nan
 
 
-def report(rows: list[dict[str, Any]], picture: Path | None) -> str:
-    """Per factor (one at a time, around the programmed Flint): mean dice in place; then the best settings."""
-    base = asdict(Setting())
+def report(rows: list[dict[str, Any]], picture: Path | None, dice: str = "box") -> str:
+    """Per factor (one at a time, around the programmed Flint on ``dice``): mean dice in place; then the best
+    settings."""
+    base = asdict(Setting(dice=dice))
+    for r in rows:  # rows written before the dice were a factor: boxes
+        r["setting"].setdefault("dice", "box")
+    rows = [r for r in rows if r["setting"]["dice"] == dice]
     groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
         s = r["setting"]
@@ -360,6 +374,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("runs/flint_study.jsonl"), help="the rows (JSON lines)")
     parser.add_argument("--picture", type=Path, default=Path("runs/flint_study.png"), help="the sweep's plot")
     parser.add_argument("--list", action="store_true", help="print the factors and their values, and stop")
+    parser.add_argument(
+        "--dice", choices=tuple(DICE), default="box", help="the dice: box (default) or hull (rounded: real-dice.md)"
+    )
     a = parser.parse_args()
     if a.list:
         for name, values in SWEEP.items():
@@ -374,16 +391,16 @@ def main() -> None:
         if not low <= value <= high:
             parser.error(f"{name} must be {low} to {high}, got {value}")
     if a.mode == "sweep":
-        rows = run(sweep_jobs(a.seeds, a.layers), a.out, a.workers)
+        rows = run(sweep_jobs(a.seeds, a.layers, a.dice), a.out, a.workers)
     elif a.mode == "search":
-        rows = run(search_jobs(a.trials, a.layers, a.seed), a.out, a.workers)
+        rows = run(search_jobs(a.trials, a.layers, a.seed, a.dice), a.out, a.workers)
     else:
         rows = load(a.out)
     rows = [r for r in rows if r["layers"] == a.layers]
     if not rows:
         print(f"no rows for {a.layers} layers in {a.out}")
         return
-    print(report(rows, a.picture))
+    print(report(rows, a.picture, a.dice))
 
 
 if __name__ == "__main__":
