@@ -138,7 +138,8 @@ def trial(setting: Setting, layers: int, seed: int) -> dict[str, Any]:
     row |= {"skeleton": len(skeleton), "others": len(others)}
     world = World(physics)
     try:
-        world.build(PyramidState({s: Cell("red") for s in slots}))
+        # Colours only tell dice apart: red, green and black in turn (the set has 90 of each).
+        world.build(PyramidState({s: Cell(("red", "green", "black")[n % 3]) for n, s in enumerate(slots)}))
         c, edge = world.client, physics.edge
         if setting.stiffness > 0:
             # Soft contacts: a spring of this stiffness, critically damped for a die's mass.
