@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -91,6 +92,9 @@ CANDIDATES = {
     "no_sleep": Candidate("deactivation disabled", die={"activationState": pb.ACTIVATION_STATE_DISABLE_SLEEPING}),
     "margin": Candidate("die_shape margin (1 mm collision margin)", {"die_shape": "margin"}),
     "hull": Candidate("die_shape hull, two steps (rounded dice)", {"die_shape": "hull", "hull_segments": 2}),
+    "hull_gjk": Candidate(
+        "die_shape hull, two steps, GJK's normal", {"die_shape": "hull", "hull_segments": 2, "hull_axis": "gjk"}
+    ),
     "rolling_1e-4": Candidate("rolling friction 1e-4", {"rolling_friction": 1e-4}),
     "spinning_1e-4": Candidate("spinning friction 1e-4", {"spinning_friction": 1e-4}),
     "no_jitter": Candidate("no jitter (one world: the seeds are the same)", jitter=False),
@@ -144,10 +148,14 @@ def tower(c: Candidate, seed: int, seconds: float = 3.0, dice: int = 6) -> tuple
     return float(np.linalg.norm(poses[-1, :2]) / EDGE), 1e3 * float(np.mean(speeds))
 
 
-def game_height(c: Candidate, seed: int) -> int:
-    """Dice high that Emag's programmed tower (``stack-tower``) stands at the end of its turn on the plate."""
-    game = play_game(Emag, ["stack-tower"], seed, physics=replace(Physics(), **c.physics))
-    return max(0, round(game.scores()[0] / 100 / EDGE - geometry.SLAB_TOP))
+def game_height(c: Candidate, seed: int) -> tuple[int, int]:
+    """Dice high that Emag's programmed tower (``stack-tower``) stands at the end of its turn on the plate, and the
+    most it stood during the turn: the hand sets die N down only on a tower of N dice standing upright."""
+    said: list[str] = []
+    game = play_game(Emag, ["stack-tower"], seed, physics=replace(Physics(), **c.physics), log=said.append)
+    end = max(0, round(game.scores()[0] / 100 / EDGE - geometry.SLAB_TOP))
+    set_on = [int(m.group(1)) for line in said if (m := re.search(r"throw die (\d+) from", line))]
+    return end, max([end, *set_on])
 
 
 def contacts(c: Candidate, seed: int, seconds: float = 1.0, window: float = 0.05) -> tuple[list[str], float, float]:
@@ -278,8 +286,12 @@ def main() -> None:
         )
         # The game builds its own worlds from Physics alone: engine, per-die and placement candidates are skipped.
         if args.game_seeds and not (c.engine or c.die or not c.jitter or c.gap != GAP):
-            heights = [game_height(c, seed) for seed in range(args.first_seed, args.first_seed + args.game_seeds)]
-            line += f" | game {heights}: 5 high in {sum(h >= 5 for h in heights)} of {len(heights)}"
+            games = [game_height(c, seed) for seed in range(args.first_seed, args.first_seed + args.game_seeds)]
+            heights, tallest = [e for e, _ in games], [t for _, t in games]
+            line += (
+                f" | game {heights}: 5 high in {sum(h >= 5 for h in heights)} of {len(heights)} at the end; "
+                f"tallest {tallest}: stood 5 high in {sum(t >= 5 for t in tallest)}"
+            )
         print(line, flush=True)
 
 
