@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import Any
+
 import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
@@ -265,3 +268,26 @@ def test_a_case_that_never_rests_is_listed_and_counts_against_agreement(monkeypa
     assert result.restless == (7, 8) and not rested.restless
     text = locality_text([Agreement("place", 1, 0, [result], [rested])])
     assert "never at rest (local physics)" in text and "[7, 8]" in text
+
+
+def test_the_locality_command_with_no_cases_plays_only_the_figures_asked_for(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pyramid.cli import app as cli
+    from pyramid.lab import locality
+
+    played: list[tuple[int, bool]] = []
+
+    def play(game_cls: Any, players: Any, seed: int, options: Any, physics: Physics) -> Any:
+        played.append((game_cls.info.number, physics.local))
+        return SimpleNamespace(records=[SimpleNamespace(time=10.0 + seed)])
+
+    monkeypatch.setattr(locality, "play_game", play)
+    monkeypatch.setattr("pyramid.cli.lab.agreement", lambda *a, **k: pytest.fail("no action case was asked for"))
+    assert cli.main(["locality", "--seeds", "0", "--games", "3", "--first", "5", "--figures", "faraday"]) == 0
+    out = capsys.readouterr().out
+    assert sorted(played) == [(3, False)] * 3 + [(3, True)] * 3  # Faraday only, each seed both ways
+    assert "Faraday (the tilt hand): seconds to solve" in out and "Coulomb" not in out and "action" not in out
+    assert "local 16.00 (13.52 to 18.48), whole 16.00 (13.52 to 18.48)" in out and ": agree" in out
+    assert cli.main(["locality", "--seeds", "0", "--games", "1", "--figures", "nothing"]) == 2
+    assert "--figures nothing: no study figure's name holds these words" in capsys.readouterr().err

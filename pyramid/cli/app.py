@@ -240,9 +240,11 @@ def build_parser() -> argparse.ArgumentParser:
         "(only the dice something can move are simulated) and with the whole pyramid solved, and counts the "
         "cases whose read-outs agree: the same dice in the same slots showing the same faces, the same dice "
         "off the plate. Kinds: lift (a free die), mikado (a surface die 4+ layers down), place (into an open "
-        "funnel), throw (a die at the pyramid), pull (8 mm, Mount(a)ing), pour (6 dice from a ladle), tilt. "
+        "funnel), throw (a die at the pyramid), pull (8 mm, Mount(a)ing), pour (6 dice from a ladle), tilt, shake, "
+        "line (a two-handed tilt), stroke (the tilt hand's jolt). "
         "A case that never comes to rest counts as a disagreement and is listed. "
-        "With --games N it also plays N seeds (from --first) of Dice Mikado, Mount(a)ing and Trulla both ways "
+        "With --games N it also plays N seeds (from --first) of Dice Mikado, Mount(a)ing, Trulla, Faraday, "
+        "Coulomb, Dune and Captain Flint both ways (--figures picks some) "
         "and tests whether the 95% interval of the difference of the means (Welch's t) holds 0. The kinds of "
         "--nudged also run whole physics with every die nudged by 1e-9 m (column nudged): a throw's bounces "
         "are chaotic, and a kind that agrees less than 95% but as often as whole physics agrees with itself "
@@ -250,13 +252,24 @@ def build_parser() -> argparse.ArgumentParser:
         "in fewer than 95% of its cases and less than its nudged whole physics, or a figure differs. Example: "
         "pyramid locality --seeds 40 --games 40 --first 100 (about an hour on one core).",
     )
-    p.add_argument("--seeds", type=case_count, default=20, help="cases per action kind (default 20)")
+    p.add_argument(
+        "--seeds",
+        type=case_count,
+        default=20,
+        help="cases per action kind (default 20; 0: the figures of --games only)",
+    )
     p.add_argument("--first", type=seed_value, default=0, help="first seed (default 0)")
     p.add_argument(
         "--kinds", type=kind_list, default="", help="comma-separated action kinds (default all: lift,mikado,...)"
     )
     p.add_argument(
         "--games", type=game_count, default=0, help="seeds of each study game from --first, local and whole (default 0)"
+    )
+    p.add_argument(
+        "--figures",
+        type=lambda text: [w for w in text.split(",") if w.strip()],
+        default=[],
+        help="with --games: only the figures whose name holds one of these comma-separated words (Faraday,Flint)",
     )
     p.add_argument(
         "--nudged",
@@ -564,8 +577,8 @@ def step_count(text: str) -> int:
 
 
 def case_count(text: str) -> int:
-    """An argparse type for ``locality --seeds``: 1 to MAX_CASES."""
-    return _whole(text, 1, MAX_CASES)
+    """An argparse type for ``locality --seeds``: 0 (no action cases: the study figures only) to MAX_CASES."""
+    return _whole(text, 0, MAX_CASES)
 
 
 def game_count(text: str) -> int:

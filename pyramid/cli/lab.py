@@ -15,7 +15,7 @@ from pyramid.cli.extras import load, require_display, require_window
 from pyramid.cli.paths import check_output_file, check_output_folder, inside
 from pyramid.lab.bench import bench_table, run_bench
 from pyramid.lab.demo import run_demo
-from pyramid.lab.locality import KINDS, agreement, locality_text, statistics
+from pyramid.lab.locality import KINDS, STATISTICS, agreement, locality_text, statistics
 from pyramid.lab.runner import report_text, run_scene
 from pyramid.lab.scene import Scene, load_scene
 from pyramid.lab.settings import parse_setting
@@ -90,11 +90,19 @@ def locality(args: argparse.Namespace) -> int:
     """``pyramid locality``: local against whole physics, case by case; exit 1 if they disagree too often."""
     kinds = args.kinds or list(KINDS)
     seeds = range(args.first, args.first + args.seeds)
-    results = agreement(
-        kinds, seeds, progress=lambda text: print(f"\r  {text}   ", end="", flush=True), floor=args.nudged or ()
+    results = (
+        agreement(kinds, seeds, progress=lambda t: print(f"\r  {t}   ", end="", flush=True), floor=args.nudged or ())
+        if args.seeds
+        else []
     )
     games = range(args.first, args.first + args.games)
-    stats = statistics(games, throws=results, progress=lambda t: print(f"\r  {t}   ", end="", flush=True))
+    figures = getattr(args, "figures", [])
+    if figures and not any(any(w.lower() in name.lower() for w in figures) for name, *_ in STATISTICS):
+        raise ValueError(
+            f"--figures {','.join(figures)}: no study figure's name holds these words; the figures: "
+            + "; ".join(name for name, *_ in STATISTICS)
+        )
+    stats = statistics(games, throws=results, progress=lambda t: print(f"\r  {t}   ", end="", flush=True), only=figures)
     print()
     print(locality_text(results, stats))
     bad = any(not a.holds for a in results) or any(not s.inside for s in stats)

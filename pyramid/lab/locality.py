@@ -279,10 +279,25 @@ def _seated(game: Any) -> float:
     return float(game.records[-1].end.note.split()[0])
 
 
+def _turn_time(game: Any) -> float:
+    """Simulated seconds the first turn took: to solve the game, or the time limit (or the fall) if it failed."""
+    return float(game.records[0].time)
+
+
+def _skeleton_kept(game: Any) -> float:
+    """Captain Flint: the skeleton dice still seated ("N of the 25 skeleton dice and M other dice stayed ...")."""
+    return float(game.records[0].end.note.split()[0])
+
+
 STATISTICS: tuple[tuple[str, int, tuple[str, ...], dict[str, str], Callable[[Any], float]], ...] = (
     ("Dice Mikado (5 layers, careful): dice taken", 6, ("careful",), {"layers": "5"}, _first_turn),
     ("Mount(a)ing (5 layers, 8 mm pulls): dice mounted", 8, ("mount",), {"layers": "5"}, _first_turn),
     ("Trulla (two ladles, 12 dice each): dice seated", 16, ("ladle", "ladle"), {"dice": "12"}, _seated),
+    # The games of the moving plate (and Dune's blows near it): what carrying the plate's dice must not change.
+    ("Faraday (the tilt hand): seconds to solve, or to the turn's end", 3, ("tilt",), {}, _turn_time),
+    ("Coulomb (the tilt hand): seconds to solve, or to the turn's end", 4, ("tilt",), {}, _turn_time),
+    ("Dune (the blower): seconds to solve, or to the turn's end", 2, ("blow",), {}, _turn_time),
+    ("Captain Flint (5 layers): skeleton dice kept", 1, ("flint",), {"layers": "5"}, _skeleton_kept),
 )
 
 
@@ -335,12 +350,17 @@ def statistics(
     physics: Physics | None = None,
     throws: Sequence[Agreement] = (),
     progress: Callable[[str], None] | None = None,
+    only: Sequence[str] = (),
 ) -> list[Statistic]:
-    """The studies' figures with local and whole physics; with ``throws``, also the dice a throw moved."""
+    """The studies' figures with local and whole physics; with ``throws``, also the dice a throw moved.
+
+    ``only``: just the figures whose name holds one of these words (``Faraday``, ``Mikado``).
+    """
     base = physics or Physics()
     say = progress or (lambda text: None)
     out = []
-    for name, number, players, options, read in STATISTICS if len(seeds) else ():
+    chosen = [f for f in STATISTICS if not only or any(word.lower() in f[0].lower() for word in only)]
+    for name, number, players, options, read in chosen if len(seeds) else ():
         values: dict[bool, list[float]] = {True: [], False: []}
         for local in (True, False):
             for n, seed in enumerate(seeds, 1):
@@ -365,10 +385,8 @@ AGREEMENT = 0.95  # the share of cases whose read-outs must agree, per action ki
 
 def locality_text(results: Sequence[Agreement], figures: Sequence[Statistic] = ()) -> str:
     """The comparison as a table: agreement and cost per action kind, differing cases, then the study figures."""
-    lines = [
-        f"{'action':<8}{'agree':>12}{'local s':>10}{'whole s':>10}{'faster':>8}{'simulated s':>13}{'dice a step':>13}"
-        f"{'nudged':>9}",
-    ]
+    header = f"{'action':<8}{'agree':>12}{'local s':>10}{'whole s':>10}{'faster':>8}{'simulated s':>13}"
+    lines = [f"{header}{'dice a step':>13}{'nudged':>9}"] if results else []
     for a in results:
         local_wall = sum(r.wall for r in a.local) / a.cases
         whole_wall = sum(r.wall for r in a.whole) / a.cases
