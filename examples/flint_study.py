@@ -77,7 +77,7 @@ class Setting:
     dice: str = "box"  # the dice's shape: "box" (the ideal box) or "hull" (rounded by two steps, GJK's normal)
 
 
-DICE = {
+DICE: dict[str, dict[str, Any]] = {
     "box": {},
     "hull": {"die_shape": "hull", "hull_segments": 2, "hull_axis": "gjk"},  # docs/studies/real-dice.md
 }

@@ -188,6 +188,10 @@ def _die() -> None:
     os._exit(9)
 
 
+def _row(n: int) -> dict[str, Any]:
+    return {"n": n}
+
+
 def test_a_pool_broken_between_the_wait_and_the_next_job_stops_with_worker_lost() -> None:
     """The death of a worker can break the pool after ``wait`` handed back a finished run and before the next job
     is handed out: that job's submit then stops the experiment with the same one line, not a BrokenProcessPool
@@ -199,7 +203,7 @@ def test_a_pool_broken_between_the_wait_and_the_next_job_stops_with_worker_lost(
     with ProcessPoolExecutor(max_workers=1) as pool:
         wait([pool.submit(_die)])
         with pytest.raises(WorkerLost, match="^a worker process ended without handing back its run"):
-            _submit(pool, abs, -1)
+            _submit(pool, _row, -1)
 
 
 def test_a_stop_signal_while_the_pool_runs_is_acted_on_where_the_loop_chooses() -> None:

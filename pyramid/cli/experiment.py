@@ -151,14 +151,14 @@ def plan_from_args(args: argparse.Namespace) -> tuple[Plan, str]:
         spec: dict[str, Any] = {"scene": dict(base.raw), "source": str(args.scene)}
         default_out = f"experiments/{base.name}"
     else:
-        sets = [parse_setting(text) for text in args.set]
-        other = next((key for key, _ in sets if not key.startswith(PHYSICS)), None)
+        pairs = [parse_setting(text) for text in args.set]
+        other = next((key for key, _ in pairs if not key.startswith(PHYSICS)), None)
         if other is not None:
             raise ExperimentError(
                 f"--set {other}: with --game, --set takes physics settings ({PHYSICS}KEY=VALUE, as in a scene's "
                 "[physics] table); a game's options are --option KEY=VALUE"
             )
-        physics = {key.removeprefix(PHYSICS): value for key, value in sets}
+        physics = {key.removeprefix(PHYSICS): value for key, value in pairs}
         game = find_game(args.game)
         kinds = seat_kinds(args.players) or default_seats(game)
         if "human" in kinds:
@@ -179,13 +179,13 @@ def plan_from_args(args: argparse.Namespace) -> tuple[Plan, str]:
             )
         spec, default_out = game_spec(args.game, kinds, args.fast, options, physics)
         for point in shape.points() if vary else []:  # every swept value checked: a game option, or a physics key
-            pairs = [f"{key}={value}" for key, value in point.items() if not key.startswith(PHYSICS)]
+            named = [f"{key}={value}" for key, value in point.items() if not key.startswith(PHYSICS)]
             moved = {key.removeprefix(PHYSICS): value for key, value in point.items() if key.startswith(PHYSICS)}
             game_spec(
                 args.game,
                 kinds,
                 args.fast,
-                {**options, **game_options(pairs, game, len(kinds), "--vary")},
+                {**options, **game_options(named, game, len(kinds), "--vary")},
                 {**physics, **moved},
                 origin="--vary",
             )

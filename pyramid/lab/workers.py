@@ -103,12 +103,12 @@ def _signals_deferred() -> Iterator[Callable[[], None]]:
     if threading.current_thread() is not threading.main_thread():
         yield lambda: None
         return
-    noted: list[int] = []
+    noted: list[signal.Signals] = []
     numbers = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
     before = {number: signal.getsignal(number) for number in numbers}
 
     def note(number: int, frame: object) -> None:
-        noted.append(number)
+        noted.append(signal.Signals(number))
 
     def act() -> None:
         if not noted:
