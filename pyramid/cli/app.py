@@ -167,7 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
         "'x realtime' is simulated seconds per wall second; 'by cpu' the same per processor second, steadier\n"
         "on a busy machine. Compare rows of one run only: absolute speeds vary between runs by a third.",
         epilog="examples:\n"
-        "  pyramid bench --quick                       every row once, short: does it run here?\n"
+        "  pyramid bench --quick                       every row once, short (4 minutes here): does it run?\n"
         "  pyramid bench --only tilt,shake             the plate actions, local and whole\n"
         "  pyramid bench --only environment            Gymnasium steps a second\n"
         "  xvfb-run -a pyramid bench --only window     the window's pace and pictures a second while the plate\n"
