@@ -27,6 +27,7 @@ from pyramid.lab.experiments import (
     game_spec,
     read_rows,
     run_experiment,
+    split_physics,
     stop_signals,
 )
 from pyramid.lab.overrides import override
@@ -151,14 +152,13 @@ def plan_from_args(args: argparse.Namespace) -> tuple[Plan, str]:
         spec: dict[str, Any] = {"scene": dict(base.raw), "source": str(args.scene)}
         default_out = f"experiments/{base.name}"
     else:
-        pairs = [parse_setting(text) for text in args.set]
-        other = next((key for key, _ in pairs if not key.startswith(PHYSICS)), None)
+        not_physics, physics = split_physics(dict(parse_setting(text) for text in args.set))
+        other = next(iter(not_physics), None)
         if other is not None:
             raise ExperimentError(
                 f"--set {other}: with --game, --set takes physics settings ({PHYSICS}KEY=VALUE, as in a scene's "
                 "[physics] table); a game's options are --option KEY=VALUE"
             )
-        physics = {key.removeprefix(PHYSICS): value for key, value in pairs}
         game = find_game(args.game)
         kinds = seat_kinds(args.players) or default_seats(game)
         if "human" in kinds:
@@ -170,8 +170,7 @@ def plan_from_args(args: argparse.Namespace) -> tuple[Plan, str]:
                 f"--vary {both[0]} and --option {both[0]} name the same option; give it once: its values in --vary, "
                 "or one value in --option"
             )
-        swept_physics = [key.removeprefix(PHYSICS) for key in vary if key.startswith(PHYSICS)]
-        both = [key for key in swept_physics if key in physics]
+        both = [key for key in split_physics(vary)[1] if key in physics]
         if both:
             raise ExperimentError(
                 f"--vary {PHYSICS}{both[0]} and --set {PHYSICS}{both[0]} set the same key; give it once: its values "
@@ -179,8 +178,8 @@ def plan_from_args(args: argparse.Namespace) -> tuple[Plan, str]:
             )
         spec, default_out = game_spec(args.game, kinds, args.fast, options, physics)
         for point in shape.points() if vary else []:  # every swept value checked: a game option, or a physics key
-            named = [f"{key}={value}" for key, value in point.items() if not key.startswith(PHYSICS)]
-            moved = {key.removeprefix(PHYSICS): value for key, value in point.items() if key.startswith(PHYSICS)}
+            swept_options, moved = split_physics(point)
+            named = [f"{key}={value}" for key, value in swept_options.items()]
             game_spec(
                 args.game,
                 kinds,

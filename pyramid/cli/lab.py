@@ -15,7 +15,7 @@ from pyramid.cli.extras import load, require_display, require_window
 from pyramid.cli.paths import check_output_file, check_output_folder, inside
 from pyramid.lab.bench import bench_table, run_bench
 from pyramid.lab.demo import run_demo
-from pyramid.lab.locality import KINDS, STATISTICS, agreement, locality_text, statistics
+from pyramid.lab.locality import KINDS, STATISTICS, agreement, figures_named, locality_text, statistics
 from pyramid.lab.runner import report_text, run_scene
 from pyramid.lab.scene import Scene, load_scene
 from pyramid.lab.settings import parse_setting
@@ -97,7 +97,7 @@ def locality(args: argparse.Namespace) -> int:
     )
     games = range(args.first, args.first + args.games)
     figures = getattr(args, "figures", [])
-    if figures and not any(any(w.lower() in name.lower() for w in figures) for name, *_ in STATISTICS):
+    if figures and not figures_named(figures):
         raise ValueError(
             f"--figures {','.join(figures)}: no study figure's name holds these words; the figures: "
             + "; ".join(name for name, *_ in STATISTICS)

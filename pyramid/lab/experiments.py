@@ -15,7 +15,7 @@ import json
 import math
 import os
 import shutil
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -121,11 +121,9 @@ def _run_game_job(job: Job) -> dict[str, Any]:
     """One seeded match of any game (board, skill or table) with its bots, as ``pyramid play`` sets it up."""
     spec = job.spec
     game_cls = find_game(spec.get("game") or spec["table_game"])
-    options = {**spec.get("options", {}), **{k: str(v) for k, v in job.params.items() if not k.startswith(PHYSICS)}}
-    settings = {
-        **spec.get("physics", {}),
-        **{k[len(PHYSICS) :]: v for k, v in job.params.items() if k.startswith(PHYSICS)},
-    }
+    swept, moved = split_physics(job.params)
+    options = {**spec.get("options", {}), **{k: str(v) for k, v in swept.items()}}
+    settings = {**spec.get("physics", {}), **moved}
     physics = physics_settings(settings, "physics") if settings else None
     kinds = spec["players"]
     match = start_match(game_cls, kinds, job.seed, fast=spec.get("fast", False), options=options, physics=physics)
@@ -153,6 +151,17 @@ def _run_game_job(job: Job) -> dict[str, Any]:
 
 
 PHYSICS = "physics."  # a game's --set and --vary keys of this prefix are physics settings; the others its options
+
+
+def split_physics(settings: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A game's ``--set``/``--vary`` settings -> (its options, its physics settings without the ``physics.`` prefix).
+
+    >>> split_physics({"rounds": 2, "physics.die_shape": "hull"})
+    ({'rounds': 2}, {'die_shape': 'hull'})
+    """
+    options = {k: v for k, v in settings.items() if not k.startswith(PHYSICS)}
+    physics = {k.removeprefix(PHYSICS): v for k, v in settings.items() if k.startswith(PHYSICS)}
+    return options, physics
 
 
 def game_spec(

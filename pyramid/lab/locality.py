@@ -289,7 +289,8 @@ def _skeleton_kept(game: Any) -> float:
     return float(game.records[0].end.note.split()[0])
 
 
-STATISTICS: tuple[tuple[str, int, tuple[str, ...], dict[str, str], Callable[[Any], float]], ...] = (
+StudyFigure = tuple[str, int, tuple[str, ...], dict[str, str], Callable[[Any], float]]
+STATISTICS: tuple[StudyFigure, ...] = (
     ("Dice Mikado (5 layers, careful): dice taken", 6, ("careful",), {"layers": "5"}, _first_turn),
     ("Mount(a)ing (5 layers, 8 mm pulls): dice mounted", 8, ("mount",), {"layers": "5"}, _first_turn),
     ("Trulla (two ladles, 12 dice each): dice seated", 16, ("ladle", "ladle"), {"dice": "12"}, _seated),
@@ -299,6 +300,13 @@ STATISTICS: tuple[tuple[str, int, tuple[str, ...], dict[str, str], Callable[[Any
     ("Dune (the blower): seconds to solve, or to the turn's end", 2, ("blow",), {}, _turn_time),
     ("Captain Flint (5 layers): skeleton dice kept", 1, ("flint",), {"layers": "5"}, _skeleton_kept),
 )
+
+
+def figures_named(
+    words: Sequence[str],
+) -> list[tuple[str, int, tuple[str, ...], dict[str, str], Callable[[Any], float]]]:
+    """The entries of STATISTICS whose name holds one of ``words`` (any case); all of them for no words."""
+    return [f for f in STATISTICS if not words or any(word.lower() in f[0].lower() for word in words)]
 
 
 @dataclass(frozen=True)
@@ -359,8 +367,7 @@ def statistics(
     base = physics or Physics()
     say = progress or (lambda text: None)
     out = []
-    chosen = [f for f in STATISTICS if not only or any(word.lower() in f[0].lower() for word in only)]
-    for name, number, players, options, read in chosen if len(seeds) else ():
+    for name, number, players, options, read in figures_named(only) if len(seeds) else ():
         values: dict[bool, list[float]] = {True: [], False: []}
         for local in (True, False):
             for n, seed in enumerate(seeds, 1):
