@@ -12,7 +12,7 @@ from pyramid.lab.runner import run_scene
 from pyramid.lab.scene import SceneError, load_scene, scene_from_dict
 from pyramid.physics.assets import rounded_box_points, rounded_box_volume
 from pyramid.physics.die_shape import SIZE_CLIP, die_scales
-from pyramid.physics.settings import DIE_SHAPES, GJK_SLOP, Physics
+from pyramid.physics.settings import DIE_SHAPES, GJK_SLOP, HULL_TABLE_ROLLING, HULL_TABLE_SPINNING, Physics
 from pyramid.physics.world import World
 from pyramid.state import Cell, PyramidState
 
@@ -57,6 +57,21 @@ def test_bad_settings_are_refused_by_name(settings: dict[str, object], named: st
 def test_scene_errors_name_the_key(physics: dict[str, object], key: str, says: str) -> None:
     with pytest.raises(SceneError, match=f"{key}: .*{says}"):
         scene_from_dict({"physics": physics}, "x.toml")
+
+
+def test_the_table_resists_a_rounded_die_s_rolling_and_spinning_and_a_scene_can_set_it() -> None:
+    """By default only under the rounded hull (it would spin on a corner for ever); the box's figures stay."""
+    assert Physics().table_torques() == (0.0, 0.0)
+    assert Physics(die_shape="hull").table_torques() == (HULL_TABLE_ROLLING, HULL_TABLE_SPINNING)
+    assert Physics(die_shape="hull", spinning_friction_table=0.0).table_torques() == (HULL_TABLE_ROLLING, 0.0)
+    raw = {"physics": {"rolling_friction_table": 2e-4, "spinning_friction_table": 3e-3}}
+    physics = scene_from_dict(raw, "x.toml").physics
+    world = World(physics, plate=False)
+    info = world.client.getDynamicsInfo(world.table, -1)
+    assert (info[6], info[7]) == pytest.approx((2e-4, 3e-3))  # rolling, spinning
+    world.close()
+    with pytest.raises(SceneError, match="physics.spinning_friction_table"):
+        scene_from_dict({"physics": {"spinning_friction_table": -1.0}}, "x.toml")
 
 
 def test_a_sharp_box_takes_no_rounding_to_fit() -> None:

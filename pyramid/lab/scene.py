@@ -63,6 +63,8 @@ PHYSICS_LIMITS: dict[str, tuple[Any, Any]] = {
     "rolling_friction": (0.0, 1.0),
     "friction_erp": (0.0, 1.0),
     "spinning_friction": (0.0, 1.0),
+    "rolling_friction_table": (0.0, 1.0),
+    "spinning_friction_table": (0.0, 1.0),
     "edge_radius": ((0.0,), 0.05),
     "size_spread": (0.0, 0.002),
 }

@@ -15,6 +15,8 @@ EDGE_RADIUS = 0.001  # m: the rounding of a 16 mm die's edges and corners (an as
 MAX_HULL_SEGMENTS = 8  # steps per quarter circle of the hull's rounding, at most (8: 584 vertices)
 HULL_AXES = ("sat", "gjk")  # how two rounded hulls find the normal they are clipped along (``Physics.hull_axis``)
 GJK_SLOP = 1e-6  # m: the contact slop at least, with hull_axis "gjk": resting dice stay touching, so stay clipped
+HULL_TABLE_ROLLING = 1e-4  # m: the table's rolling friction under rounded hull dice (``table_torques``)
+HULL_TABLE_SPINNING = 1e-3  # m: and its spinning friction: with the dice's 0.81, 0.8 mm of torque arm
 MAX_SIZE_SPREAD = 0.02  # the largest size_spread, relative to the die: 3 deviations stay within 6% of its side
 
 
@@ -62,7 +64,14 @@ class Physics:
                           need more solver iterations to come to rest: the full pyramid at 200 Hz
                           rests at 24 iterations with die-on-die friction 0.25 and up, at 36 with
                           0.16 (scenes/slippery.toml); at 150 Hz it needs 0.49 (docs/physics.md)
-      rolling_friction, spinning_friction   per body, 0: a die's resistance is its corners and edges
+      rolling_friction, spinning_friction   per die, 0: a die's resistance is its corners and edges
+      rolling_friction_table, spinning_friction_table   m, the table's and the floor's (the wood gives
+                          under a die; Bullet adds each body's times the other's friction, and applies
+                          the spinning one only where the rolling one is above 0). None: HULL_TABLE_ROLLING
+                          and HULL_TABLE_SPINNING with the rounded hull, 0 with the other shapes. A rounded
+                          die that lands spinning on a corner otherwise spins on it like a top for ever:
+                          8 of 40 dice flicked off the table still spun at 130 to 870 rad/s after 10 s
+                          (tests/test_floor.py). Only a die on the table or the floor pays for them
       sleep_after_settle  put every die to sleep once settle() finds them at rest (it then costs nothing)
       local               simulate only the dice that something can move; hold the others still
                           until motion reaches them (``pyramid.physics.region``). False: the whole
@@ -131,6 +140,8 @@ class Physics:
     friction_erp: float = 0.05
     rolling_friction: float = 0.0
     spinning_friction: float = 0.0
+    rolling_friction_table: float | None = None
+    spinning_friction_table: float | None = None
     sleep_after_settle: bool = True
     local: bool = True
     jitter: int | None = None
@@ -160,6 +171,16 @@ class Physics:
                 f"Physics.size_spread must be from 0 to {MAX_SIZE_SPREAD:g} of the die's shortest side "
                 f"({shortest * MAX_SIZE_SPREAD:g} m), got {self.size_spread!r}"
             )
+
+    def table_torques(self) -> tuple[float, float]:
+        """The table's and the floor's rolling and spinning friction (m): as set, else by the die's shape."""
+        hull = self.die_shape == "hull"
+        rolling = self.rolling_friction_table
+        spinning = self.spinning_friction_table
+        return (
+            (HULL_TABLE_ROLLING if hull else 0.0) if rolling is None else rolling,
+            (HULL_TABLE_SPINNING if hull else 0.0) if spinning is None else spinning,
+        )
 
     def engine_slop(self) -> float:
         """The contact slop (m) the engine is given: ``contact_slop``, and at least ``GJK_SLOP`` for hulls clipped
