@@ -18,10 +18,6 @@ FLOOR_THICKNESS = 0.1  # metres
 TABLE_TOP = 0.04  # metres: the thickness of the table's top
 PLATE_MASS = 1000.0  # kg: what the contact solver weighs the hand-held plate at (a die is 4.8 g)
 TABLE_HALF_WIDTH = 1.0  # metres: the table is 2 m square, its top at z = 0
-# Metres: a die's swept sphere (continuous collision detection) stops it at what it would hit only if it comes
-# this much nearer in a step. Bullet's 4 cm let a die falling at 4 m/s sink 13 mm into the floor in one step.
-# Set with the rounded hull only: the box's figures were measured with Bullet's.
-CCD_PENETRATION = 0.001
 
 
 def configure(c: BulletClient, ph: Physics) -> None:
@@ -48,9 +44,7 @@ def configure(c: BulletClient, ph: Physics) -> None:
         # Rounded hulls meet each other by polyhedral clipping: a full contact patch in one step. The normal to
         # clip along comes from the separating-axis test ("sat") or, far cheaper, from GJK ("gjk": Bullet's
         # convex-convex algorithm does so for shapes with polyhedral features when the test is off).
-        # A rounded die spinning fast met the table or floor a step late and sank 25 mm into it (4 of 40 dice
-        # flicked off the table): its swept sphere (``bodies``) now stops it first (CCD_PENETRATION).
-        c.setPhysicsEngineParameter(enableSAT=int(ph.hull_axis == "sat"), allowedCcdPenetration=CCD_PENETRATION)
+        c.setPhysicsEngineParameter(enableSAT=int(ph.hull_axis == "sat"))
 
 
 def make_table(c: BulletClient, ph: Physics) -> tuple[int, int]:
