@@ -50,21 +50,12 @@ def configure(c: BulletClient, ph: Physics) -> None:
 def make_table(c: BulletClient, ph: Physics) -> tuple[int, int]:
     """The table (2 m square, its top at z = 0) and the floor with the table's base (``floor_boxes``): their ids."""
     half = [TABLE_HALF_WIDTH, TABLE_HALF_WIDTH, TABLE_TOP / 2]
-    rolling, spinning = ph.table_torques()
     shape = box_shapes(c, ph, [half])
     visual = c.createVisualShape(pb.GEOM_BOX, halfExtents=half, rgbaColor=TABLE_RGBA)
     # Table, floor and plate are rigid bodies whatever the dice are: Bullet's contacts with a fixed
     # multibody ignore split impulse and turn every overlap into speed (a die dropped on the table
     # rebounded with restitution 0.5 where its materials say 0.36; see the README).
     table = c.createMultiBody(0, shape, visual, basePosition=[0, 0, -TABLE_TOP / 2], useMaximalCoordinates=True)
-    c.changeDynamics(
-        table,
-        -1,
-        lateralFriction=ph.friction_table,
-        restitution=ph.restitution_table,
-        rollingFriction=rolling,
-        spinningFriction=spinning,
-    )
     boxes = floor_boxes()
     floor_shape = box_shapes(c, ph, [list(h) for _, h in boxes], [list(p) for p, _ in boxes])
     floor_visual = c.createVisualShapeArray(
@@ -74,14 +65,16 @@ def make_table(c: BulletClient, ph: Physics) -> tuple[int, int]:
         rgbaColors=[FLOOR_RGBA, TABLE_RGBA],
     )
     floor = c.createMultiBody(0, floor_shape, floor_visual, useMaximalCoordinates=True)
-    c.changeDynamics(
-        floor,
-        -1,
-        lateralFriction=ph.friction_table,
-        restitution=ph.restitution_table,
-        rollingFriction=rolling,
-        spinningFriction=spinning,
-    )
+    rolling, spinning = ph.table_torques()
+    for body in (table, floor):  # both of the table's wood
+        c.changeDynamics(
+            body,
+            -1,
+            lateralFriction=ph.friction_table,
+            restitution=ph.restitution_table,
+            rollingFriction=rolling,
+            spinningFriction=spinning,
+        )
     return table, floor
 
 
