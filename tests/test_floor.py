@@ -49,29 +49,29 @@ def test_dice_falling_off_the_table_rest_on_the_floor() -> None:
     assert heights.max() < stage.FLOOR_DEPTH - stage.TABLE_TOP, heights.max()
 
 
-def _rested(physics: Physics) -> int:
-    """Of FALLS dice flicked off the table, how many come to rest within 10 s (one that sinks in does not)."""
-    rested = 0
+def _spinning(physics: Physics) -> int:
+    """Of FALLS dice flicked off the table, how many neither rest within 10 s nor sink into the floor."""
+    spinning = 0
     for seed in range(FALLS):
         world = World(physics, plate=False)
         try:
             fall_off_table(world, 0, np.random.default_rng(seed))
-            rested += world.settle(timeout=10.0, raise_on_timeout=False).at_rest
+            spinning += not world.settle(timeout=10.0, raise_on_timeout=False).at_rest
         except ImpossibleStateError:
-            pass
+            pass  # sank into the floor: the hull's open fault, counted by docs/studies/real-dice.md
         finally:
             world.close()
-    return rested
+    return spinning
 
 
 def test_rounded_dice_falling_off_the_table_stop_spinning_as_the_table_resists_it() -> None:
     # A two-step hull that lands spinning on a rounded corner spins there like a top: without the table's
-    # rolling and spinning friction 8 of these 40 still spun at 130 to 870 rad/s after 10 s, and 4 sank into
-    # the floor (a die spinning at up to 960 rad/s met it a step late): 28 rested. With them 36 rest; the 4
-    # that sink are the open problem of docs/studies/real-dice.md.
+    # rolling and spinning friction 8 of these 40 still spun at 130 to 870 rad/s after 10 s; with them
+    # none (the box's test above allows 1 still rocking). 4 of the 40 sink into the floor either way (a die
+    # spinning at up to 960 rad/s meets it a step late), not counted here.
     hull = Physics(die_shape="hull", hull_segments=2, hull_axis="gjk")
-    assert _rested(hull) >= 35
-    assert _rested(replace(hull, rolling_friction_table=0.0, spinning_friction_table=0.0)) <= 32
+    assert _spinning(hull) <= 1
+    assert _spinning(replace(hull, rolling_friction_table=0.0, spinning_friction_table=0.0)) >= 4
 
 
 def test_the_floor_reaches_further_than_a_flicked_die_goes_and_the_table_stands_on_it() -> None:
