@@ -66,7 +66,7 @@ def _spinning(physics: Physics) -> int:
 
 def test_rounded_dice_falling_off_the_table_stop_spinning_as_the_table_resists_it() -> None:
     # A two-step hull that lands spinning on a rounded corner spins there like a top: without the table's
-    # rolling and spinning friction 8 of these 40 still spun at 130 to 870 rad/s after 10 s; with them
+    # rolling and spinning friction 5 of these 40 still spun after 10 s (the same with jitter 1 and 2); with them
     # none (the box's test above allows 1 still rocking). 4 of the 40 sink into the floor either way (a die
     # spinning at up to 960 rad/s meets it a step late), not counted here.
     hull = Physics(die_shape="hull", hull_segments=2, hull_axis="gjk")

@@ -70,7 +70,7 @@ class Physics:
                           the spinning one only where the rolling one is above 0). None: HULL_TABLE_ROLLING
                           and HULL_TABLE_SPINNING with the rounded hull, 0 with the other shapes. A rounded
                           die that lands spinning on a corner otherwise spins on it like a top for ever:
-                          8 of 40 dice flicked off the table still spun at 130 to 870 rad/s after 10 s
+                          5 of 40 dice flicked off the table still spun on one after 10 s, none with them
                           (tests/test_floor.py). Only a die on the table or the floor pays for them
       sleep_after_settle  put every die to sleep once settle() finds them at rest (it then costs nothing)
       local               simulate only the dice that something can move; hold the others still
