@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pyramid.cli.extras import load, require_display, require_window
 from pyramid.cli.paths import check_output_file, check_output_folder, inside
-from pyramid.lab.bench import bench_table, run_bench
+from pyramid.lab.bench import bench_table, picked, run_bench
 from pyramid.lab.demo import run_demo
 from pyramid.lab.locality import KINDS, STATISTICS, agreement, figures_named, locality_text, statistics
 from pyramid.lab.runner import report_text, run_scene
@@ -69,7 +69,7 @@ def bench(args: argparse.Namespace) -> int:
 
 def _window_rows(args: argparse.Namespace) -> list[Speed]:
     """The window's rows (``pyramid.ui.pace``) when a window can open; else a line saying why they are left out."""
-    wanted = [r for r in WINDOW_ROWS if not args.only or any(word in r.name for word in args.only)]
+    wanted = [r for r in WINDOW_ROWS if picked(r.name, args.only)]
     if args.no_actions or not wanted:
         return []
     try:

@@ -268,12 +268,17 @@ def run_bench(
         except ImportError:
             say("MuJoCo is not installed (pip install -e '.[bench]'): skipping the comparison")
     if only:
-        steps = [(name, step) for name, step in steps if any(word in name for word in only)]
+        steps = [(name, step) for name, step in steps if picked(name, only)]
     for n, (name, step) in enumerate(steps, 1):
         say(f"[{n}/{len(steps)}] {name} ...")
         got = step()
         figures.extend(got if isinstance(got, list) else [got])
     return figures
+
+
+def picked(name: str, only: Sequence[str]) -> bool:
+    """Whether the bench measures the row called ``name`` under ``--only`` words ``only`` (all rows for none)."""
+    return not only or any(word in name for word in only)
 
 
 QUICK_FIGURES = ("awake pyramid, ours", "idle pyramid", "read-out")  # the engine's rows a quick bench keeps

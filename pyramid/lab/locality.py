@@ -302,9 +302,7 @@ STATISTICS: tuple[StudyFigure, ...] = (
 )
 
 
-def figures_named(
-    words: Sequence[str],
-) -> list[tuple[str, int, tuple[str, ...], dict[str, str], Callable[[Any], float]]]:
+def figures_named(words: Sequence[str]) -> list[StudyFigure]:
     """The entries of STATISTICS whose name holds one of ``words`` (any case); all of them for no words."""
     return [f for f in STATISTICS if not words or any(word.lower() in f[0].lower() for word in words)]
 

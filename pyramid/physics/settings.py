@@ -174,12 +174,10 @@ class Physics:
 
     def table_torques(self) -> tuple[float, float]:
         """The table's and the floor's rolling and spinning friction (m): as set, else by the die's shape."""
-        hull = self.die_shape == "hull"
-        rolling = self.rolling_friction_table
-        spinning = self.spinning_friction_table
+        rolling, spinning = (HULL_TABLE_ROLLING, HULL_TABLE_SPINNING) if self.die_shape == "hull" else (0.0, 0.0)
         return (
-            (HULL_TABLE_ROLLING if hull else 0.0) if rolling is None else rolling,
-            (HULL_TABLE_SPINNING if hull else 0.0) if spinning is None else spinning,
+            rolling if self.rolling_friction_table is None else self.rolling_friction_table,
+            spinning if self.spinning_friction_table is None else self.spinning_friction_table,
         )
 
     def engine_slop(self) -> float:
