@@ -28,22 +28,31 @@ from pyramid import geometry
 from pyramid.agents import StackHand
 from pyramid.agents.plate_aim import azimuth_to
 from pyramid.agents.plate_hands import TiltHand
+from pyramid.cli.play import game_physics
 from pyramid.dice import EDGE
 from pyramid.physics import actions
 from pyramid.physics.actions import Blow
 from pyramid.physics.hands import unit
+from pyramid.physics.settings import Physics
 from pyramid.physics.world import World
 from pyramid.play import Match, play_game
 from pyramid.registry import find_game
 from pyramid.skillgames.base import SkillGame, TurnRecord
 from pyramid.skillgames.more import Emag, VainGuineaFowl
 
+PHYSICS: list[Physics] = [Physics()]  # every study's worlds: the default, or what --physics sets
+
+
+def _world() -> World:
+    """A world of the studies' physics (``--physics``)."""
+    return World(PHYSICS[0])
+
 
 def _games(number: int, kinds: list[str], seeds: int, options: dict[str, str]) -> list[Any]:
     """The finished games (typed loosely: each study reads its own game's attributes)."""
     out = []
     for seed in range(seeds):
-        out.append(play_game(find_game(number, SkillGame), kinds, seed, options))
+        out.append(play_game(find_game(number, SkillGame), kinds, seed, options, physics=PHYSICS[0]))
         print(
             f"\r  {find_game(number, SkillGame).info.title} ({','.join(kinds)}): seed {seed + 1}/{seeds}",
             end="",
@@ -97,7 +106,7 @@ def _climb(action: object, start: tuple[int, int, int]) -> str:
 
     'refused' when no hand can make the stroke (the world names the limit: speed, acceleration).
     """
-    world = World()
+    world = _world()
     world.place(0, start)
     for die, slot in enumerate(TRIO, start=1):
         world.place(die, slot)
@@ -210,7 +219,7 @@ def _emag_turn(strategy: str, seed: int, tremor: tuple[float, float]) -> tuple[T
     """One Emag turn of the stacker (``strategy``, ``tremor`` in mm and degrees): its record and the dice in play."""
     game = Emag(1, rng=np.random.default_rng([seed, 1]))
     hand = StackHand(np.random.default_rng([seed, 2, 0]), strategy, *tremor)
-    match = Match(game, [hand], make_world=World, rng=np.random.default_rng([seed, 3]))
+    match = Match(game, [hand], make_world=_world, rng=np.random.default_rng([seed, 3]))
     match.run()
     assert match.world is not None
     dice = len(match.world.dice)
@@ -323,7 +332,20 @@ def main() -> None:
     parser.add_argument("studies", nargs="*", choices=[[], *STUDIES], help="which studies (default: all)")
     parser.add_argument("--seeds", type=int, default=10, help="seeds per study (default 10)")
     parser.add_argument("--layers", type=int, default=5, help="layers for Mikado, Flint, Mount(a)ing (default 5)")
+    parser.add_argument(
+        "--physics",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help='a physics setting for every world, as in a scene\'s [physics] table (die_shape="hull"); repeatable',
+    )
     args = parser.parse_args()
+    try:
+        PHYSICS[0] = game_physics(args.physics, fast=False) or Physics()
+    except ValueError as err:
+        parser.error(str(err))
+    if args.physics:
+        print(f"physics: {', '.join(args.physics)}\n")
     for name in args.studies or list(STUDIES):
         start = time.perf_counter()
         STUDIES[name](args)
