@@ -26,12 +26,14 @@ def check_state(
     physics: Physics,
     plate_pose: np.ndarray | None,
     time: float,
+    before: tuple[Sequence[DieId], np.ndarray] | None = None,
 ) -> None:
     """Raise ImpossibleStateError naming the first die of ``dice`` whose pose (n, 7) or velocity (n, 6) cannot be.
 
     Not a number; inside the table, the floor or the plate (``plate_pose`` (7,), None without a
     plate) deeper than a step of ``h`` seconds could take it before its contact pushes it out; faster
-    than any action sends a die. ``time`` is the world's clock, for the message.
+    than any action sends a die. ``time`` is the world's clock, for the message. ``before``: the dice checked
+    a step earlier and their velocities (n, 6), or None.
     """
     if not len(dice):
         return
@@ -45,9 +47,14 @@ def check_state(
         raise ImpossibleStateError(dice[n], time, f"its pose or speed is not a number ({poses[n].tolist()})")
     ph = physics
     lowest = ph.edge * min(ph.proportions) / 2  # the lowest a die's centre rests, whichever way it lies
-    # Box contacts start when a die already overlaps: one falling at v can be v dt deep before
-    # its first contact, which then pushes it out. Deeper than that, it went through.
-    sink = TOL.sunk * ph.edge + np.maximum(0.0, -velocities[:, 2]) * (h or ph.time_step)
+    # Contacts start when a die already overlaps: one falling at v can be v dt deep before its first
+    # contact, which then pushes it out over the next steps. Deeper than that, it went through. The fall
+    # is the faster of this step's and the last: the step after an impact the die has turned back and
+    # is still that deep (a die falling 3.9 m/s lay with its centre 0.9 mm over the floor's top).
+    falling = np.maximum(0.0, -velocities[:, 2])
+    if before is not None:
+        falling = np.maximum(falling, _fall_before(dice, *before))
+    sink = TOL.sunk * ph.edge + falling * (h or ph.time_step)
     x, y, z = poses[:, 0], poses[:, 1], poses[:, 2]
     inner = stage.TABLE_HALF_WIDTH - ph.edge  # over the table, not tipping over its edge
     in_table = (np.abs(x) < inner) & (np.abs(y) < inner) & (z < lowest - sink)
@@ -81,6 +88,15 @@ def check_state(
             f"it moves at {speeds[n]:.1f} m/s, faster than any action can send a die "
             f"({TOL.max_speed:g} m/s): energy from nowhere",
         )
+
+
+def _fall_before(dice: Sequence[DieId], checked: Sequence[DieId], velocities: np.ndarray) -> np.ndarray:
+    """The downward speed (m/s, >= 0) a step earlier of each of ``dice``: 0 for one not ``checked`` then."""
+    down = np.maximum(0.0, -velocities[:, 2])
+    if checked is dice or list(checked) == list(dice):
+        return down
+    row = {die: n for n, die in enumerate(checked)}
+    return np.array([down[row[d]] if d in row else 0.0 for d in dice])
 
 
 def _plainly_possible(poses: np.ndarray, speeds: np.ndarray, physics: Physics, plate_pose: np.ndarray | None) -> bool:

@@ -168,7 +168,8 @@ class Stepping(Bodies):
         poses, velocities = self._engine_poses(dice), self._engine_velocities(dice)
         self._stepped[0] += len(dice)
         self._stepped[1] += 1
-        check_state(dice, poses, velocities, h, self.physics, self._plate_or_none(), self.time)
+        check_state(dice, poses, velocities, h, self.physics, self._plate_or_none(), self.time, self._before)
+        self._before = (dice, velocities)
         if self._region is not None:
             if carriage is not None:
                 # Local physics runs in the plate's frame while it carries dice: motion is motion against the plate.
