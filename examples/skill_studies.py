@@ -28,7 +28,7 @@ from pyramid import geometry
 from pyramid.agents import StackHand
 from pyramid.agents.plate_aim import azimuth_to
 from pyramid.agents.plate_hands import TiltHand
-from pyramid.cli.play import game_physics
+from pyramid.cli.args import game_physics
 from pyramid.dice import EDGE
 from pyramid.physics import actions
 from pyramid.physics.actions import Blow
@@ -341,7 +341,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     try:
-        PHYSICS[0] = game_physics(args.physics, fast=False) or Physics()
+        PHYSICS[0] = game_physics(args.physics) or Physics()
     except ValueError as err:
         parser.error(str(err))
     if args.physics:

@@ -514,3 +514,30 @@ def test_play_physics_builds_the_match_s_world_with_those_settings(
     assert cli.main(base) == 0
     assert hulls and set(hulls) == {("hull", 2)}
     assert shapes and {shape for shape, _ in shapes} == {"box"}
+
+
+def test_locality_physics_reaches_local_and_whole_sides_and_a_bad_key_is_named(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pyramid.cli import lab
+
+    seen: dict[str, Any] = {}
+
+    def cases(kinds: Any, seeds: Any, physics: Any = None, **_: Any) -> list[Any]:
+        seen["cases"] = physics
+        return []
+
+    def figures(seeds: Any, physics: Any = None, **_: Any) -> list[Any]:
+        seen["figures"] = physics
+        return []
+
+    monkeypatch.setattr(lab, "agreement", cases)
+    monkeypatch.setattr(lab, "statistics", figures)
+    hull = ["--physics", 'die_shape="hull"', "--physics", "hull_segments=2"]
+    assert cli.main(["locality", "--seeds", "1", "--kinds", "lift", "--games", "1", *hull]) == 0
+    assert {(p.die_shape, p.hull_segments) for p in seen.values()} == {("hull", 2)}
+    assert cli.main(["locality", "--seeds", "1", "--kinds", "lift"]) == 0
+    assert seen["cases"] is None and seen["figures"] is None  # the default physics
+    capsys.readouterr()
+    assert cli.main(["locality", "--seeds", "0", "--physics", 'die_shape="hul"']) == 2
+    assert "--physics die_shape: expected one of box, hull" in capsys.readouterr().err

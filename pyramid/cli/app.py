@@ -266,6 +266,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--games", type=game_count, default=0, help="seeds of each study game from --first, local and whole (default 0)"
     )
     p.add_argument(
+        "--physics",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help='a physics setting for both sides, as in a scene\'s [physics] table (die_shape="hull"); repeatable',
+    )
+    p.add_argument(
         "--figures",
         type=lambda text: [w for w in text.split(",") if w.strip()],
         default=[],

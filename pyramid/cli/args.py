@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pyramid.lab.scene import physics_settings
+from pyramid.lab.settings import parse_setting
+from pyramid.physics.settings import Physics
 from pyramid.rules import GameBase
 from pyramid.rules.options import OptionError
 
@@ -40,3 +43,16 @@ def game_options(pairs: list[str], game: type[GameBase], players: int, option: s
             raise ValueError(f"{option} {str(err).removeprefix('option ')}") from None
         out[key] = value.strip()
     return out
+
+
+def game_physics(settings: list[str], fast: bool = False) -> Physics | None:
+    """The physics ``--physics KEY=VALUE`` settings give (None: the default), checked before the match starts."""
+    if not settings:
+        return None
+    if fast:
+        raise ValueError("--physics sets the physics; --fast plays without it: give one of them")
+    pairs = [parse_setting(text, "--physics") for text in settings]
+    twice = next((key for n, (key, _) in enumerate(pairs) if key in dict(pairs[:n])), None)
+    if twice is not None:
+        raise ValueError(f"--physics {twice} is given twice; give it once")
+    return physics_settings(dict(pairs), "--physics")

@@ -11,6 +11,7 @@ import argparse
 import json
 from pathlib import Path
 
+from pyramid.cli.args import game_physics
 from pyramid.cli.extras import load, require_display, require_window
 from pyramid.cli.paths import check_output_file, check_output_folder, inside
 from pyramid.lab.bench import bench_table, picked, run_bench
@@ -90,8 +91,17 @@ def locality(args: argparse.Namespace) -> int:
     """``pyramid locality``: local against whole physics, case by case; exit 1 if they disagree too often."""
     kinds = args.kinds or list(KINDS)
     seeds = range(args.first, args.first + args.seeds)
+    physics = game_physics(getattr(args, "physics", []))
+    if physics is not None:
+        print(f"physics: {', '.join(args.physics)}")
     results = (
-        agreement(kinds, seeds, progress=lambda t: print(f"\r  {t}   ", end="", flush=True), floor=args.nudged or ())
+        agreement(
+            kinds,
+            seeds,
+            physics,
+            progress=lambda t: print(f"\r  {t}   ", end="", flush=True),
+            floor=args.nudged or (),
+        )
         if args.seeds
         else []
     )
@@ -102,7 +112,9 @@ def locality(args: argparse.Namespace) -> int:
             f"--figures {','.join(figures)}: no study figure's name holds these words; the figures: "
             + "; ".join(name for name, *_ in STATISTICS)
         )
-    stats = statistics(games, throws=results, progress=lambda t: print(f"\r  {t}   ", end="", flush=True), only=figures)
+    stats = statistics(
+        games, physics, throws=results, progress=lambda t: print(f"\r  {t}   ", end="", flush=True), only=figures
+    )
     print()
     print(locality_text(results, stats))
     bad = any(not a.holds for a in results) or any(not s.inside for s in stats)

@@ -12,12 +12,9 @@ from pyramid.agents.players import HumanPlayer
 from pyramid.agents.seats import default_seats
 from pyramid.agents.seats import seat_kinds as kinds_for
 from pyramid.agents.table_players import OptimalPlayer, TableHumanPlayer
-from pyramid.cli.args import game_options, seat_kinds
+from pyramid.cli.args import game_options, game_physics, seat_kinds
 from pyramid.cli.games import rules_text
-from pyramid.lab.scene import physics_settings
-from pyramid.lab.settings import parse_setting
 from pyramid.physics.render import save_picture
-from pyramid.physics.settings import Physics
 from pyramid.play import Match, start_match
 from pyramid.registry import find_game
 from pyramid.rules import Game
@@ -120,16 +117,3 @@ def expected_score_table() -> str:
     lines += [f"  {name.title():18s} {value:8.4f}" for name, value in scores.items()]
     lines.append(f"  {'Total':18s} {sum(scores.values()):8.4f}")
     return "\n".join(lines)
-
-
-def game_physics(settings: list[str], fast: bool) -> Physics | None:
-    """The physics ``--physics KEY=VALUE`` settings give (None: the default), checked before the match starts."""
-    if not settings:
-        return None
-    if fast:
-        raise ValueError("--physics sets the physics; --fast plays without it: give one of them")
-    pairs = [parse_setting(text, "--physics") for text in settings]
-    twice = next((key for n, (key, _) in enumerate(pairs) if key in dict(pairs[:n])), None)
-    if twice is not None:
-        raise ValueError(f"--physics {twice} is given twice; give it once")
-    return physics_settings(dict(pairs), "--physics")
