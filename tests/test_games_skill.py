@@ -24,7 +24,7 @@ from pyramid.agents.seats import make_hand
 from pyramid.cli.play import play as play_skill
 from pyramid.dice import EDGE
 from pyramid.perception import DieReading, Readout, Status
-from pyramid.physics.actions import Attach, Lift, Pour, Pull, Throw, Tilt, Wait, perform
+from pyramid.physics.actions import Attach, Lift, Pour, Pull, Shake, Throw, Tilt, Wait, perform
 from pyramid.physics.settings import Physics
 from pyramid.physics.world import World
 from pyramid.play import Match, play_game
@@ -431,6 +431,38 @@ def _nearest_to_goal(hand: str, jitter: int | None) -> float:
 
 def test_a_tilting_hand_brings_a_die_funnel_by_funnel_towards_its_goal_and_the_others_stay() -> None:
     assert all(_nearest_to_goal("tilt", jitter) <= 1.5 for jitter in (None, 1))
+
+
+def test_the_tilt_hand_makes_no_stroke_the_world_would_refuse(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stroke about a line far out jolts the plate beyond a hand (Coulomb, seed 1, stopped on one): the hand
+    takes the next best it can make, and shakes when it can make none."""
+    from pyramid.agents import plate_hands
+
+    world = World()
+    world.place(0, (3, 3, 2))
+    world.place(1, (8, 0, 0))
+    world.settle()
+    game, readout = _Goals([0, 1], {0: (5, 2, 1)}), world.readout()
+    world.close()
+    first = make_hand("tilt", np.random.default_rng(0)).act(game, readout, 0.0)
+    refused: list[object] = []
+
+    def refuse_first(action: object, edge: float, dt: float) -> float:
+        if not refused:
+            refused.append(action)
+            raise ValueError("jolts the plate beyond a hand")
+        return 0.0
+
+    monkeypatch.setattr(plate_hands.plate_motion, "check_hand", refuse_first)
+    second = make_hand("tilt", np.random.default_rng(0)).act(game, readout, 0.0)
+    assert isinstance(first, Tilt) and refused == [first]
+    assert isinstance(second, Tilt) and second != first
+
+    def refuse_all(action: object, edge: float, dt: float) -> float:
+        raise ValueError("jolts the plate beyond a hand")
+
+    monkeypatch.setattr(plate_hands.plate_motion, "check_hand", refuse_all)
+    assert isinstance(make_hand("tilt", np.random.default_rng(0)).act(game, readout, 0.0), Shake)
 
 
 def test_a_blowing_hand_brings_a_die_nearer_its_goal_in_most_nudged_starts() -> None:

@@ -25,10 +25,12 @@ from pyramid.agents.plate_aim import (
     outward_of,
     plus,
 )
+from pyramid.dice import EDGE
 from pyramid.geometry import Slot
 from pyramid.perception import Readout
-from pyramid.physics import hands
+from pyramid.physics import hands, plate_motion
 from pyramid.physics.actions import PhysicalAction, Shake, Tilt, Wait
+from pyramid.physics.settings import Physics
 from pyramid.skillgames.plate import TimedPlateGame, funnel_point, ramp_funnels
 from pyramid.skillgames.standing import CaptainFlint
 from pyramid.units import GRAVITY
@@ -129,6 +131,7 @@ class TiltHand(Controller[TimedPlateGame]):
         self.lift_time = lift_time
         self.climb = climb
         self.tries = tries
+        self.time_step = Physics.time_step  # the world's, which checks the hand's strokes (plate_motion.check_hand)
         self.speeds: dict[int, float] = {}
         self.climbs = 0  # failed climbs so far
         self._last: tuple[Stroke, dict[int, Slot]] | None = None
@@ -311,22 +314,29 @@ class TiltHand(Controller[TimedPlateGame]):
             # Jammed (dice on the edges, in each other's way): accept a third more risk.
             self._slack = 1.35
             options = self._options(funnels, goals, tops, wanted, points, set())
-        if not options:
-            if self.climbs >= self.tries:
-                return Wait(1.0)  # the top will not climb: keep the pyramid's base as it stands
-            # Nothing safe brings a die nearer: a shake may unjam the dice.
-            return Shake(0.003, 8.0, 0.3, float(self.rng.uniform(0, 360)))
-        # One die at a time: the one nearest its goal that can be helped, so the hand does not dither.
-        focus = min({o.die for o in options}, key=lambda d: (funnel_steps(funnels[d], goals[d]), d))
-        options = [o for o in options if o.die == focus]
-        top = max(o.score for o in options)
-        best = [o for o in options if o.score >= top - 1e-9]
-        plan = best[int(self.rng.integers(len(best)))]
-        self._last = (plan, dict(funnels))
-        speed = self.climb if plan.climbing else self._speed(plan.die)
-        if not plan.climbing and any(min(a) == 0 for a in plan.aims):
-            speed *= self.edge_brake  # landing in an edge funnel: a hop too far goes over the rim
-        return self.stroke(points[plan.die], plan.azimuth, plan.reach, speed, plan.family)
+        if options:
+            # One die at a time: the one nearest its goal that can be helped, so the hand does not dither.
+            focus = min({o.die for o in options}, key=lambda d: (funnel_steps(funnels[d], goals[d]), d))
+            options = [o for o in options if o.die == focus]
+        while options:
+            top = max(o.score for o in options)
+            best = [o for o in options if o.score >= top - 1e-9]
+            plan = best[int(self.rng.integers(len(best)))]
+            speed = self.climb if plan.climbing else self._speed(plan.die)
+            if not plan.climbing and any(min(a) == 0 for a in plan.aims):
+                speed *= self.edge_brake  # landing in an edge funnel: a hop too far goes over the rim
+            tilt = self.stroke(points[plan.die], plan.azimuth, plan.reach, speed, plan.family)
+            try:
+                plate_motion.check_hand(tilt, EDGE, self.time_step)
+            except ValueError:
+                options.remove(plan)  # the line lies so far out that no hand jolts the plate so: the next best
+                continue
+            self._last = (plan, dict(funnels))
+            return tilt
+        if self.climbs >= self.tries:
+            return Wait(1.0)  # the top will not climb: keep the pyramid's base as it stands
+        # Nothing safe brings a die nearer: a shake may unjam the dice.
+        return Shake(0.003, 8.0, 0.3, float(self.rng.uniform(0, 360)))
 
 
 class FlintHand(Controller[CaptainFlint]):
