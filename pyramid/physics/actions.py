@@ -254,8 +254,12 @@ def _move_plate(world: World, a: Tilt | Shake, rng: np.random.Generator) -> None
         raise ValueError(f"a shake needs non-negative amplitudes and duration and a positive frequency: {a!r}")
     edge, dt = world.physics.edge, world.physics.time_step
     total = plate_motion.duration(a, edge)
-    # Carried with the plate (local physics) only while it moves gently enough that no seated die hops or slides.
-    carry = plate_motion.carries(a, plate_motion.check_hand(a, edge, dt))
+    # Carried with the plate (local physics) only while it moves gently enough that no seated die hops or slides:
+    # throughout, or in the steps away from a jolt.
+    if plate_motion.carries(a, plate_motion.check_hand(a, edge, dt)):
+        carrying = np.ones(_steps(world, total), dtype=bool)
+    else:
+        carrying = plate_motion.carrying_steps(a, edge, dt)
     top: DieId | None = None
     touch = start = np.zeros(3)  # where the finger touches the top die, and the die's centre then (plate frame)
     if isinstance(a, Tilt) and a.press > 0:
@@ -272,7 +276,7 @@ def _move_plate(world: World, a: Tilt | Shake, rng: np.random.Generator) -> None
             t = n * dt + i * h
             now, then = plate_pose_at(a, t, edge), plate_pose_at(a, t + h, edge)
             linear, angular = hands.pose_velocity(now, then, h)
-            world.move_plate(now, linear, angular, parts, carry=carry)
+            world.move_plate(now, linear, angular, parts, carry=bool(carrying[n]))
             if (
                 top is not None
                 and isinstance(a, Tilt)

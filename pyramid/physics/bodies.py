@@ -53,6 +53,7 @@ class Bodies:
     _plate_velocity: tuple[Vector, Vector]
     _plate_moving: bool  # the hand moves the plate: it has a mass (see ``_plate_mass``)
     _plate_moved: bool  # the plate moved since the last hold test: hold nothing
+    _plate_jolted: bool  # the plate moved too hard to carry dice since the last hold test: hold nothing
     _region: Region | None  # local physics: which dice are held still (None: every die is simulated)
     _carriage: Carriage | None  # local physics while the hand moves the plate: the held dice it carries
     _apart: set[DieId]  # held dice that meet neither the plate nor each other (since a carriage; see ``_rejoin``)

@@ -135,8 +135,9 @@ class Handling(Stepping):
         holds up: it rides up onto it (``plate_ride``), and comes down again when the die is gone.
 
         With local physics the held dice seated on the plate ride with it, held in its frame, until their
-        supports cannot take them along (``riding``); with ``carry`` False (a motion that makes dice hop)
-        every die is simulated while the plate moves.
+        supports cannot take them along (``riding``); with ``carry`` False (a step in which the plate makes
+        dice hop) every die is simulated. Once the plate has carried dice in a motion, local physics stays in
+        its frame until the plate stops: dice at rest against it are carried again when ``carry`` is True.
         """
         pose = np.asarray(pose, dtype=float)
         if pose.shape != (7,):
@@ -169,7 +170,13 @@ class Handling(Stepping):
         self._plate_moved |= moving
         carriage = self._carriage
         if carriage is not None and not carry:
-            self.wake()  # not to be carried: every die is simulated
+            # Not to be carried now (the plate jolts): every die is simulated, let go at the velocity it rode with.
+            # Local physics stays in the plate's frame: dice at rest against it are carried again once it is gentle.
+            self._plate_jolted |= moving
+            if region is not None and region.held:
+                self._release(list(region.held))
+                for body in (*self._bodies.values(), *self._plate_bodies):
+                    self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
         elif carriage is not None and region is not None:
             if not moving:
                 self._carry_end()

@@ -280,12 +280,44 @@ def check_hand(action: Tilt | Shake, edge: float, dt: float) -> float:
 # 1.5; a 20-die pyramid tilted 60 degrees towards 180, 15 dice moved against 9).
 CARRY_ACCELERATION = 9.81  # m/s^2, at any corner of the plate
 CARRY_TILT = 30.0  # degrees
+CARRY_AHEAD = 2  # time steps: every die is let go this long before the plate moves harder, and carried again after
 
 
 def carries(action: Tilt | Shake, acceleration: float) -> bool:
     """Whether ``action``, whose plate accelerates at most ``acceleration`` m/s^2, carries the dice seated on it."""
     steepest = max(action.angle, abs(action.preset)) if isinstance(action, Tilt) else 0.0
     return acceleration <= CARRY_ACCELERATION and steepest <= CARRY_TILT
+
+
+def carrying_steps(action: Tilt | Shake, edge: float, dt: float) -> np.ndarray:
+    """For each time step of ``action`` (bool (n,), n its duration in steps of ``dt``): whether the plate may carry
+    the dice seated on it then.
+
+    A step carries when, from ``CARRY_AHEAD`` steps before it to as many after, no corner of the plate
+    accelerates harder than ``CARRY_ACCELERATION`` and the plate tilts no more than ``CARRY_TILT``: the
+    slow lift before a stroke carries, the stroke's jolt and stop do not. A motion gentle throughout
+    carries at every step (``carries``). Sampled as ``peak_motion`` samples, from the plate lying on the
+    table and back to it.
+    """
+    steps = max(1, round(duration(action, edge) / dt))
+    f = shake_frequency(action)
+    parts = max(1, math.ceil(STEPS_PER_PERIOD * f * dt - 1e-9)) if f > 0 else 1
+    h = dt / parts
+    corners = slab_vertices(edge)
+    home = corners + HOME[:3]
+    poses = [plate_pose_at(action, k * h, edge) for k in range(steps * parts + 1)]
+    turns = [geometry.quat_to_matrix(p[3:])[0] for p in poses]
+    points = np.stack([home, *(corners @ m.T + p[:3] for p, m in zip(poses, turns, strict=True)), home])
+    velocity = np.diff(points, axis=0) / h
+    # The hardest corner's acceleration at each sample k * h, k = 0 .. steps * parts.
+    hardest = np.linalg.norm(np.diff(velocity, axis=0) / h, axis=2).max(axis=1)
+    tilt = np.degrees(np.arccos(np.clip([m[2, 2] for m in turns], -1.0, 1.0)))
+    gentle = (hardest <= CARRY_ACCELERATION) & (tilt <= CARRY_TILT)
+    out = np.empty(steps, dtype=bool)
+    for n in range(steps):
+        lo, hi = max(0, (n - CARRY_AHEAD) * parts), min(len(gentle), (n + 1 + CARRY_AHEAD) * parts + 1)
+        out[n] = bool(gentle[lo:hi].all())
+    return out
 
 
 @functools.cache

@@ -209,7 +209,7 @@ class Stepping(Bodies):
         poses, velocities = self._region_motion(dice)
         carriage = self._carriage
         # Carried by the plate, a die rests when it rests against the plate, however the plate moves.
-        moved = carriage is None and (self._plate_moved or self._plate_moving)
+        moved = (carriage is None and (self._plate_moved or self._plate_moving)) or self._plate_jolted
         rested = region.to_hold(dice, poses, velocities, moved)
         if rested and carriage is None:
             # Only a stable rest is held: seated in a slot or lying on a face. A cocked die (leaning on
@@ -224,7 +224,7 @@ class Stepping(Bodies):
             rested = [d for d in rested if reading.dice[d].status is Status.SEATED]
         self._hold(rested)
         region.busy.clear()
-        self._plate_moved = False
+        self._plate_moved = self._plate_jolted = False
 
     def _release(self, dice: Iterable[DieId]) -> None:
         """Simulate the held ``dice`` again, from rest where they stand."""

@@ -66,6 +66,7 @@ class World(Handling):
         self._plate_velocity: tuple[Vector, Vector] = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
         self._plate_moving = False  # the hand moves the plate: it has a mass (see ``_plate_mass``)
         self._plate_moved = False  # the plate moved since the last hold test: hold nothing
+        self._plate_jolted = False  # the plate moved too hard to carry dice since the last hold test: hold nothing
         self._region = Region.for_die(self.physics.edge, self.physics.proportions) if self.physics.local else None
         self._carriage = None
         self._apart: set[DieId] = set()
