@@ -196,3 +196,15 @@ def test_whole_physics_is_one_setting_away() -> None:
     A.perform(world, A.Tilt(0.0, 5.0, ramp=0.1, hold=0.05), np.random.default_rng(0))
     assert world.count_steps() == len(SMALL)
     world.close()
+
+
+def test_only_a_die_close_to_its_slots_centre_rides_the_plate() -> None:
+    edge = Physics().edge
+    slot = (3, 2, 3)
+    centre = g.slot_centre(slot) * edge
+    local = np.tile(riding.IDENTITY, (4, 1))
+    local[:, :3] = centre
+    local[1, 2] += 0.005 * edge  # settled under load: a pyramid's dice lie within 0.002 edges
+    local[2, 2] += 0.05 * edge  # caught part-way into its funnel
+    seated = riding.firmly_seated([slot, slot, slot, None], local, edge)
+    assert seated.tolist() == [True, True, False, False]

@@ -18,6 +18,12 @@ import numpy as np
 from pyramid import geometry
 from pyramid.dice import DieId
 
+# Edges: farthest a seated die's centre may be from its slot's centre to ride the plate, held by its three faces
+# (``slips``). A settled pyramid's dice lie within 0.002 of it (box and hull); after a stroke of the tilt hand,
+# Faraday's dice came to rest against the turning plate part-way into a funnel, 0.04 to 0.14 from it, and would
+# have ridden there on supports they do not have.
+CARRY_SEAT = 0.01
+
 # Degrees: a carried die is let go once the force its supports must give comes this close to the edge of
 # what they can give (the octant of its contact normals widened by the friction angle). A margin for what
 # the test leaves out: the pull of the dice above it, the plate's acceleration changing within a step.
@@ -85,6 +91,16 @@ def relative_velocities(
     out = np.empty(velocities.shape)
     out[:, :3] = (velocities[:, :3] - rigid_velocity(points, frame[:3], linear, angular)) @ rotation
     out[:, 3:] = (velocities[:, 3:] - angular) @ rotation
+    return out
+
+
+def firmly_seated(slots: Sequence[geometry.Slot | None], local: np.ndarray, edge: float) -> np.ndarray:
+    """Which dice (bool (n,)) sit close enough to their ``slots`` to ride the plate: the centre of each pose of
+    ``local`` (n, 7), in the plate's frame, within ``CARRY_SEAT`` edges of its slot's centre (None: no slot)."""
+    out = np.zeros(len(slots), dtype=bool)
+    for n, slot in enumerate(slots):
+        if slot is not None:
+            out[n] = np.linalg.norm(local[n, :3] / edge - geometry.slot_centre(slot)) <= CARRY_SEAT
     return out
 
 

@@ -218,10 +218,8 @@ class Stepping(Bodies):
             rested = [d for d in rested if reading.dice[d].status is not Status.COCKED]
         elif rested:
             # The plate carries only a die seated in a slot: its supports are the lattice's (``riding.slips``).
-            reading = read_poses(
-                rested, self._region_poses(rested), riding.IDENTITY, self.physics.edge, plate=self.plate
-            )
-            rested = [d for d in rested if reading.dice[d].status is Status.SEATED]
+            local = self._region_poses(rested)
+            rested = [d for d, s in zip(rested, self._firmly_seated(rested, local), strict=True) if s]
         self._hold(rested)
         region.busy.clear()
         self._plate_moved = self._plate_jolted = False
@@ -413,8 +411,7 @@ class Stepping(Bodies):
         frame = self._plate_pose.copy()
         held = sorted(region.held)
         poses = self._raw_poses(held)
-        reading = read_poses(held, poses, frame, self.physics.edge, plate=self.plate)
-        seated = [reading.dice[d].status is Status.SEATED for d in held]
+        seated = self._firmly_seated(held, riding.relative(frame, poses))
         self._release([d for d, s in zip(held, seated, strict=True) if not s])
         rows = np.flatnonzero(seated)
         carriage = Carriage([], [], np.zeros((0, 7)), np.zeros(0), frame)
@@ -431,6 +428,13 @@ class Stepping(Bodies):
         self._carry_more([held[n] for n in rows], riding.relative(frame, poses[rows]))
         region.reframe(lambda p: riding.relative(frame, p))
         self._asleep = False
+
+    def _firmly_seated(self, dice: Sequence[DieId], local: np.ndarray) -> np.ndarray:
+        """Which of ``dice`` (bool (n,)), at poses ``local`` (n, 7) in the plate's frame, sit in a slot closely
+        enough to ride the plate (``riding.firmly_seated``)."""
+        reading = read_poses(list(dice), local, riding.IDENTITY, self.physics.edge, plate=self.plate)
+        slots = [reading.dice[d].slot if reading.dice[d].status is Status.SEATED else None for d in dice]
+        return riding.firmly_seated(slots, local, self.physics.edge)
 
     def _carry_more(self, dice: Sequence[DieId], local: np.ndarray) -> None:
         """The plate carries ``dice`` too: seated, at poses ``local`` (n, 7) in its frame."""
