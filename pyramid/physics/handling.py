@@ -136,8 +136,8 @@ class Handling(Stepping):
 
         With local physics the held dice seated on the plate ride with it, held in its frame, until their
         supports cannot take them along (``riding``); with ``carry`` False (a step in which the plate makes
-        dice hop) every die is simulated. Once the plate has carried dice in a motion, local physics stays in
-        its frame until the plate stops: dice at rest against it are carried again when ``carry`` is True.
+        dice hop) every die is simulated. Once the hand moves the plate, local physics stays in its frame until
+        the plate stops: dice at rest against it are carried (again) in the steps with ``carry`` True.
         """
         pose = np.asarray(pose, dtype=float)
         if pose.shape != (7,):
@@ -148,9 +148,15 @@ class Handling(Stepping):
         dt = self.physics.time_step / parts  # the step that follows (see ``substep``)
         region = self._region
         hand = bool(np.any(np.asarray(linear) != 0) or np.any(np.asarray(angular) != 0))
-        if carry and region is not None and region.held and self._carriage is None and hand:
-            # The hand starts to move the plate: the held dice seated on it ride with it (``_carry_begin``).
-            self._carry_begin()
+        if region is not None and self._carriage is None and hand:
+            if carry and region.held:
+                # The hand starts to move the plate: the held dice seated on it ride with it (``_carry_begin``).
+                self._carry_begin()
+            elif not carry:
+                # It jolts the plate at once: every die is simulated, in the plate's frame, so that those at rest
+                # against it once it moves gently again ride it from then on.
+                self.wake()
+                self._carry_begin()
         before = self._plate_pose
         # Resting on a die beneath it, the plate comes down no faster than it would fall on its own.
         ride = max(0.0, self._ride - PLATE_SETTLE_SPEED * dt)
@@ -170,8 +176,9 @@ class Handling(Stepping):
         self._plate_moved |= moving
         carriage = self._carriage
         if carriage is not None and not carry:
-            # Not to be carried now (the plate jolts): every die is simulated, let go at the velocity it rode with.
-            # Local physics stays in the plate's frame: dice at rest against it are carried again once it is gentle.
+            # Not to be carried now (the plate jolts): every die is simulated, let go at the velocity it rode with
+            # (``carrying_steps`` lets none ride before a jolt). Local physics stays in the plate's frame: dice at
+            # rest against it are carried again once it moves gently.
             self._plate_jolted |= moving
             if region is not None and region.held:
                 self._release(list(region.held))

@@ -328,9 +328,13 @@ class Stepping(Bodies):
 
         Raises NotAtRestError on a timeout unless ``raise_on_timeout`` is False. At rest, every die is
         put to sleep (``Physics.sleep_after_settle``) so that an idle world costs nothing.
+
+        A world that moved since it was last at rest takes at least one window, even if local physics
+        holds every die by then (it costs no engine step): rest is seen over a window, as with whole
+        physics, so that a game's clock runs alike with both. Nothing moved: at rest at once.
         """
         start = self.time
-        if self._asleep or not self._bodies:
+        if not self._bodies or (self._asleep and self._at_rest):
             self._at_rest = True
             return SettleReport(True, 0.0)
         dice = list(self._bodies)
