@@ -255,7 +255,7 @@ def _move_plate(world: World, a: Tilt | Shake, rng: np.random.Generator) -> None
     edge, dt = world.physics.edge, world.physics.time_step
     total = plate_motion.duration(a, edge)
     # Carried with the plate (local physics) only while it moves gently enough that no seated die hops or slides:
-    # throughout, or in the steps away from a jolt.
+    # throughout, or once a jolt is over (``carrying_steps``).
     if plate_motion.carries(a, plate_motion.check_hand(a, edge, dt)):
         carrying = np.ones(_steps(world, total), dtype=bool)
     else:
