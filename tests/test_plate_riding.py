@@ -124,7 +124,11 @@ def test_after_a_strokes_stop_the_dice_at_rest_against_the_plate_ride_it_again_a
         for local in (True, False):
             world = small_pyramid(Physics(local=local, jitter=seed))
             simulated: list[int] = []
-            stop = world.observe(world.physics.time_step, lambda w=world: simulated.append(len(w.simulated)))
+
+            def count(w: World = world, seen: list[int] = simulated) -> None:
+                seen.append(len(w.simulated))
+
+            stop = world.observe(world.physics.time_step, count)
             A.perform(world, stroke, np.random.default_rng(0))
             stop()
             world.settle(raise_on_timeout=False)
