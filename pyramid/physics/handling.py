@@ -181,9 +181,7 @@ class Handling(Stepping):
             # rest against it are carried again once it moves gently.
             self._plate_jolted |= moving
             if region is not None and region.held:
-                self._release(list(region.held))
-                for body in (*self._bodies.values(), *self._plate_bodies):
-                    self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
+                self._simulate_all()
         elif carriage is not None and region is not None:
             if not moving:
                 self._carry_end()

@@ -236,15 +236,23 @@ def peak_motion(action: Tilt | Shake, edge: float, dt: float) -> tuple[float, fl
     """
     f = shake_frequency(action)
     h = min(dt, 1 / (STEPS_PER_PERIOD * f)) if f > 0 else dt
-    n = max(1, round(duration(action, edge) / h))
+    _, velocity, hardest = _corner_track(action, edge, h, max(1, round(duration(action, edge) / h)))
+    return float(np.linalg.norm(velocity, axis=2).max()), float(hardest.max())
+
+
+def _corner_track(
+    action: Tilt | Shake, edge: float, h: float, n: int
+) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+    """The plate's turn (3x3) at each sample k * h, k = 0 .. ``n``; its corners' velocities between samples,
+    (n + 2, 6, 3), from the plate lying on the table and back to it (a motion that starts or ends elsewhere
+    jumps); and the hardest corner's acceleration at each sample (n + 1,)."""
     corners = slab_vertices(edge)
-    # From the plate lying on the table, and back to it: a motion that starts or ends elsewhere jumps.
     home = corners + HOME[:3]
-    points = np.stack([home, *(_corner_points(action, k * h, edge, corners) for k in range(n + 1)), home])
+    poses = [plate_pose_at(action, k * h, edge) for k in range(n + 1)]
+    turns = [geometry.quat_to_matrix(p[3:])[0] for p in poses]
+    points = np.stack([home, *(corners @ m.T + p[:3] for p, m in zip(poses, turns, strict=True)), home])
     velocity = np.diff(points, axis=0) / h
-    speed = float(np.linalg.norm(velocity, axis=2).max())
-    acceleration = float(np.linalg.norm(np.diff(velocity, axis=0) / h, axis=2).max())
-    return speed, acceleration
+    return turns, velocity, np.linalg.norm(np.diff(velocity, axis=0) / h, axis=2).max(axis=1)
 
 
 def check_hand(action: Tilt | Shake, edge: float, dt: float) -> float:
@@ -306,15 +314,7 @@ def carrying_steps(action: Tilt | Shake, edge: float, dt: float) -> np.ndarray:
     steps = max(1, round(duration(action, edge) / dt))
     f = shake_frequency(action)
     parts = max(1, math.ceil(STEPS_PER_PERIOD * f * dt - 1e-9)) if f > 0 else 1
-    h = dt / parts
-    corners = slab_vertices(edge)
-    home = corners + HOME[:3]
-    poses = [plate_pose_at(action, k * h, edge) for k in range(steps * parts + 1)]
-    turns = [geometry.quat_to_matrix(p[3:])[0] for p in poses]
-    points = np.stack([home, *(corners @ m.T + p[:3] for p, m in zip(poses, turns, strict=True)), home])
-    velocity = np.diff(points, axis=0) / h
-    # The hardest corner's acceleration at each sample k * h, k = 0 .. steps * parts.
-    hardest = np.linalg.norm(np.diff(velocity, axis=0) / h, axis=2).max(axis=1)
+    turns, _, hardest = _corner_track(action, edge, dt / parts, steps * parts)
     tilt = np.degrees(np.arccos(np.clip([m[2, 2] for m in turns], -1.0, 1.0)))
     gentle = (hardest <= CARRY_ACCELERATION) & (tilt <= CARRY_TILT)
     ahead = round(CARRY_AHEAD / dt)

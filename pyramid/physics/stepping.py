@@ -368,6 +368,10 @@ class Stepping(Bodies):
     def wake(self) -> None:
         """Wake every die (with local physics: simulate every die)."""
         self._carry_end()
+        self._simulate_all()
+
+    def _simulate_all(self) -> None:
+        """Every held die simulated again (a carried one at the velocity it rode with), every body awake."""
         if self._region is not None:
             self._release(list(self._region.held))
         for body in (*self._bodies.values(), *self._plate_bodies):
