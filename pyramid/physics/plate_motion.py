@@ -124,6 +124,23 @@ class Shake:
 
 def plate_pose_at(action: Tilt | Shake, t: float, edge: float) -> np.ndarray:
     """The plate's pose (7,) ``t`` seconds into a tilt or shake."""
+    return _pose_at(action, t, edge).copy()
+
+
+# A plate action's poses are asked for again and again: by ``check_hand`` and ``carrying_steps`` at every
+# step before it runs, then by each step for its sub-steps (``parts_needed``) and its motion. The same action
+# at the same time gives the same pose, so each is computed once (a 30-degree stroke of 2 s: 400 steps).
+POSES_KEPT = 8192
+
+
+@functools.lru_cache(maxsize=POSES_KEPT)
+def _pose_at(action: Tilt | Shake, t: float, edge: float) -> np.ndarray:
+    pose = _compute_pose(action, t, edge)
+    pose.flags.writeable = False
+    return pose
+
+
+def _compute_pose(action: Tilt | Shake, t: float, edge: float) -> np.ndarray:
     if isinstance(action, Tilt):
         a = action
         downhill = hands.unit(a.direction)

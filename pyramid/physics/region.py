@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pyramid.dice import DieId
-from pyramid.geometry import lengths, quat_to_matrix
+from pyramid.geometry import cross_rows, lengths, quat_to_matrix
 from pyramid.tolerances import TOL
 
 HOLD_WINDOW = 0.1  # s: how often resting dice are held again (the settle test scaled to this window)
@@ -280,7 +280,7 @@ def shift_and_turn(before: np.ndarray, after: np.ndarray, edge: float) -> tuple[
     # The turn between the orientations: the angle of after * conj(before), 2 atan2(|vector|, |scalar|)
     # (exact for small angles, where 2 acos of the dot product loses its digits).
     p, q = after[:, 3:], before[:, 3:] * _CONJUGATE
-    vector = p[:, 3:4] * q[:, :3] + q[:, 3:4] * p[:, :3] + _cross(p[:, :3], q[:, :3])
+    vector = p[:, 3:4] * q[:, :3] + q[:, 3:4] * p[:, :3] + cross_rows(p[:, :3], q[:, :3])
     scalar = p[:, 3] * q[:, 3] - np.einsum("ij,ij->i", p[:, :3], q[:, :3])
     turn = np.degrees(2 * np.arctan2(lengths(vector), np.abs(scalar)))
     return shift, turn
@@ -289,10 +289,3 @@ def shift_and_turn(before: np.ndarray, after: np.ndarray, edge: float) -> tuple[
 _CONJUGATE = np.array([-1.0, -1.0, -1.0, 1.0])
 
 
-def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Cross products of rows (n, 3): ``np.cross(a, b)`` bit for bit (each product rounded, then the difference)."""
-    out = np.empty(a.shape)
-    out[:, 0] = a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1]
-    out[:, 1] = a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2]
-    out[:, 2] = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
-    return out

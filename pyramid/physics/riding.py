@@ -80,7 +80,7 @@ IDENTITY = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0])  # the pose of a frame 
 def rigid_velocity(points: np.ndarray, origin: np.ndarray, linear: np.ndarray, angular: np.ndarray) -> np.ndarray:
     """Velocities (n, 3) of ``points`` (n, 3) fixed to a body whose ``origin`` (3,) moves at ``linear``, turning at
     ``angular``."""
-    return linear + np.cross(angular, points - origin)
+    return linear + geometry.cross_rows(angular, points - origin)
 
 
 def relative_velocities(
