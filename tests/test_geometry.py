@@ -139,3 +139,27 @@ def test_what_is_not_a_slot_is_refused_by_name() -> None:
         g.exposed_faces([(9, 0, 0)])
     with pytest.raises(ValueError, match="a pyramid has 1, 4, 10"):
         g.small_pyramid_apexes(7)
+
+
+def test_one_quaternions_matrix_is_the_batchs_bit_for_bit() -> None:
+    """The written-out matrix of one quaternion equals the batched one to the bit (a tilted plate's run depends on it)."""
+    rng = np.random.default_rng(0)
+    quats = rng.normal(size=(2000, 4))
+    quats[:100, 2] = 0.0
+    quats[100:200, :2] = -0.0
+    quats[200] = [0.0, 0.0, 0.0, 1.0]
+    quats /= np.linalg.norm(quats, axis=1)[:, None]
+    batch = g.quat_to_matrix(quats)
+    for n, q in enumerate(quats):
+        assert g.quat_to_matrix(q).tobytes() == batch[n : n + 1].tobytes(), q
+    assert np.allclose(batch @ batch.transpose(0, 2, 1), np.eye(3), atol=1e-12)
+
+
+def test_cross_rows_is_numpys_cross_bit_for_bit() -> None:
+    rng = np.random.default_rng(1)
+    a, b = rng.normal(size=(500, 3)), rng.normal(size=(500, 3))
+    a[:20] = 0.0
+    b[20:40, 1] = -0.0
+    assert g.cross_rows(a, b).tobytes() == np.cross(a, b).tobytes()
+    for one in (a[0], a[30], a[300]):
+        assert g.cross_rows(one, b).tobytes() == np.cross(one, b).tobytes()
