@@ -142,7 +142,7 @@ def test_what_is_not_a_slot_is_refused_by_name() -> None:
 
 
 def test_one_quaternions_matrix_is_the_batchs_bit_for_bit() -> None:
-    """The written-out matrix of one quaternion equals the batched one to the bit (a tilted plate's run depends on it)."""
+    """One quaternion's written-out matrix is the batched one to the bit (a tilted plate's run depends on it)."""
     rng = np.random.default_rng(0)
     quats = rng.normal(size=(2000, 4))
     quats[:100, 2] = 0.0
