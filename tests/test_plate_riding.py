@@ -209,3 +209,18 @@ def test_only_a_die_close_to_its_slots_centre_rides_the_plate() -> None:
     local[2, 2] += 0.05 * edge  # caught part-way into its funnel
     seated = riding.firmly_seated([slot, slot, slot, None], local, edge)
     assert seated.tolist() == [True, True, False, False]
+
+
+def test_one_rows_quaternion_product_is_the_batchs_bit_for_bit() -> None:
+    """The plate's frame is turned one row at a time: that path must give the batched path's bits."""
+    rng = np.random.default_rng(3)
+    ps, qs = rng.normal(size=(50, 4)), rng.normal(size=(40, 4))
+    qs[:5, 1] = 0.0
+    ps[:5, 2] = -0.0
+    for p in ps:
+        batch = riding.quat_product(p, qs)
+        for n in range(len(qs)):
+            assert riding.quat_product(p, qs[n : n + 1]).tobytes() == batch[n : n + 1].tobytes()
+    # The product composes turns: a turn times its conjugate is no turn.
+    q = qs[7] / np.linalg.norm(qs[7])
+    assert np.allclose(riding.quat_product(q, (q * [-1, -1, -1, 1])[None, :])[0], [0, 0, 0, 1], atol=1e-15)

@@ -64,6 +64,19 @@ def advanced(frame: np.ndarray, linear: np.ndarray, angular: np.ndarray, h: floa
 def quat_product(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """The quaternion products p q (n, 4), (x, y, z, w), of one ``p`` (4,) and each row of ``q`` (n, 4)."""
     px, py, pz, pw = p
+    if len(q) == 1:
+        # One row (the plate's frame turned a step): the same sums in Python floats, in a sixth of the time.
+        qx, qy, qz, qw = q[0].tolist()
+        return np.array(
+            [
+                [
+                    pw * qx + px * qw + py * qz - pz * qy,
+                    pw * qy - px * qz + py * qw + pz * qx,
+                    pw * qz + px * qy - py * qx + pz * qw,
+                    pw * qw - px * qx - py * qy - pz * qz,
+                ]
+            ]
+        )
     qx, qy, qz, qw = q[:, 0], q[:, 1], q[:, 2], q[:, 3]
     out = np.empty(q.shape)
     out[:, 0] = pw * qx + px * qw + py * qz - pz * qy
