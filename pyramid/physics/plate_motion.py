@@ -257,19 +257,23 @@ def peak_motion(action: Tilt | Shake, edge: float, dt: float) -> tuple[float, fl
     return float(np.linalg.norm(velocity, axis=2).max()), float(hardest.max())
 
 
+@functools.lru_cache(maxsize=4)  # ``check_hand`` and ``carrying_steps`` sample a tilt alike: once for both
 def _corner_track(
     action: Tilt | Shake, edge: float, h: float, n: int
 ) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
     """The plate's turn (3x3) at each sample k * h, k = 0 .. ``n``; its corners' velocities between samples,
     (n + 2, 6, 3), from the plate lying on the table and back to it (a motion that starts or ends elsewhere
-    jumps); and the hardest corner's acceleration at each sample (n + 1,)."""
+    jumps); and the hardest corner's acceleration at each sample (n + 1,). Shared: read only."""
     corners = slab_vertices(edge)
     home = corners + HOME[:3]
     poses = [plate_pose_at(action, k * h, edge) for k in range(n + 1)]
     turns = [geometry.quat_to_matrix(p[3:])[0] for p in poses]
     points = np.stack([home, *(corners @ m.T + p[:3] for p, m in zip(poses, turns, strict=True)), home])
     velocity = np.diff(points, axis=0) / h
-    return turns, velocity, np.linalg.norm(np.diff(velocity, axis=0) / h, axis=2).max(axis=1)
+    hardest = np.linalg.norm(np.diff(velocity, axis=0) / h, axis=2).max(axis=1)
+    for array in (*turns, velocity, hardest):
+        array.flags.writeable = False
+    return turns, velocity, hardest
 
 
 def check_hand(action: Tilt | Shake, edge: float, dt: float) -> float:
