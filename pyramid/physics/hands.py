@@ -173,14 +173,15 @@ def turned_plate_pose(
 def lowest_point(downhill: np.ndarray, angle: float, pivot: np.ndarray, edge: float) -> float:
     """Height (metres) of the plate's lowest point when turned by ``angle`` about the line through ``pivot``."""
     _, rot = line_rotation(downhill, angle)
-    vertices = _slab_vertices(edge)
+    vertices = slab_vertices(edge)
     p = np.asarray(pivot, dtype=float)
     return float(((vertices - p) @ rot.T + p)[:, 2].min())
 
 
 @functools.cache
-def _slab_vertices(edge: float) -> np.ndarray:
-    """The plate's slab vertices (6, 3), metres (``geometry.slab_prism``): read only."""
+def slab_vertices(edge: float) -> np.ndarray:
+    """The six corners (6, 3) of the plate's slab, metres, in the plate's frame (``geometry.slab_prism``): read
+    only."""
     vertices = geometry.slab_prism()[0] * edge
     vertices.flags.writeable = False
     return vertices

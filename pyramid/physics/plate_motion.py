@@ -234,7 +234,7 @@ def parts_needed(action: Tilt | Shake, t: float, dt: float, edge: float) -> int:
     more than ``PLATE_STEP`` edges in one: a die the plate meets is met, not jumped into.
     """
     by_frequency = math.ceil(STEPS_PER_PERIOD * shake_frequency(action) * dt - 1e-9)
-    corners = slab_vertices(edge)
+    corners = hands.slab_vertices(edge)
     a, b = (_corner_points(action, time, edge, corners) for time in (t, t + dt))
     by_distance = math.ceil(float(np.linalg.norm(b - a, axis=1).max()) / (PLATE_STEP * edge) - 1e-9)
     return max(1, by_frequency, by_distance)
@@ -264,7 +264,7 @@ def _corner_track(
     """The plate's turn (3x3) at each sample k * h, k = 0 .. ``n``; its corners' velocities between samples,
     (n + 2, 6, 3), from the plate lying on the table and back to it (a motion that starts or ends elsewhere
     jumps); and the hardest corner's acceleration at each sample (n + 1,). Shared: read only."""
-    corners = slab_vertices(edge)
+    corners = hands.slab_vertices(edge)
     home = corners + HOME[:3]
     poses = [plate_pose_at(action, k * h, edge) for k in range(n + 1)]
     turns = [geometry.quat_to_matrix(p[3:])[0] for p in poses]
@@ -348,7 +348,3 @@ def carrying_steps(action: Tilt | Shake, edge: float, dt: float) -> np.ndarray:
     return out
 
 
-@functools.cache
-def slab_vertices(edge: float) -> np.ndarray:
-    """The six corners (6, 3) of the plate's slab, metres, in the plate's frame."""
-    return geometry.slab_prism()[0] * edge

@@ -20,7 +20,7 @@ from pyramid.agents import Controller
 from pyramid.agents.seats import make_hand
 from pyramid.perception import Readout
 from pyramid.physics.actions import Blow, PhysicalAction
-from pyramid.physics.plate_motion import slab_vertices
+from pyramid.physics.hands import slab_vertices
 from pyramid.physics.tables import next_free
 from pyramid.physics.world import World
 from pyramid.play import Match
