@@ -124,13 +124,23 @@ def slips(support: np.ndarray, friction: float | np.ndarray, margin: float = SLI
     friction ``friction`` lets each lean by its angle, so a force within that angle of the octant is
     given. The test lets go ``margin`` degrees sooner. ``friction`` is one value or one per force (n,).
     """
+    return _outside(support, slip_cosine(friction, margin))
+
+
+def slip_cosine(friction: float | np.ndarray, margin: float = SLIP_MARGIN) -> np.ndarray:
+    """The cosine of the widest angle from the octant of the normals that supports of ``friction`` give (``slips``)."""
+    limit = np.maximum(0.0, np.arctan(friction) - math.radians(margin))
+    return np.cos(limit)
+
+
+def _outside(support: np.ndarray, cosine_limit: np.ndarray) -> np.ndarray:
+    """``slips`` with the cosine of each limit given (``slip_cosine``)."""
     cube = support @ geometry.CUBE_TO_PLATE
     # The nearest direction the bare normals give: the force with its negative cube components dropped.
     nearest = np.maximum(cube, 0.0)
     norms = geometry.lengths(cube) * geometry.lengths(nearest)
     cosine = np.where(norms > 0, np.einsum("ij,ij->i", cube, nearest) / np.where(norms > 0, norms, 1.0), -1.0)
-    limit = np.maximum(0.0, np.arctan(friction) - math.radians(margin))
-    return cosine < np.cos(limit)
+    return cosine < cosine_limit
 
 
 # Collision groups while the plate carries dice: a carried die meets only the simulated dice (never another
@@ -157,6 +167,7 @@ class Carriage:
     points: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     reach: np.ndarray = field(default_factory=lambda: np.zeros(0))
     _index: dict[DieId, int] = field(default_factory=dict, repr=False)
+    _cosine: np.ndarray | None = field(default=None, repr=False)  # ``slip_cosine`` of ``friction``, once asked for
 
     def __post_init__(self) -> None:
         self._index = {d: n for n, d in enumerate(self.dice)}
@@ -174,6 +185,7 @@ class Carriage:
         self.bodies = self.bodies + bodies
         self.local = np.vstack([self.local, local])
         self.friction = np.concatenate([self.friction, friction])
+        self._cosine = None
         self._index = {d: n for n, d in enumerate(self.dice)}
 
     def watch(self, points: np.ndarray, reach: np.ndarray) -> None:
@@ -196,6 +208,7 @@ class Carriage:
         self.bodies = [self.bodies[n] for n in keep]
         self.local = self.local[keep].reshape(-1, 7)
         self.friction = self.friction[keep]
+        self._cosine = None
         self.awake = {renumber[n] for n in self.awake if n in renumber}
         self._index = {d: n for n, d in enumerate(self.dice)}
 
@@ -210,10 +223,15 @@ class Carriage:
         """
         if not self.dice:
             return []
-        points = compose(plate, self.local)[:, :3]
-        before = rigid_velocity(points, plate[:3], self.linear, self.angular)
-        after = rigid_velocity(points, plate[:3], linear, angular)
         rotation = geometry.quat_to_matrix(plate[3:])[0]
+        # Each die's centre from the plate's origin (as ``compose`` places it, then ``rigid_velocity`` takes it).
+        arm = (self.local[:, :3] @ rotation.T + plate[:3]) - plate[:3]
+        before = self.linear + geometry.cross_rows(self.angular, arm)
+        after = linear + geometry.cross_rows(angular, arm)
         support = ((after - before) / h - gravity) @ rotation
-        slip = slips(support, self.friction)
-        return [d for d, s in zip(self.dice, slip, strict=True) if s]
+        if self._cosine is None:
+            self._cosine = slip_cosine(self.friction)
+        slip = _outside(support, self._cosine)
+        if not slip.any():
+            return []
+        return [d for d, s in zip(self.dice, slip.tolist(), strict=True) if s]

@@ -28,6 +28,14 @@ from pyramid.physics.riding import Carriage
 from pyramid.tolerances import TOL
 
 
+# What a step with no die simulated leaves: no points nor reaches for carried dice to be touched from, no motion.
+_NO_POINTS = np.zeros((0, 3))
+_NO_REACH = np.zeros(0)
+_NO_MOTION = np.zeros((0, 6))
+for _empty in (_NO_POINTS, _NO_REACH, _NO_MOTION):
+    _empty.flags.writeable = False
+
+
 @dataclass(frozen=True)
 class SettleReport:
     """How a call to ``World.settle`` ended."""
@@ -165,9 +173,16 @@ class Stepping(Bodies):
         self._plate_velocity = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
         # Held dice do not move: only the simulated ones need checking.
         dice = self._simulated()
-        poses, velocities = self._engine_poses(dice), self._engine_velocities(dice)
         self._stepped[0] += len(dice)
         self._stepped[1] += 1
+        if not dice and carriage is not None and self._region is not None:
+            # Every die carried (most steps of a plate action): nothing to read or check, only the frame moves on.
+            carriage.frame = riding.advanced(self._plate_pose, carriage.linear, carriage.angular, h)
+            carriage.points, carriage.reach = _NO_POINTS, _NO_REACH
+            self._before = (dice, _NO_MOTION)
+            self._asleep = False
+            return
+        poses, velocities = self._engine_poses(dice), self._engine_velocities(dice)
         check_state(dice, poses, velocities, h, self.physics, self._plate_or_none(), self.time, self._before)
         self._before = (dice, velocities)
         if self._region is not None:
