@@ -268,14 +268,14 @@ def _move_plate(world: World, a: Tilt | Shake, rng: np.random.Generator) -> None
             n = int(np.argmax(poses[:, 2]))
             top, touch = dice[n], _touch(world, dice[n])
             start = geometry.in_plate_frame(poses[n, :3], world.plate_pose)
+    track = plate_motion.track(a, edge)
     for n in range(_steps(world, total)):
         # A fast plate is moved in sub-steps: no point of it jumps further than a die can follow.
-        parts = plate_motion.parts_needed(a, n * dt, dt, edge)
+        parts = track.parts(n * dt, dt)
         h = dt / parts
         for i in range(parts):
             t = n * dt + i * h
-            now, then = plate_pose_at(a, t, edge), plate_pose_at(a, t + h, edge)
-            linear, angular = hands.pose_velocity(now, then, h)
+            now, linear, angular = track.motion(t, h)
             world.move_plate(now, linear, angular, parts, carry=bool(carrying[n]))
             if (
                 top is not None

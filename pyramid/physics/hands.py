@@ -144,16 +144,25 @@ def rise_profile(u: float, accelerate: float) -> float:
 def line_rotation(downhill: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
     """Quaternion (4,) and matrix (3, 3) of a turn by ``angle`` radians about a horizontal line square to ``downhill``.
 
-    A positive angle lowers the side towards ``downhill``.
+    A positive angle lowers the side towards ``downhill``. Read only: kept for the next call, as a tilt's pose
+    asks for the same turn twice (its lowest point, then the pose).
     """
-    d = np.array([downhill[0], downhill[1], 0.0])
+    return _line_rotation(float(downhill[0]), float(downhill[1]), float(angle))
+
+
+@functools.lru_cache(maxsize=16)
+def _line_rotation(x: float, y: float, angle: float) -> tuple[np.ndarray, np.ndarray]:
+    d = np.array([x, y, 0.0])
     d /= np.linalg.norm(d)
     # np.cross((0, 0, 1), d) written out, the same products and differences (np.cross takes 50 us a call,
     # and a tilt asks for this twice a step): the up axis turned to the line square to d.
     dx, dy = float(d[0]), float(d[1])
     axis = np.array([0.0 * 0.0 - 1.0 * dy, 1.0 * dx - 0.0 * 0.0, 0.0 * dy - 0.0 * dx])
     quat = axis_angle_quat(axis, angle)
-    return quat, geometry.quat_to_matrix(quat)[0]
+    rotation = geometry.quat_to_matrix(quat)[0]
+    for array in (quat, rotation):
+        array.flags.writeable = False
+    return quat, rotation
 
 
 def turned_plate_pose(
@@ -187,11 +196,17 @@ def slab_vertices(edge: float) -> np.ndarray:
     return vertices
 
 
-def pose_velocity(before: np.ndarray, after: np.ndarray, dt: float) -> tuple[np.ndarray, np.ndarray]:
-    """Linear (3,) and angular (3,) velocity of a body moving from pose ``before`` to ``after`` in ``dt``."""
+def pose_velocity(
+    before: np.ndarray, after: np.ndarray, dt: float, turns: tuple[np.ndarray, np.ndarray] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Linear (3,) and angular (3,) velocity of a body moving from pose ``before`` to ``after`` in ``dt``.
+
+    ``turns``: the two poses' rotations (3, 3), where they are known (``geometry.quat_to_matrix`` of each).
+    """
     linear = (after[:3] - before[:3]) / dt
-    rb = geometry.quat_to_matrix(before[3:])[0]
-    ra = geometry.quat_to_matrix(after[3:])[0]
+    if turns is None:
+        turns = geometry.quat_to_matrix(before[3:])[0], geometry.quat_to_matrix(after[3:])[0]
+    rb, ra = turns
     # The small rotation ra rb^T as a rotation vector, from its skew-symmetric part (written out: the
     # plate's velocity from scipy's Rotation.as_rotvec differs in the last bits, and so would a tilt).
     d = ra @ rb.T

@@ -124,27 +124,63 @@ class Shake:
 
 def plate_pose_at(action: Tilt | Shake, t: float, edge: float) -> np.ndarray:
     """The plate's pose (7,) ``t`` seconds into a tilt or shake."""
-    return _pose_at(action, t, edge).copy()
+    return track(action, edge).frame(t)[0].copy()
 
 
-# A plate action's poses are asked for again and again: by ``check_hand`` and ``carrying_steps`` at every
-# step before it runs, then by each step for its sub-steps (``parts_needed``) and its motion. The same action
-# at the same time gives the same pose, so each is computed once (a 30-degree stroke of 2 s: 400 steps).
-POSES_KEPT = 8192
+@functools.lru_cache(maxsize=8)
+def track(action: Tilt | Shake, edge: float) -> PlateTrack:
+    """The plate's track through ``action``: one per action (and edge), the last few kept."""
+    return PlateTrack(action, edge)
 
 
-@functools.lru_cache(maxsize=POSES_KEPT)
-def _pose_at(action: Tilt | Shake, t: float, edge: float) -> np.ndarray:
-    pose = _compute_pose(action, t, edge)
-    pose.flags.writeable = False
-    return pose
+class PlateTrack:
+    """Where the plate is moment by moment during one tilt or shake, each moment reckoned once.
+
+    A plate action's poses are asked for again and again: by ``check_hand`` and ``carrying_steps`` at every
+    step before it runs, then by each step for its sub-steps (``parts``) and its motion (``motion``). The same
+    moment gives the same pose, so each one's pose (7,), turn (3, 3) and slab corners in the world (6, 3) are
+    kept, read only, by time (a 30-degree stroke of 2 s: 400 steps).
+    """
+
+    def __init__(self, action: Tilt | Shake, edge: float) -> None:
+        self.action, self.edge = action, edge
+        self._frames: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._lift = tilt_lift(action, edge) if isinstance(action, Tilt) else 0.0
+        self._by_frequency = STEPS_PER_PERIOD * shake_frequency(action)
+
+    def frame(self, t: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The plate's pose (7,), its turn (3, 3) and its slab's corners in the world (6, 3), ``t`` s in: read only."""
+        frame = self._frames.get(t)
+        if frame is None:
+            pose = _compute_pose(self.action, t, self.edge, self._lift)
+            turn = geometry.quat_to_matrix(pose[3:])[0]
+            corners = hands.slab_vertices(self.edge) @ turn.T + pose[:3]
+            for array in (pose, turn, corners):
+                array.flags.writeable = False
+            frame = self._frames[t] = (pose, turn, corners)
+        return frame
+
+    def motion(self, t: float, h: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The plate's pose (7,) ``t`` s in (read only), and its velocity (3,) and turning (3,) over the next ``h`` s
+        (``hands.pose_velocity``)."""
+        now, turn, _ = self.frame(t)
+        then, next_turn, _ = self.frame(t + h)
+        return (now, *hands.pose_velocity(now, then, h, (turn, next_turn)))
+
+    def parts(self, t: float, dt: float) -> int:
+        """Into how many sub-steps the world splits the time step from ``t`` (``parts_needed``)."""
+        by_frequency = math.ceil(self._by_frequency * dt - 1e-9)
+        a, b = self.frame(t)[2], self.frame(t + dt)[2]
+        by_distance = math.ceil(float(np.linalg.norm(b - a, axis=1).max()) / (PLATE_STEP * self.edge) - 1e-9)
+        return max(1, by_frequency, by_distance)
 
 
-def _compute_pose(action: Tilt | Shake, t: float, edge: float) -> np.ndarray:
+def _compute_pose(action: Tilt | Shake, t: float, edge: float, lift: float) -> np.ndarray:
+    """The plate's pose (7,) ``t`` s into ``action``; ``lift``: the tilt's (``tilt_lift``)."""
     if isinstance(action, Tilt):
         a = action
         downhill = hands.unit(a.direction)
-        angle, up, held = _tilt_state(a, t, edge)
+        angle, up, held = _tilt_state(a, t, edge, downhill, lift)
         # The shake runs while the angle is held, faded in and out over a quarter period.
         quarter = 4 * a.frequency
         fade = min(hands.smooth_step(held * quarter), hands.smooth_step((a.hold - held) * quarter))
@@ -160,15 +196,15 @@ def _compute_pose(action: Tilt | Shake, t: float, edge: float) -> np.ndarray:
     return np.concatenate([offset, HOME[3:]])
 
 
-def _tilt_state(a: Tilt, t: float, edge: float) -> tuple[float, float, float]:
-    """Angle (radians), lift (metres) and time since the angle was reached (s), ``t`` seconds into a tilt.
+def _tilt_state(a: Tilt, t: float, edge: float, downhill: np.ndarray, lift: float) -> tuple[float, float, float]:
+    """Angle (radians), lift (metres) and time since the angle was reached (s), ``t`` seconds into a tilt down
+    ``downhill`` (``hands.unit`` of its direction) whose hands lift it ``lift`` (``tilt_lift``).
 
     The phases: lift and turn to ``preset`` (``lift_time``, only with a lift or a preset), the turn
     to ``angle`` (``ramp``), the hold, the turn back to level (``fall``), setting down (``lift_time``).
     """
-    lift = tilt_lift(a, edge)
     lifting = _lifting(a, lift)
-    total = tilt_duration(a, edge)
+    total = 2 * lifting + a.ramp + a.hold + (a.fall or a.ramp)  # tilt_duration
     fall = a.fall or a.ramp
     preset, target = math.radians(a.preset), math.radians(a.angle)
     t_turn = t - lifting
@@ -183,7 +219,7 @@ def _tilt_state(a: Tilt, t: float, edge: float) -> tuple[float, float, float]:
     if a.pivot is not None and lifting:
         up = lift * min(hands.smooth_step(t / lifting), hands.smooth_step((total - t) / lifting))
         # While the preset is turned in, the hands lift at least what the angle of the moment needs.
-        lowest = hands.lowest_point(hands.unit(a.direction), angle, np.asarray(a.pivot, dtype=float), edge)
+        lowest = hands.lowest_point(downhill, angle, np.asarray(a.pivot, dtype=float), edge)
         up = max(up, -lowest)
     return angle, up, t_turn - a.ramp
 
@@ -233,16 +269,7 @@ def parts_needed(action: Tilt | Shake, t: float, dt: float, edge: float) -> int:
     Enough that a shake gets ``STEPS_PER_PERIOD`` steps a period and no point of the plate moves
     more than ``PLATE_STEP`` edges in one: a die the plate meets is met, not jumped into.
     """
-    by_frequency = math.ceil(STEPS_PER_PERIOD * shake_frequency(action) * dt - 1e-9)
-    corners = hands.slab_vertices(edge)
-    a, b = (_corner_points(action, time, edge, corners) for time in (t, t + dt))
-    by_distance = math.ceil(float(np.linalg.norm(b - a, axis=1).max()) / (PLATE_STEP * edge) - 1e-9)
-    return max(1, by_frequency, by_distance)
-
-
-def _corner_points(action: Tilt | Shake, t: float, edge: float, corners: np.ndarray) -> np.ndarray:
-    pose = plate_pose_at(action, t, edge)
-    return corners @ geometry.quat_to_matrix(pose[3:])[0].T + pose[:3]
+    return track(action, edge).parts(t, dt)
 
 
 def peak_motion(action: Tilt | Shake, edge: float, dt: float) -> tuple[float, float]:
@@ -264,14 +291,14 @@ def _corner_track(
     """The plate's turn (3x3) at each sample k * h, k = 0 .. ``n``; its corners' velocities between samples,
     (n + 2, 6, 3), from the plate lying on the table and back to it (a motion that starts or ends elsewhere
     jumps); and the hardest corner's acceleration at each sample (n + 1,). Shared: read only."""
-    corners = hands.slab_vertices(edge)
-    home = corners + HOME[:3]
-    poses = [plate_pose_at(action, k * h, edge) for k in range(n + 1)]
-    turns = [geometry.quat_to_matrix(p[3:])[0] for p in poses]
-    points = np.stack([home, *(corners @ m.T + p[:3] for p, m in zip(poses, turns, strict=True)), home])
+    home = hands.slab_vertices(edge) + HOME[:3]
+    frame = track(action, edge).frame
+    frames = [frame(k * h) for k in range(n + 1)]
+    turns = [turn for _, turn, _ in frames]
+    points = np.stack([home, *(corners for _, _, corners in frames), home])
     velocity = np.diff(points, axis=0) / h
     hardest = np.linalg.norm(np.diff(velocity, axis=0) / h, axis=2).max(axis=1)
-    for array in (*turns, velocity, hardest):
+    for array in (velocity, hardest):
         array.flags.writeable = False
     return turns, velocity, hardest
 
