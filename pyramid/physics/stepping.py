@@ -205,12 +205,13 @@ class Stepping(Bodies):
             # Every die held; carried by the plate, they still go where it goes, step by step.
             self._asleep = self._carriage is None
             return
-        moving = region.moving(dice, poses, velocities)
-        if moving.any():
+        # With no die held, none to release; with none carrying a held die, none sunk (every die simulated: a jolt).
+        moving = region.moving(dice, poses, velocities) if region.held or region.bearing else None
+        if moving is not None and moving.any():
             self._release(region.within_reach(poses[moving, :3], region.ahead(velocities[moving], h)))
         # A die that sank by less than "moving" still lets what rests on it follow (it would hang, held).
-        sunk = region.sunk(dice, poses) & ~moving
-        if sunk.any():
+        sunk = region.sunk(dice, poses) & ~moving if moving is not None else None
+        if sunk is not None and sunk.any():
             # What rests on a sunk die follows it down, and what else carries those dice gives under the new
             # load: held still, a die's other supports would keep it hanging over the sunk one.
             self._release(region.resting_on(poses[sunk, :3]))
