@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import gc
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -151,7 +152,9 @@ def _lazy_modules_as_loaded() -> None:
 
 @pytest.fixture(scope="module")
 def display() -> Iterator[str]:
-    """A private Xvfb screen for a module of window tests (they skip first where Xvfb is missing)."""
+    """A private Xvfb screen for a module of window tests; they skip where Xvfb is missing."""
+    if shutil.which("Xvfb") is None:
+        pytest.skip("the window tests need a virtual screen, and Xvfb is not installed: apt-get install xvfb xdotool")
     # Each pytest-xdist worker takes its own range of screen numbers, so that two workers never start the same one.
     worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
     first = 91 + 40 * worker
