@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import TypeAlias
 
 import numpy as np
@@ -401,7 +401,10 @@ def on_plate_footprint(xy: np.ndarray) -> np.ndarray:
 
 
 def quat_to_matrix(q: np.ndarray) -> np.ndarray:
-    """Unit quaternions (n, 4) in (x, y, z, w) order, as PyBullet gives them, to rotations (n, 3, 3)."""
+    """Unit quaternions (n, 4) in (x, y, z, w) order, as PyBullet gives them, to rotations (n, 3, 3).
+
+    Of one quaternion (4,), the rotation is read only (kept for the next call).
+    """
     q = np.asarray(q, dtype=float)
     if q.shape == (4,):
         return _quat_to_matrix_one(*q.tolist())
@@ -416,10 +419,11 @@ def quat_to_matrix(q: np.ndarray) -> np.ndarray:
     return m.reshape(-1, 3, 3)
 
 
+@lru_cache(maxsize=64)
 def _quat_to_matrix_one(x: float, y: float, z: float, w: float) -> np.ndarray:
     """``quat_to_matrix`` of one quaternion, (1, 3, 3), the same products and sums in Python floats (a quarter of
-    the time: the plate's pose asks for it several times a step)."""
-    return np.array(
+    the time), read only and kept: a step asks for the plate's turn and its frame's several times."""
+    out = np.array(
         [
             [
                 [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
@@ -428,6 +432,8 @@ def _quat_to_matrix_one(x: float, y: float, z: float, w: float) -> np.ndarray:
             ]
         ]
     )
+    out.flags.writeable = False
+    return out
 
 
 # The products of quaternion components (x, y, z, w) = (0, 1, 2, 3) in each rotation entry, row by row,
