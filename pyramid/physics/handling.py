@@ -5,7 +5,9 @@ Each is a force, impulse or constraint in the engine, applied step by step by ``
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Sequence
 
 import numpy as np
 from scipy.spatial.transform import Rotation
@@ -147,7 +149,7 @@ class Handling(Stepping):
         quat = pose[3:] / np.linalg.norm(pose[3:])
         dt = self.physics.time_step / parts  # the step that follows (see ``substep``)
         region = self._region
-        hand = bool(np.any(np.asarray(linear) != 0) or np.any(np.asarray(angular) != 0))
+        hand = _nonzero(linear) or _nonzero(angular)
         if region is not None and self._carriage is None and hand:
             if carry and region.held:
                 # The hand starts to move the plate: the held dice seated on it ride with it (``_carry_begin``).
@@ -171,7 +173,7 @@ class Handling(Stepping):
         self._ride = ride
         velocity = np.asarray(linear, dtype=float) + rising
         self._plate_velocity = (velocity.tolist(), list(angular))
-        moving = bool(np.any(velocity != 0) or np.any(np.asarray(angular) != 0))
+        moving = _nonzero(velocity) or _nonzero(angular)
         self._plate_mass(moving)
         self._plate_moved |= moving
         carriage = self._carriage
@@ -207,8 +209,9 @@ class Handling(Stepping):
         return self._ride
 
     def _set_plate(self, position: np.ndarray, quat: np.ndarray) -> None:
+        where, turn = position.tolist(), quat.tolist()
         for body in self._plate_bodies:
-            self.client.resetBasePositionAndOrientation(body, list(position), quat.tolist())
+            self.client.resetBasePositionAndOrientation(body, where, turn)
         self._plate_pose = np.concatenate([position, quat])
 
     def _squeezed(self) -> float:
@@ -226,11 +229,11 @@ class Handling(Stepping):
         else:
             # The dice the plate carries go with it: only the simulated ones can be under it.
             dice = self._simulated()
-            poses = self._engine_poses(dice)
             if not dice:
                 return 0.0
+            poses = self._engine_poses(dice)
         local = geometry.in_plate_frame(poses[:, :3], self._plate_pose)
-        reach = np.linalg.norm(geometry.slab_corners(), axis=1).max() * ph.edge + ph.edge
+        reach = _plate_reach(ph.edge)
         # Dice lying on the table (centred within an edge of it), or under the plate's underside (held up by
         # the table or by dice on it: a stack under the plate), near the plate's outline.
         held_up = (poses[:, 2] < ph.edge * max(ph.proportions)) | (local[:, 2] < 0.0)
@@ -402,3 +405,14 @@ def _rotation_vector(target: np.ndarray, current: np.ndarray) -> np.ndarray:
     if sin_half < 1e-12:
         return np.zeros(3)
     return err[:3] / sin_half * 2 * math.atan2(sin_half, err[3])
+
+
+def _nonzero(vector: Sequence[float] | np.ndarray) -> bool:
+    """Whether any component of ``vector`` is not zero (a NaN is not)."""
+    return any(v != 0 for v in vector)
+
+
+@functools.cache
+def _plate_reach(edge: float) -> float:
+    """Metres from the plate's centre within which a die may lie under its outline: its farthest corner, and an edge."""
+    return float(np.linalg.norm(geometry.slab_corners(), axis=1).max() * edge + edge)

@@ -152,17 +152,24 @@ def line_rotation(downhill: np.ndarray, angle: float) -> tuple[np.ndarray, np.nd
 
 @functools.lru_cache(maxsize=16)
 def _line_rotation(x: float, y: float, angle: float) -> tuple[np.ndarray, np.ndarray]:
-    d = np.array([x, y, 0.0])
-    d /= np.linalg.norm(d)
+    dx, dy = _line_direction(x, y)
     # np.cross((0, 0, 1), d) written out, the same products and differences (np.cross takes 50 us a call,
     # and a tilt asks for this twice a step): the up axis turned to the line square to d.
-    dx, dy = float(d[0]), float(d[1])
-    axis = np.array([0.0 * 0.0 - 1.0 * dy, 1.0 * dx - 0.0 * 0.0, 0.0 * dy - 0.0 * dx])
-    quat = axis_angle_quat(axis, angle)
+    axis = (0.0 * 0.0 - 1.0 * dy, 1.0 * dx - 0.0 * 0.0, 0.0 * dy - 0.0 * dx)
+    # ``axis_angle_quat`` in Python floats: each component times the sine, rounded alike.
+    sine = math.sin(angle / 2)
+    quat = np.array([axis[0] * sine, axis[1] * sine, axis[2] * sine, math.cos(angle / 2)])
     rotation = geometry.quat_to_matrix(quat)[0]
-    for array in (quat, rotation):
-        array.flags.writeable = False
+    quat.flags.writeable = False
     return quat, rotation
+
+
+@functools.lru_cache(maxsize=16)
+def _line_direction(x: float, y: float) -> tuple[float, float]:
+    """The horizontal unit direction of (x, y): a tilt's is the same at every step."""
+    d = np.array([x, y, 0.0])
+    d /= np.linalg.norm(d)
+    return float(d[0]), float(d[1])
 
 
 def turned_plate_pose(

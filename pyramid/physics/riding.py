@@ -50,18 +50,27 @@ def relative(frame: np.ndarray, poses: np.ndarray) -> np.ndarray:
 
 def advanced(frame: np.ndarray, linear: np.ndarray, angular: np.ndarray, h: float) -> np.ndarray:
     """The pose (7,) that a frame at ``frame`` (7,) reaches in ``h`` s moving at ``linear``, turning at ``angular``."""
-    speed = np.linalg.norm(angular)
-    angle = float(speed) * h
-    out = np.empty(7)
-    out[:3] = frame[:3] + linear * h
+    speed = float(np.linalg.norm(angular))
+    angle = speed * h
+    # In Python floats, each component rounded as numpy rounds it: the frame moved, then turned.
+    x, y, z, *turned = frame.tolist()
+    vx, vy, vz = (float(v) for v in linear)
+    moved = [x + vx * h, y + vy * h, z + vz * h]
     if angle == 0.0:
-        out[3:] = frame[3:]
-        return out
-    turn = np.empty(4)
-    turn[:3] = angular / speed * math.sin(angle / 2)
-    turn[3] = math.cos(angle / 2)
-    out[3:] = quat_product(turn, frame[None, 3:])[0]
-    return out
+        return np.array(moved + turned)
+    sine = math.sin(angle / 2)
+    wx, wy, wz = (float(w) / speed * sine for w in angular)
+    px, py, pz, pw = turned
+    w = math.cos(angle / 2)
+    return np.array(
+        [
+            *moved,
+            w * px + wx * pw + wy * pz - wz * py,
+            w * py - wx * pz + wy * pw + wz * px,
+            w * pz + wx * py - wy * px + wz * pw,
+            w * pw - wx * px - wy * py - wz * pz,
+        ]
+    )
 
 
 def quat_product(p: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -137,6 +146,11 @@ def slip_cosine(friction: float | np.ndarray, margin: float = SLIP_MARGIN) -> np
     """The cosine of the widest angle from the octant of the normals that supports of ``friction`` give (``slips``)."""
     limit = np.maximum(0.0, np.arctan(friction) - math.radians(margin))
     return np.cos(limit)
+
+
+# A cosine limit below this is never reached by a force inside the octant, whose cosine ``_outside`` reckons as 1 give
+# or take a few units in the last place.
+INSIDE = 1 - 1e-12
 
 
 def _outside(support: np.ndarray, cosine_limit: np.ndarray) -> np.ndarray:
@@ -237,6 +251,10 @@ class Carriage:
         support = ((after - before) / h - gravity) @ rotation
         if self._cosine is None:
             self._cosine = slip_cosine(self.friction)
+        cube = support @ geometry.CUBE_TO_PLATE
+        if (cube > 0).all() and self._cosine.max() < INSIDE:
+            # Every force inside the octant itself: its cosine to the nearest is 1 to the last bits, none slips.
+            return []
         slip = _outside(support, self._cosine)
         if not slip.any():
             return []
