@@ -443,9 +443,18 @@ _ROTATION_B = np.array([10, 11, 7, 11, 10, 3, 7, 3, 5])
 _ROTATION_SIGN = np.array([1.0, -1.0, 1.0, 1.0, 1.0, -1.0, -1.0, 1.0, 1.0])
 
 
+FEW_ROWS = 8  # up to this many rows, small products are summed in Python floats: numpy's calls cost more than the sums
+
+
 def cross_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Cross products (n, 3) of rows of ``a`` (n, 3), or of one ``a`` (3,), with rows of ``b`` (n, 3): ``np.cross(a,
     b)`` bit for bit (each product rounded, then the difference), in a fifth of its time."""
+    if a.ndim == 1 and len(b) <= FEW_ROWS:
+        # One ``a`` and a few rows: the same products and differences in Python floats, rounded alike, sooner.
+        ax, ay, az = a.tolist()
+        return np.array([[ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx] for bx, by, bz in b.tolist()]).reshape(
+            -1, 3
+        )
     out = np.empty(b.shape)
     out[:, 0] = a[..., 1] * b[:, 2] - a[..., 2] * b[:, 1]
     out[:, 1] = a[..., 2] * b[:, 0] - a[..., 0] * b[:, 2]

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-import functools
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -106,7 +106,8 @@ def _plainly_possible(poses: np.ndarray, speeds: np.ndarray, physics: Physics, p
     sinks at least ``TOL.sunk`` edges before it is inside the table, the floor or the plate, whatever
     its speed: a centre above that depth everywhere passes all three.
     """
-    if not (np.isfinite(poses).all() and np.isfinite(speeds).all() and speeds.max() <= TOL.max_speed):
+    # A NaN or an infinity anywhere makes the sum one (so may an overflow: then the checks look, as they should).
+    if not (speeds.max() <= TOL.max_speed and math.isfinite(float(poses.sum()))):
         return False
     ph = physics
     least = TOL.sunk * ph.edge  # the sink of a die not falling; a falling one may sink deeper
@@ -115,13 +116,5 @@ def _plainly_possible(poses: np.ndarray, speeds: np.ndarray, physics: Physics, p
     if plate_pose is None:
         return True
     # Heights over the plate's underside, as geometry.in_plate_frame reckons them.
-    heights = ((poses[:, :3] - plate_pose[:3]) @ _plate_rotation(tuple(plate_pose[3:].tolist())))[:, 2]
+    heights = ((poses[:, :3] - plate_pose[:3]) @ geometry.quat_to_matrix(plate_pose[3:])[0])[:, 2]
     return not ((heights > 0) & (heights < geometry.SLAB_TOP * ph.edge - least)).any()
-
-
-@functools.lru_cache(maxsize=16)
-def _plate_rotation(quat: tuple[float, ...]) -> np.ndarray:
-    """The plate's rotation (3, 3) at quaternion ``quat``: kept, as the plate rests far more steps than it moves."""
-    rotation = geometry.quat_to_matrix(np.array(quat))[0]
-    rotation.flags.writeable = False
-    return rotation

@@ -76,7 +76,7 @@ def advanced(frame: np.ndarray, linear: np.ndarray, angular: np.ndarray, h: floa
 def quat_product(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """The quaternion products p q (n, 4), (x, y, z, w), of one ``p`` (4,) and each row of ``q`` (n, 4)."""
     px, py, pz, pw = p
-    if len(q) <= FEW_ROWS:
+    if len(q) <= geometry.FEW_ROWS:
         # A few rows (the plate's frame turned a step, the dice a jolt simulates): the same sums in Python floats,
         # rounded alike, in a sixth of the time.
         px, py, pz, pw = (float(c) for c in p)
@@ -100,7 +100,6 @@ def quat_product(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     return out
 
 
-FEW_ROWS = 8  # up to this many rows, ``quat_product`` sums in Python floats (numpy's calls cost more than the sums)
 _CONJUGATE = np.array([-1.0, -1.0, -1.0, 1.0])
 IDENTITY = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0])  # the pose of a frame in itself
 
