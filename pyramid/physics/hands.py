@@ -216,11 +216,12 @@ def pose_velocity(
     rb, ra = turns
     # The small rotation ra rb^T as a rotation vector, from its skew-symmetric part (written out: the
     # plate's velocity from scipy's Rotation.as_rotvec differs in the last bits, and so would a tilt).
-    d = ra @ rb.T
-    w = np.array([d[2, 1] - d[1, 2], d[0, 2] - d[2, 0], d[1, 0] - d[0, 1]]) / 2
-    s = np.linalg.norm(w)
-    angle = math.atan2(s, (np.trace(d) - 1) / 2)
-    angular = w / s * angle / dt if s > 1e-12 else np.zeros(3)
+    # The entries in Python floats, each difference, sum and quotient rounded as numpy's (the trace left to right).
+    d = (ra @ rb.T).tolist()
+    w = np.array([(d[2][1] - d[1][2]) / 2, (d[0][2] - d[2][0]) / 2, (d[1][0] - d[0][1]) / 2])
+    s = float(np.linalg.norm(w))
+    angle = math.atan2(s, (d[0][0] + d[1][1] + d[2][2] - 1) / 2)
+    angular = np.array([c / s * angle / dt for c in w.tolist()]) if s > 1e-12 else np.zeros(3)
     return linear, angular
 
 
