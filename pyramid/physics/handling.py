@@ -237,7 +237,7 @@ class Handling(Stepping):
         # Dice lying on the table (centred within an edge of it), or under the plate's underside (held up by
         # the table or by dice on it: a stack under the plate), near the plate's outline.
         held_up = (poses[:, 2] < ph.edge * max(ph.proportions)) | (local[:, 2] < 0.0)
-        low = held_up & (np.linalg.norm(local[:, :2], axis=1) < reach)
+        low = held_up & (geometry.lengths(local[:, :2]) < reach)
         lift = 0.0
         for n in np.flatnonzero(low):
             body = self._bodies[dice[n]]

@@ -191,7 +191,8 @@ def lowest_point(downhill: np.ndarray, angle: float, pivot: np.ndarray, edge: fl
     _, rot = line_rotation(downhill, angle)
     vertices = slab_vertices(edge)
     p = np.asarray(pivot, dtype=float)
-    return float(((vertices - p) @ rot.T + p)[:, 2].min())
+    # The heights alone: each vertex turned about the pivot, then the pivot's height added back.
+    return float((((vertices - p) @ rot.T)[:, 2] + p[2]).min())
 
 
 @functools.cache

@@ -171,7 +171,7 @@ class PlateTrack:
         """Into how many sub-steps the world splits the time step from ``t`` (``parts_needed``)."""
         by_frequency = math.ceil(self._by_frequency * dt - 1e-9)
         a, b = self.frame(t)[2], self.frame(t + dt)[2]
-        by_distance = math.ceil(float(np.linalg.norm(b - a, axis=1).max()) / (PLATE_STEP * self.edge) - 1e-9)
+        by_distance = math.ceil(float(geometry.lengths(b - a).max()) / (PLATE_STEP * self.edge) - 1e-9)
         return max(1, by_frequency, by_distance)
 
 
