@@ -145,14 +145,18 @@ class PlateTrack:
     def __init__(self, action: Tilt | Shake, edge: float) -> None:
         self.action, self.edge = action, edge
         self._frames: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-        self._lift = tilt_lift(action, edge) if isinstance(action, Tilt) else 0.0
         self._by_frequency = STEPS_PER_PERIOD * shake_frequency(action)
+        # What every moment of a tilt shares: its lift, the way down and the line's point (``_compute_pose``).
+        tilt = isinstance(action, Tilt)
+        self._lift = tilt_lift(action, edge) if tilt else 0.0
+        self._downhill = hands.unit(action.direction if tilt else action.azimuth)
+        self._pivot = np.asarray(action.pivot, dtype=float) if tilt and action.pivot is not None else None
 
     def frame(self, t: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The plate's pose (7,), its turn (3, 3) and its slab's corners in the world (6, 3), ``t`` s in: read only."""
         frame = self._frames.get(t)
         if frame is None:
-            pose = _compute_pose(self.action, t, self.edge, self._lift)
+            pose = _compute_pose(self.action, t, self.edge, self._lift, self._downhill, self._pivot)
             turn = geometry.quat_to_matrix(pose[3:])[0]
             corners = hands.slab_vertices(self.edge) @ turn.T + pose[:3]
             for array in (pose, turn, corners):
@@ -175,30 +179,35 @@ class PlateTrack:
         return max(1, by_frequency, by_distance)
 
 
-def _compute_pose(action: Tilt | Shake, t: float, edge: float, lift: float) -> np.ndarray:
-    """The plate's pose (7,) ``t`` s into ``action``; ``lift``: the tilt's (``tilt_lift``)."""
+def _compute_pose(
+    action: Tilt | Shake, t: float, edge: float, lift: float, downhill: np.ndarray, pivot: np.ndarray | None
+) -> np.ndarray:
+    """The plate's pose (7,) ``t`` s into ``action``, given what its moments share (``PlateTrack``): the tilt's
+    ``lift`` (``tilt_lift``), ``downhill`` (``hands.unit`` of its direction, or of a shake's azimuth) and its
+    ``pivot`` (3,) as an array (None without one)."""
     if isinstance(action, Tilt):
         a = action
-        downhill = hands.unit(a.direction)
-        angle, up, held = _tilt_state(a, t, edge, downhill, lift)
+        angle, up, held = _tilt_state(a, t, edge, downhill, lift, pivot)
         # The shake runs while the angle is held, faded in and out over a quarter period.
         quarter = 4 * a.frequency
         fade = min(hands.smooth_step(held * quarter), hands.smooth_step((a.hold - held) * quarter))
         offset = a.shake * fade * math.sin(2 * math.pi * a.frequency * held) * downhill
-        if a.pivot is None:
+        if pivot is None:
             return hands.tilted_plate_pose(downhill, angle, edge, offset=offset)
-        return hands.turned_plate_pose(downhill, angle, np.asarray(a.pivot, dtype=float), lift=up, offset=offset)
+        return hands.turned_plate_pose(downhill, angle, pivot, lift=up, offset=offset)
     quarter = action.duration / 4
     fade = min(hands.smooth_step(t / quarter), hands.smooth_step((action.duration - t) / quarter)) if quarter else 0.0
     phase = 2 * math.pi * action.frequency * t
-    offset = fade * action.amplitude * math.sin(phase) * hands.unit(action.azimuth)
+    offset = fade * action.amplitude * math.sin(phase) * downhill
     offset[2] = fade * action.vertical * (1 - math.cos(phase)) / 2
     return np.concatenate([offset, HOME[3:]])
 
 
-def _tilt_state(a: Tilt, t: float, edge: float, downhill: np.ndarray, lift: float) -> tuple[float, float, float]:
+def _tilt_state(
+    a: Tilt, t: float, edge: float, downhill: np.ndarray, lift: float, pivot: np.ndarray | None
+) -> tuple[float, float, float]:
     """Angle (radians), lift (metres) and time since the angle was reached (s), ``t`` seconds into a tilt down
-    ``downhill`` (``hands.unit`` of its direction) whose hands lift it ``lift`` (``tilt_lift``).
+    ``downhill`` (``hands.unit`` of its direction) about ``pivot`` whose hands lift it ``lift`` (``tilt_lift``).
 
     The phases: lift and turn to ``preset`` (``lift_time``, only with a lift or a preset), the turn
     to ``angle`` (``ramp``), the hold, the turn back to level (``fall``), setting down (``lift_time``).
@@ -216,10 +225,10 @@ def _tilt_state(a: Tilt, t: float, edge: float, downhill: np.ndarray, lift: floa
         back = total - lifting - t
         angle = target * (hands.smooth_step(back / fall) if fall > 0 else float(back >= 0))
     up = 0.0
-    if a.pivot is not None and lifting:
+    if pivot is not None and lifting:
         up = lift * min(hands.smooth_step(t / lifting), hands.smooth_step((total - t) / lifting))
         # While the preset is turned in, the hands lift at least what the angle of the moment needs.
-        lowest = hands.lowest_point(downhill, angle, np.asarray(a.pivot, dtype=float), edge)
+        lowest = hands.lowest_point(downhill, angle, pivot, edge)
         up = max(up, -lowest)
     return angle, up, t_turn - a.ramp
 

@@ -187,6 +187,7 @@ class Carriage:
     reach: np.ndarray = field(default_factory=lambda: np.zeros(0))
     _index: dict[DieId, int] = field(default_factory=dict, repr=False)
     _cosine: np.ndarray | None = field(default=None, repr=False)  # ``slip_cosine`` of ``friction``, once asked for
+    _octant_holds: bool = field(default=False, repr=False)  # every limit below ``INSIDE``: a force in the octant holds
 
     def __post_init__(self) -> None:
         self._index = {d: n for n, d in enumerate(self.dice)}
@@ -250,8 +251,9 @@ class Carriage:
         support = ((after - before) / h - gravity) @ rotation
         if self._cosine is None:
             self._cosine = slip_cosine(self.friction)
+            self._octant_holds = bool(self._cosine.max() < INSIDE)
         cube = support @ geometry.CUBE_TO_PLATE
-        if (cube > 0).all() and self._cosine.max() < INSIDE:
+        if self._octant_holds and cube.min() > 0:
             # Every force inside the octant itself: its cosine to the nearest is 1 to the last bits, none slips.
             return []
         slip = _outside(support, self._cosine)
