@@ -7,6 +7,7 @@ games name where each die should go (``goals``), which the programmed players st
 from __future__ import annotations
 
 import abc
+import functools
 import itertools
 from typing import TYPE_CHECKING, ClassVar
 
@@ -211,15 +212,25 @@ def pyramid_roles(funnels: dict[DieId, Slot], apex: Slot) -> dict[DieId, Slot]:
 
 
 def _roles(funnels: dict[DieId, Slot], apex: Slot) -> tuple[int, dict[DieId, Slot]]:
+    cost, roles = _cheapest_roles(tuple(funnels.items()), apex)
+    return cost, dict(roles)
+
+
+@functools.lru_cache(maxsize=4096)  # every read-out asks for each of the 36 apexes, and the dice seldom change funnels
+def _cheapest_roles(funnels: tuple[tuple[DieId, Slot], ...], apex: Slot) -> tuple[int, tuple[tuple[DieId, Slot], ...]]:
+    """``_roles`` of the dice in ``funnels`` (die, funnel), in order: the first ordering of the fewest steps."""
     places = (*geometry.supports(apex), apex)
-    best: tuple[int, dict[DieId, Slot]] = (10**6, {})
-    for order in itertools.permutations(list(funnels), min(4, len(funnels))):
-        cost = sum(steps(funnels[d], s) for d, s in zip(order[:3], places, strict=False))
+    # Steps from each die's funnel to each support, and to the nearest ramp funnel (for a fourth die only).
+    to_place = {d: [steps(f, s) for s in places[:3]] for d, f in funnels}
+    to_ramp = {d: min(steps(f, r) for r in ramp_funnels(apex)) for d, f in funnels} if len(funnels) > 3 else {}
+    best: tuple[int, tuple[DieId, ...]] = (10**6, ())
+    for order in itertools.permutations([d for d, _ in funnels], min(4, len(funnels))):
+        cost = sum(to_place[d][k] for k, d in enumerate(order[:3]))
         if len(order) > 3:
-            cost += min(steps(funnels[order[3]], r) for r in ramp_funnels(apex))
+            cost += to_ramp[order[3]]
         if cost < best[0]:
-            best = (cost, dict(zip(order, places, strict=False)))
-    return best
+            best = (cost, order)
+    return best[0], tuple(zip(best[1], places, strict=False))
 
 
 def cheapest_pyramid(funnels: dict[DieId, Slot], current: Slot | None) -> Slot:
