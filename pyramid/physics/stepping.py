@@ -185,17 +185,36 @@ class Stepping(Bodies):
         poses, velocities = self._engine_poses(dice), self._engine_velocities(dice)
         check_state(dice, poses, velocities, h, self.physics, self._plate_or_none(), self.time, self._before)
         self._before = (dice, velocities)
-        if self._region is not None:
-            if carriage is not None:
-                # Local physics runs in the plate's frame while it carries dice: motion is motion against the plate.
-                # The engine does not move the plate (it is set each step): where the step took it, reckoned.
-                carriage.frame = riding.advanced(self._plate_pose, carriage.linear, carriage.angular, h)
-                velocities = riding.relative_velocities(
-                    velocities, poses[:, :3], carriage.frame, carriage.linear, carriage.angular
-                )
-                poses = riding.relative(carriage.frame, poses)
-                carriage.points, carriage.reach = poses[:, :3], self._region.ahead(velocities, h)
+        region = self._region
+        if region is None:
+            return
+        if carriage is None:
             self._spread(dice, poses, velocities, h)
+            return
+        # Local physics runs in the plate's frame while it carries dice: motion is motion against the plate.
+        # The engine does not move the plate (it is set each step): where the step took it, reckoned.
+        carriage.frame = riding.advanced(self._plate_pose, carriage.linear, carriage.angular, h)
+        if region.held or region.bearing:
+            self._spread(dice, *self._against_plate(carriage, poses, velocities, h), h)
+            return
+        # Nothing held (a jolt simulates every die): nothing to release, nor to wake in the next step, unless the
+        # hold test now holds some: then the next step wakes what the simulated dice reach from where they are.
+        carriage.points, carriage.reach = _NO_POINTS, _NO_REACH
+        self._spread(dice, poses, velocities, h)
+        if region.held:
+            self._against_plate(carriage, poses, velocities, h)
+
+    def _against_plate(
+        self, carriage: Carriage, poses: np.ndarray, velocities: np.ndarray, h: float
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The poses (n, 7) and velocities (n, 6) of the simulated dice against the plate (its frame), from the
+        world's; kept (``Carriage.points``, ``reach``) for the next step's waking of carried dice they may touch."""
+        velocities = riding.relative_velocities(velocities, poses[:, :3], carriage.frame, carriage.linear, carriage.angular)
+        poses = riding.relative(carriage.frame, poses)
+        region = self._region
+        assert region is not None
+        carriage.points, carriage.reach = poses[:, :3], region.ahead(velocities, h)
+        return poses, velocities
 
     def _spread(self, dice: list[DieId], poses: np.ndarray, velocities: np.ndarray, h: float) -> None:
         """Local physics after a step: release the held dice that moving dice reach; now and then hold resting ones."""
