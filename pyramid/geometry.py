@@ -452,9 +452,8 @@ def cross_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if a.ndim == 1 and len(b) <= FEW_ROWS:
         # One ``a`` and a few rows: the same products and differences in Python floats, rounded alike, sooner.
         ax, ay, az = a.tolist()
-        return np.array([[ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx] for bx, by, bz in b.tolist()]).reshape(
-            -1, 3
-        )
+        rows = [[ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx] for bx, by, bz in b.tolist()]
+        return np.array(rows).reshape(-1, 3)
     out = np.empty(b.shape)
     out[:, 0] = a[..., 1] * b[:, 2] - a[..., 2] * b[:, 1]
     out[:, 1] = a[..., 2] * b[:, 0] - a[..., 0] * b[:, 2]

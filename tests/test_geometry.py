@@ -163,3 +163,7 @@ def test_cross_rows_is_numpys_cross_bit_for_bit() -> None:
     assert g.cross_rows(a, b).tobytes() == np.cross(a, b).tobytes()
     for one in (a[0], a[30], a[300]):
         assert g.cross_rows(one, b).tobytes() == np.cross(one, b).tobytes()
+        # A few rows are crossed in Python floats: the same bits, and the right shape for none.
+        for rows in range(1, g.FEW_ROWS + 1):
+            assert g.cross_rows(one, b[15 : 15 + rows]).tobytes() == np.cross(one, b[15 : 15 + rows]).tobytes()
+        assert g.cross_rows(one, b[:0]).shape == (0, 3)

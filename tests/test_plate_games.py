@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -17,6 +18,7 @@ from pyramid.physics import hands
 from pyramid.physics.world import World
 from pyramid.play import play_game
 from pyramid.skillgames.plate import (
+    BASE,
     CORNERS,
     Faraday,
     cheapest_pyramid,
@@ -199,3 +201,48 @@ def test_a_scene_may_turn_the_plate_about_a_line_and_a_bad_preset_is_refused_by_
         scene_from_dict({"timeline": [dict(step, preset=95.0)]}, "two_hands.toml")
     with pytest.raises(SceneError, match=r"timeline\[0\]\.pivot"):
         scene_from_dict({"timeline": [dict(step, pivot=[0.0, 0.0])]}, "two_hands.toml")
+
+
+def test_the_plates_velocity_and_turns_in_python_floats_are_numpys_bit_for_bit() -> None:
+    """``pose_velocity`` and the turns of a line (``line_rotation``) are written out in Python floats: the bits of
+    the numpy expressions they replace (the trace summed left to right), over the poses of a stroke and of tilts."""
+    rng = np.random.default_rng(4)
+    tilts = [A.Tilt.jolt(float(rng.uniform(-180, 180)), 12.0, (0.01, -0.02, 0.03), 5.0, 0.3)]
+    tilts += [A.Tilt(float(rng.uniform(-180, 180)), float(rng.uniform(1, 40)), ramp=0.2) for _ in range(4)]
+    for tilt in tilts:
+        for t in np.arange(0.0, A.tilt_duration(tilt, EDGE), 0.005):
+            before, after = A.plate_pose_at(tilt, float(t), EDGE), A.plate_pose_at(tilt, float(t) + 0.005, EDGE)
+            linear, angular = hands.pose_velocity(before, after, 0.005)
+            rb, ra = g.quat_to_matrix(before[3:])[0], g.quat_to_matrix(after[3:])[0]
+            d = ra @ rb.T
+            w = np.array([d[2, 1] - d[1, 2], d[0, 2] - d[2, 0], d[1, 0] - d[0, 1]]) / 2
+            s = np.linalg.norm(w)
+            expected = w / s * math.atan2(s, (np.trace(d) - 1) / 2) / 0.005 if s > 1e-12 else np.zeros(3)
+            assert angular.tobytes() == expected.tobytes()
+            assert linear.tobytes() == ((after[:3] - before[:3]) / 0.005).tobytes()
+    for _ in range(200):
+        downhill, angle = hands.unit(float(rng.uniform(-180, 180))), float(rng.uniform(-1.0, 1.0))
+        d = np.array([downhill[0], downhill[1], 0.0])
+        d /= np.linalg.norm(d)
+        axis = np.array([0.0 * 0.0 - 1.0 * d[1], 1.0 * d[0] - 0.0 * 0.0, 0.0 * d[1] - 0.0 * d[0]])
+        quat = np.concatenate([axis * math.sin(angle / 2), [math.cos(angle / 2)]])
+        assert hands.line_rotation(downhill, angle)[0].tobytes() == quat.tobytes()
+
+
+def test_the_small_pyramids_roles_are_the_first_cheapest_ordering() -> None:
+    """The roles kept by funnels (``pyramid_roles``, ``pyramid_cost``) are those of trying every ordering of the dice
+    in turn and keeping the first of the fewest steps, for three and four dice anywhere on the plate."""
+    rng = np.random.default_rng(6)
+    for _ in range(60):
+        count = int(rng.integers(3, 5))
+        funnels = {int(d): BASE[int(rng.integers(len(BASE)))] for d in rng.choice(90, count, replace=False)}
+        for apex in g.layer_slots(7):
+            places = (*g.supports(apex), apex)
+            best: tuple[int, dict[int, tuple[int, int, int]]] = (10**6, {})
+            for order in itertools.permutations(list(funnels), min(4, len(funnels))):
+                cost = sum(steps(funnels[d], s) for d, s in zip(order[:3], places, strict=False))
+                if len(order) > 3:
+                    cost += min(steps(funnels[order[3]], r) for r in ramp_funnels(apex))
+                if cost < best[0]:
+                    best = (cost, dict(zip(order, places, strict=False)))
+            assert (pyramid_cost(funnels, apex), pyramid_roles(funnels, apex)) == best

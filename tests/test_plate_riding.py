@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from pyramid import geometry as g
+from pyramid.dice import EDGE
 from pyramid.lab.locality import signature
 from pyramid.physics import actions as A
 from pyramid.physics import plate_motion, riding
@@ -211,16 +212,63 @@ def test_only_a_die_close_to_its_slots_centre_rides_the_plate() -> None:
     assert seated.tolist() == [True, True, False, False]
 
 
-def test_one_rows_quaternion_product_is_the_batchs_bit_for_bit() -> None:
-    """The plate's frame is turned one row at a time: that path must give the batched path's bits."""
+def test_a_few_rows_quaternion_product_is_the_batchs_bit_for_bit() -> None:
+    """The plate's frame is turned one row at a time, and a jolt's few dice a few rows at a time: that path (Python
+    floats) must give the batched path's bits, signed zeros included."""
     rng = np.random.default_rng(3)
     ps, qs = rng.normal(size=(50, 4)), rng.normal(size=(40, 4))
     qs[:5, 1] = 0.0
     ps[:5, 2] = -0.0
+    assert len(qs) > g.FEW_ROWS
     for p in ps:
         batch = riding.quat_product(p, qs)
         for n in range(len(qs)):
-            assert riding.quat_product(p, qs[n : n + 1]).tobytes() == batch[n : n + 1].tobytes()
+            for rows in range(g.FEW_ROWS + 1):
+                if n + rows <= len(qs):
+                    assert riding.quat_product(p, qs[n : n + rows]).tobytes() == batch[n : n + rows].tobytes()
     # The product composes turns: a turn times its conjugate is no turn.
     q = qs[7] / np.linalg.norm(qs[7])
     assert np.allclose(riding.quat_product(q, (q * [-1, -1, -1, 1])[None, :])[0], [0, 0, 0, 1], atol=1e-15)
+
+
+def test_a_frame_advanced_in_python_floats_is_numpys_bit_for_bit() -> None:
+    """``advanced`` turns the plate's frame each step in Python floats: the numpy expression's bits, signed zeros
+    and a still frame included."""
+    rng = np.random.default_rng(5)
+    for k in range(400):
+        frame = rng.normal(size=7)
+        frame[3:] /= np.linalg.norm(frame[3:])
+        linear, angular = rng.normal(size=3) * 0.3, rng.normal(size=3) * 4.0
+        if k % 7 == 0:
+            angular[:] = 0.0
+        if k % 11 == 0:
+            linear[1], angular[2] = -0.0, 0.0
+        h = 0.005 / (1 + k % 3)
+        speed = np.linalg.norm(angular)
+        expected = np.empty(7)
+        expected[:3] = frame[:3] + linear * h
+        if float(speed) * h == 0.0:
+            expected[3:] = frame[3:]
+        else:
+            angle = float(speed) * h
+            turn = np.concatenate([angular / speed * math.sin(angle / 2), [math.cos(angle / 2)]])
+            expected[3:] = riding.quat_product(turn, np.tile(frame[3:], (g.FEW_ROWS + 1, 1)))[0]
+        assert riding.advanced(frame, linear, angular, h).tobytes() == expected.tobytes()
+
+
+def test_the_slip_tests_shortcut_gives_the_full_tests_answer() -> None:
+    """A force inside the octant of a seated die's normals never slips: the carriage skips the angles for it, and
+    answers as ``slips`` does, for forces inside, outside and on the octant's faces, and for frictions down to 0."""
+    rng = np.random.default_rng(9)
+    local = np.tile(riding.IDENTITY, (5, 1))
+    local[:, :3] = g.slot_centre((3, 2, 3)) * EDGE
+    plate = riding.IDENTITY.copy()
+    for friction in (0.0, 0.1, 0.2, 0.36, 0.66):
+        carriage = riding.Carriage(list(range(5)), list(range(5)), local.copy(), np.full(5, friction), plate)
+        for _ in range(200):
+            gravity = rng.normal(size=3) * 9.81
+            if rng.uniform() < 0.3:
+                gravity = -np.abs(gravity) @ g.CUBE_TO_PLATE.T  # pulling into the octant: supported
+            slipped = carriage.slipping(plate, np.zeros(3), np.zeros(3), 0.005, gravity)
+            support = np.tile(-gravity, (5, 1))
+            assert slipped == [d for d, s in enumerate(riding.slips(support, friction)) if s]

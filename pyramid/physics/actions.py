@@ -21,7 +21,8 @@ from pyramid import geometry
 from pyramid.dice import DieId
 from pyramid.geometry import Slot
 from pyramid.physics import hands, plate_motion
-from pyramid.physics.plate_motion import HOME, Shake, Tilt, plate_pose_at
+from pyramid.physics.plate_motion import HOME, Shake, Tilt
+from pyramid.physics.plate_motion import plate_pose_at as plate_pose_at  # re-exported with the other plate motions
 from pyramid.physics.plate_motion import tilt_duration as tilt_duration  # re-exported with the other plate motions
 from pyramid.physics.plate_motion import tilt_lift as tilt_lift
 from pyramid.units import SET_DROP

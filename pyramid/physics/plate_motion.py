@@ -147,10 +147,13 @@ class PlateTrack:
         self._frames: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._by_frequency = STEPS_PER_PERIOD * shake_frequency(action)
         # What every moment of a tilt shares: its lift, the way down and the line's point (``_compute_pose``).
-        tilt = isinstance(action, Tilt)
-        self._lift = tilt_lift(action, edge) if tilt else 0.0
-        self._downhill = hands.unit(action.direction if tilt else action.azimuth)
-        self._pivot = np.asarray(action.pivot, dtype=float) if tilt and action.pivot is not None else None
+        self._lift, self._pivot = 0.0, None
+        if isinstance(action, Tilt):
+            self._lift, self._downhill = tilt_lift(action, edge), hands.unit(action.direction)
+            if action.pivot is not None:
+                self._pivot = np.asarray(action.pivot, dtype=float)
+        else:
+            self._downhill = hands.unit(action.azimuth)
 
     def frame(self, t: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The plate's pose (7,), its turn (3, 3) and its slab's corners in the world (6, 3), ``t`` s in: read only."""
@@ -382,5 +385,3 @@ def carrying_steps(action: Tilt | Shake, edge: float, dt: float) -> np.ndarray:
     if not out.all():
         out[: int(np.argmin(out))] = False
     return out
-
-

@@ -27,7 +27,6 @@ from pyramid.physics.region import HOLD_WINDOW
 from pyramid.physics.riding import Carriage
 from pyramid.tolerances import TOL
 
-
 # What a step with no die simulated leaves: no points nor reaches for carried dice to be touched from, no motion.
 _NO_POINTS = np.zeros((0, 3))
 _NO_REACH = np.zeros(0)
@@ -209,7 +208,8 @@ class Stepping(Bodies):
     ) -> tuple[np.ndarray, np.ndarray]:
         """The poses (n, 7) and velocities (n, 6) of the simulated dice against the plate (its frame), from the
         world's; kept (``Carriage.points``, ``reach``) for the next step's waking of carried dice they may touch."""
-        velocities = riding.relative_velocities(velocities, poses[:, :3], carriage.frame, carriage.linear, carriage.angular)
+        frame, linear, angular = carriage.frame, carriage.linear, carriage.angular
+        velocities = riding.relative_velocities(velocities, poses[:, :3], frame, linear, angular)
         poses = riding.relative(carriage.frame, poses)
         region = self._region
         assert region is not None
