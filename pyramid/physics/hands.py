@@ -182,8 +182,12 @@ def turned_plate_pose(
     """
     quat, rot = line_rotation(downhill, angle)
     p = np.asarray(pivot, dtype=float)
-    position = p - rot @ p + np.array([0.0, 0.0, lift]) + np.asarray(offset, dtype=float)
-    return np.concatenate([position, quat])
+    # p - rot p + (0, 0, lift) + offset, left to right, in Python floats past the product (rounded alike).
+    turned = (rot @ p).tolist()
+    px, py, pz = p.tolist()
+    ox, oy, oz = (float(c) for c in offset)
+    position = [px - turned[0] + 0.0 + ox, py - turned[1] + 0.0 + oy, pz - turned[2] + lift + oz]
+    return np.array(position + quat.tolist())
 
 
 def lowest_point(downhill: np.ndarray, angle: float, pivot: np.ndarray, edge: float) -> float:
