@@ -134,18 +134,25 @@ def test_mikado_rewards_are_the_games_count_of_dice_conquered() -> None:
         top = env.unwrapped.slots[0]
         obs, reward, terminated, _, info = env.step(0)
         assert info["action"] == f"refused: no die to grip in {top}" and reward == 0 and not terminated
-        # The base dice taken one by one: friction holds the top on two, and it falls with the third.
+        # The base dice taken one by one until the game ends. What the top does is chaotic, as a nudge of 1e-9 m
+        # decides: it falls with the second or the third, or stays wedged on the funnels' cubes (whole physics too).
         rewards = []
         for slot in (1, 2, 3):
             obs, reward, terminated, _, info = env.step(slot)
             rewards.append(reward)
             assert info["action_mask"][slot] == 0 and obs["status"][slot] == 0  # that die is out of play
+            if terminated:
+                break
     finally:
         env.close()
-    assert terminated and "the top fell" in info["turn"]
-    assert rewards == [1.0, 1.0, 0.0]  # the die whose lifting made the top fall is not counted (the game's rule)
-    assert sum(rewards) == info["scores"][0] == obs["scores"][0] == 2.0
-    assert tuple(obs["slot"][0]) != top  # the top left its slot
+    assert terminated
+    if "the top fell" in info["turn"]:
+        # Each die taken earns 1, but the one whose lifting made the top fall (the game's rule).
+        assert len(rewards) in (2, 3) and rewards == [1.0] * (len(rewards) - 1) + [0.0]
+        assert tuple(obs["slot"][0]) != top  # the top left its slot
+    else:
+        assert "nothing left to grip: 3 dice conquered" in info["turn"] and rewards == [1.0, 1.0, 1.0]
+    assert sum(rewards) == info["scores"][0] == obs["scores"][0]
 
 
 def test_flickers_rewards_the_dice_the_player_has_on_the_plate() -> None:
