@@ -174,13 +174,16 @@ class Stepping(Bodies):
         dice = self._simulated()
         self._stepped[0] += len(dice)
         self._stepped[1] += 1
-        if not dice and carriage is not None and self._region is not None:
-            # Every die carried (most steps of a plate action): nothing to read or check, only the frame moves on.
+        if carriage is not None:
+            # Local physics runs in the plate's frame while it carries dice: motion is motion against the plate.
+            # The engine does not move the plate (it is set each step): where the step took it, reckoned.
             carriage.frame = riding.advanced(self._plate_pose, carriage.linear, carriage.angular, h)
-            carriage.points, carriage.reach = _NO_POINTS, _NO_REACH
-            self._before = (dice, _NO_MOTION)
-            self._asleep = False
-            return
+            if not dice:
+                # Every die carried (most steps of a plate action): nothing to read, check or release.
+                carriage.points, carriage.reach = _NO_POINTS, _NO_REACH
+                self._before = (dice, _NO_MOTION)
+                self._asleep = False
+                return
         poses, velocities = self._engine_poses(dice), self._engine_velocities(dice)
         check_state(dice, poses, velocities, h, self.physics, self._plate_or_none(), self.time, self._before)
         self._before = (dice, velocities)
@@ -190,9 +193,6 @@ class Stepping(Bodies):
         if carriage is None:
             self._spread(dice, poses, velocities, h)
             return
-        # Local physics runs in the plate's frame while it carries dice: motion is motion against the plate.
-        # The engine does not move the plate (it is set each step): where the step took it, reckoned.
-        carriage.frame = riding.advanced(self._plate_pose, carriage.linear, carriage.angular, h)
         if region.held or region.bearing:
             self._spread(dice, *self._against_plate(carriage, poses, velocities, h), h)
             return
@@ -210,7 +210,7 @@ class Stepping(Bodies):
         world's; kept (``Carriage.points``, ``reach``) for the next step's waking of carried dice they may touch."""
         frame, linear, angular = carriage.frame, carriage.linear, carriage.angular
         velocities = riding.relative_velocities(velocities, poses[:, :3], frame, linear, angular)
-        poses = riding.relative(carriage.frame, poses)
+        poses = riding.relative(frame, poses)
         region = self._region
         assert region is not None
         carriage.points, carriage.reach = poses[:, :3], region.ahead(velocities, h)
