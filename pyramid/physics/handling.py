@@ -408,7 +408,7 @@ def _rotation_vector(target: np.ndarray, current: np.ndarray) -> np.ndarray:
 
 
 def _nonzero(vector: Sequence[float] | np.ndarray) -> bool:
-    """Whether any component of ``vector`` is not zero (a NaN is not)."""
+    """Whether any component of ``vector`` is not zero (a NaN counts as not zero, as in numpy)."""
     return any(v != 0 for v in vector)
 
 
