@@ -109,8 +109,10 @@ def support_distance(direction: np.ndarray, edge: float) -> float:
 def axis_angle_quat(axis: np.ndarray, angle: float) -> np.ndarray:
     """Quaternion (x, y, z, w) of a turn by ``angle`` radians about the unit ``axis``."""
     # Not Rotation.from_rotvec(axis * angle), which scales by sin(angle / 2) / angle: the last bit
-    # differs, and a tilted plate's dice fall differently.
-    return np.concatenate([axis * math.sin(angle / 2), [math.cos(angle / 2)]])
+    # differs, and a tilted plate's dice fall differently. Each component times the sine in Python floats
+    # (numpy's product, rounded alike, sooner: a tilt asks for this at every step).
+    sine = math.sin(angle / 2)
+    return np.array([*(float(c) * sine for c in axis), math.cos(angle / 2)])
 
 
 def tilted_plate_pose(
@@ -156,9 +158,7 @@ def _line_rotation(x: float, y: float, angle: float) -> tuple[np.ndarray, np.nda
     # np.cross((0, 0, 1), d) written out, the same products and differences (np.cross takes 50 us a call,
     # and a tilt asks for this twice a step): the up axis turned to the line square to d.
     axis = (0.0 * 0.0 - 1.0 * dy, 1.0 * dx - 0.0 * 0.0, 0.0 * dy - 0.0 * dx)
-    # ``axis_angle_quat`` in Python floats: each component times the sine, rounded alike.
-    sine = math.sin(angle / 2)
-    quat = np.array([axis[0] * sine, axis[1] * sine, axis[2] * sine, math.cos(angle / 2)])
+    quat = axis_angle_quat(np.array(axis), angle)
     rotation = geometry.quat_to_matrix(quat)[0]
     quat.flags.writeable = False
     return quat, rotation

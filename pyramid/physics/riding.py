@@ -138,7 +138,7 @@ def slips(support: np.ndarray, friction: float | np.ndarray, margin: float = SLI
     friction ``friction`` lets each lean by its angle, so a force within that angle of the octant is
     given. The test lets go ``margin`` degrees sooner. ``friction`` is one value or one per force (n,).
     """
-    return _outside(support, slip_cosine(friction, margin))
+    return _outside(support @ geometry.CUBE_TO_PLATE, slip_cosine(friction, margin))
 
 
 def slip_cosine(friction: float | np.ndarray, margin: float = SLIP_MARGIN) -> np.ndarray:
@@ -152,9 +152,9 @@ def slip_cosine(friction: float | np.ndarray, margin: float = SLIP_MARGIN) -> np
 INSIDE = 1 - 1e-12
 
 
-def _outside(support: np.ndarray, cosine_limit: np.ndarray) -> np.ndarray:
-    """``slips`` with the cosine of each limit given (``slip_cosine``)."""
-    cube = support @ geometry.CUBE_TO_PLATE
+def _outside(cube: np.ndarray, cosine_limit: np.ndarray) -> np.ndarray:
+    """``slips`` of the forces in the cube frame (n, 3) (``support @ geometry.CUBE_TO_PLATE``), with the cosine
+    of each limit given (``slip_cosine``)."""
     # The nearest direction the bare normals give: the force with its negative cube components dropped.
     nearest = np.maximum(cube, 0.0)
     norms = geometry.lengths(cube) * geometry.lengths(nearest)
@@ -256,7 +256,7 @@ class Carriage:
         if self._octant_holds and cube.min() > 0:
             # Every force inside the octant itself: its cosine to the nearest is 1 to the last bits, none slips.
             return []
-        slip = _outside(support, self._cosine)
+        slip = _outside(cube, self._cosine)
         if not slip.any():
             return []
         return [d for d, s in zip(self.dice, slip.tolist(), strict=True) if s]
