@@ -299,3 +299,19 @@ def test_the_tilt_hands_unjamming_shake_seats_a_die_wedged_in_its_corner_where_a
     assert seated["slow"] <= 2, f"3 mm at 8 Hz seated {seated['slow']} of 8"
     assert seated["unjam"] >= 5, f"the unjamming shake seated {seated['unjam']} of 8"
     assert kept == 16, f"the two seated dice stayed in {kept} of 16 shakes"
+
+
+@pytest.mark.slow
+def test_the_tilt_hand_solves_faraday_on_the_rounded_dice_as_on_the_box() -> None:
+    from scipy.stats import fisher_exact
+
+    from pyramid.physics.settings import Physics
+
+    hull = Physics(die_shape="hull", hull_segments=2, hull_axis="gjk")
+    solved = {
+        name: sum(play_game(Faraday, ["tilt"], seed, physics=physics).records[0].end.success for seed in range(10))
+        for name, physics in (("box", Physics()), ("hull", hull))
+    }
+    # Measured over seeds 0 to 29: 30 (box) and 29 (hull); before the hand's shakes at 14 Hz, 30 and 13.
+    assert solved["box"] >= 9 and solved["hull"] >= 8, solved
+    assert fisher_exact([[solved["box"], 10 - solved["box"]], [solved["hull"], 10 - solved["hull"]]]).pvalue > 0.05
