@@ -434,6 +434,30 @@ def test_s_shakes_the_plate_and_ctrl_drag_tilts_it_the_way_of_the_drag(display: 
         world.close()
 
 
+def test_j_shakes_the_plate_firmly_as_the_tilt_hand_does_to_free_a_wedged_die(display: str) -> None:
+    from pyramid.agents.plate_hands import UNJAM
+    from pyramid.physics.actions import Shake
+    from pyramid.ui import strokes
+    from pyramid.ui.viewer import watching
+
+    # What J does, 3 mm at 14 Hz, is the shake that frees a die wedged in its funnel (tests/test_plate_games.py).
+    assert strokes.FIRM_SHAKE == Shake(*UNJAM)
+    world, _ = small_pyramid_world(2)
+    viewer, _ = _open(world, display)
+    try:
+        shifts: list[float] = []
+        viewer.on_frame.append(lambda _: shifts.append(float(np.linalg.norm(world.plate_pose[:2]))))
+        _xdotool(viewer, "key", "--window", str(viewer._window), "j")
+        with watching(world, viewer):
+            viewer.live(0.8)
+        # Farther than the gentle shake (1.5 mm), not as far as the hard one (3.5 mm); then back where it lay.
+        assert 0.002 < max(shifts) < 0.0033, f"the plate moved at most {1000 * max(shifts):.2f} mm"
+        assert np.linalg.norm(world.plate_pose[:2]) < 3e-4, "the shaken plate is back where it lay"
+    finally:
+        viewer.close()
+        world.close()
+
+
 def test_t_throws_a_die_of_the_chosen_colour_where_the_mouse_points(display: str) -> None:
     from pyramid.ui.viewer import watching
 

@@ -4,6 +4,7 @@ virtual screen (Xvfb)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import shutil
 import time
@@ -147,6 +148,8 @@ def tilt_turn(planner: TiltHand) -> Callable[[Person, SkillGame], None]:
     """The person's turn at a tilting game: the programmed hand's plan, made with the window's controls."""
     from pyglet.window import key
 
+    from pyramid.ui import strokes
+
     def turn(person: Person, game: SkillGame) -> None:
         world = person.viewer.world
         assert world is not None
@@ -154,7 +157,12 @@ def tilt_turn(planner: TiltHand) -> Callable[[Person, SkillGame], None]:
         if isinstance(action, actions.Tilt):
             person.stroke(action)
         elif isinstance(action, actions.Shake):
-            person.key(key.S, key.MOD_SHIFT)  # the gentle shake: it seats dice left leaning
+            firm = action == dataclasses.replace(strokes.FIRM_SHAKE, azimuth=action.azimuth)
+            # J, the firm shake, frees a die wedged in its funnel; shift-S, the gentle one, seats dice left leaning.
+            if firm:
+                person.key(key.J)
+            else:
+                person.key(key.S, key.MOD_SHIFT)
         else:
             person.key(key.W)
 

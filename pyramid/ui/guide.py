@@ -20,7 +20,8 @@ CONTROL_HELP: dict[str, str] = {
     "beyond it hop on the way you drag, faster the faster you drag); ctrl-shift-drag: about the line where you let "
     "go (the dice before it hop towards it)",
     "tilt": "arrows: tilt the plate that way",
-    "shake": "S: a hard shake (lifts a seated die over its rim)   shift-S: a gentle one (seats leaning dice)",
+    "shake": "S: a hard shake (lifts a seated die over its rim)   shift-S: a gentle one (seats leaning dice)   "
+    "J: a firm one (frees a die wedged turned in its funnel)",
     "blow": "hold B: blow where the mouse points (B + wheel: stronger or weaker)",
     "lift": "click a die: lift it out",
     "flick": "drag one of your dice (or right-drag it): flick it the way you drag (longer: harder; the aim and "

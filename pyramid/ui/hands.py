@@ -639,6 +639,7 @@ class Hands:
             key.UP: "tilt",
             key.DOWN: "tilt",
             key.S: "shake",
+            key.J: "shake",
             key.T: "throw",
             key.U: "pull",
             key.A: "attach",
@@ -657,8 +658,11 @@ class Hands:
         if symbol in (key.LEFT, key.RIGHT, key.UP, key.DOWN):
             turn = {key.RIGHT: (1, 0), key.LEFT: (-1, 0), key.UP: (0, 1), key.DOWN: (0, -1)}[symbol]
             self.act(actions.Tilt(self.azimuth(*turn), angle=12.0, hold=0.5))
-        elif symbol == key.S:
-            shake = strokes.GENTLE_SHAKE if modifiers & key.MOD_SHIFT else strokes.HARD_SHAKE
+        elif symbol in (key.S, key.J):
+            if symbol == key.J:
+                shake = strokes.FIRM_SHAKE
+            else:
+                shake = strokes.GENTLE_SHAKE if modifiers & key.MOD_SHIFT else strokes.HARD_SHAKE
             self.act(dataclasses.replace(shake, azimuth=round(self.azimuth(1, 0), 3)))
         elif symbol == key.T:
             self._throw()
