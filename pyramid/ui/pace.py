@@ -34,6 +34,7 @@ WINDOW_ROWS = (
     WindowRow("window: tilt (arrow key)", "LEFT"),
     WindowRow("window: gentle shake (Shift+S)", "S", shift=True),
     WindowRow("window: hard shake (S)", "S"),
+    WindowRow("window: firm shake (J)", "J"),
 )
 
 
