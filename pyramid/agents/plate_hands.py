@@ -38,8 +38,9 @@ from pyramid.units import GRAVITY
 # When no safe stroke helps, the hand shakes the plate to and fro: 3 mm at 14 Hz (2.4 g), which moves no
 # seated die out of its funnel (``Tilt``'s docstring) but frees a die wedged turned in a funnel. Measured on
 # rounded dice stuck so in Faraday's last corner (seeds 5, 8 and 9, 8 azimuths each): 3 mm at 8 Hz (0.77 g)
-# seated 0 of 24, vertical shakes up to 1.5 mm at 15 Hz and slow tilts up to 40 degrees none either, 3 mm at
-# 14 Hz 18 of 24 with the other two dice still in their corners; the window's hard shake throws them all out.
+# seated 0 of 24, vertical shakes of 0.5 to 2 mm at 12 to 30 Hz and slow tilts up to 40 degrees none either,
+# 3 mm at 14 Hz 18 of 24 with the other two dice still in their corners; the window's hard shake (3.5 mm at
+# 22 Hz) emptied one of those corners or both every time.
 UNJAM = (0.003, 14.0, 0.3)  # amplitude (m), frequency (Hz), duration (s)
 # Dice left leaning are seated by up to four shakes of 1.5, 2, 2.5 and 2.5 mm at 8 Hz (0.4 to 0.6 g). At 14 Hz
 # (1.2 to 2 g) they seat more (of 106 leaning dice in Coulomb's shakes, seeds 100 to 109: 71 against 26, the same
