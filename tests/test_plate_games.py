@@ -261,7 +261,8 @@ def _wedged_in_corner(world: World, seed: int) -> None:
     world.place(2, CORNERS[0])
     table = world.snapshot()
     poses = table.poses.copy()
-    normal = np.array([-0.408, -0.707, -0.577]) / np.linalg.norm([-0.408, -0.707, -0.577])
+    normal = np.array([-0.408, -0.707, -0.577])  # the funnel face it lies on, pointing into the plate
+    normal /= np.linalg.norm(normal)
     poses[2, 3:] = (Rotation.from_rotvec(math.radians(34.0) * normal) * Rotation.from_quat(poses[2, 3:])).as_quat()
     poses[2, :3] += np.array([-1.1, -1.9, 3.1]) * 1e-3 + 1e-9 * np.random.default_rng(seed).standard_normal(3)
     world.restore(dataclasses.replace(table, poses=poses))
@@ -280,7 +281,7 @@ def test_the_tilt_hands_unjamming_shake_seats_a_die_wedged_in_its_corner_where_a
     physics = Physics() if die_shape == "box" else Physics(die_shape="hull", hull_segments=2, hull_axis="gjk")
     seated = {"slow": 0, "unjam": 0}
     kept = wedged = 0
-    for name, shake in (("slow", A.Shake(0.003, 8.0, 0.3)), ("unjam", A.Shake(*UNJAM))):
+    for name, shake in (("slow", A.Shake(0.003, 8.0, 0.3)), ("unjam", UNJAM)):
         for k in range(8):
             world = World(physics)
             try:

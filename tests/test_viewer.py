@@ -436,12 +436,11 @@ def test_s_shakes_the_plate_and_ctrl_drag_tilts_it_the_way_of_the_drag(display: 
 
 def test_j_shakes_the_plate_firmly_as_the_tilt_hand_does_to_free_a_wedged_die(display: str) -> None:
     from pyramid.agents.plate_hands import UNJAM
-    from pyramid.physics.actions import Shake
     from pyramid.ui import strokes
     from pyramid.ui.viewer import watching
 
     # What J does, 3 mm at 14 Hz, is the shake that frees a die wedged in its funnel (tests/test_plate_games.py).
-    assert strokes.FIRM_SHAKE == Shake(*UNJAM)
+    assert strokes.FIRM_SHAKE == UNJAM
     world, _ = small_pyramid_world(2)
     viewer, _ = _open(world, display)
     try:

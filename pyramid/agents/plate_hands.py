@@ -5,6 +5,7 @@ Dune's blower is in ``blow_hand``; the aiming helpers both use are in ``plate_ai
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -41,7 +42,7 @@ from pyramid.units import GRAVITY
 # seated 0 of 24, vertical shakes of 0.5 to 2 mm at 12 to 30 Hz and slow tilts up to 40 degrees none either,
 # 3 mm at 14 Hz 18 of 24 with the other two dice still in their corners; the window's hard shake (3.5 mm at
 # 22 Hz) emptied one of those corners or both every time.
-UNJAM = (0.003, 14.0, 0.3)  # amplitude (m), frequency (Hz), duration (s)
+UNJAM = Shake(amplitude=0.003, frequency=14.0, duration=0.3)  # each time along a random azimuth
 # Dice left leaning are seated by up to four shakes of 1.5, 2, 2.5 and 2.5 mm at 8 Hz (0.4 to 0.6 g). At 14 Hz
 # (1.2 to 2 g) they seat more (of 106 leaning dice in Coulomb's shakes, seeds 100 to 109: 71 against 26, the same
 # in local and whole physics), and over seeds 0 to 29 the hand solved Faraday 30 and 29 times (box, two-step
@@ -354,7 +355,7 @@ class TiltHand(Controller[TimedPlateGame]):
         if self.climbs >= self.tries:
             return Wait(1.0)  # the top will not climb: keep the pyramid's base as it stands
         # Nothing safe brings a die nearer: a shake may unjam the dice.
-        return Shake(*UNJAM, float(self.rng.uniform(0, 360)))
+        return dataclasses.replace(UNJAM, azimuth=float(self.rng.uniform(0, 360)))
 
 
 class FlintHand(Controller[CaptainFlint]):

@@ -44,7 +44,7 @@ GENTLE_SHAKE = Shake(amplitude=0.0015, frequency=8.0, duration=0.3)
 # funnel, which neither S (it throws the seated dice out too) nor shift-S frees, and seats leaning dice. Measured
 # on Coulomb's tables with dice left leaning (seeds 100 to 109, 93 tables): it seated 95 of 106 leaning dice
 # where shift-S seated 27, moved none of the 266 seated ones, and moved 1 die of the full pyramid in 4 shakes.
-FIRM_SHAKE = Shake(*UNJAM)
+FIRM_SHAKE = UNJAM
 FLICK_ELEVATION = 20.0  # degrees: a finger flicks from a little below the die's middle, lifting it over a rim
 
 
