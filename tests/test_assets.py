@@ -64,3 +64,19 @@ def test_the_urdf_files_load_in_pybullet() -> None:
         assert hi[2] == pytest.approx(plate_mesh().bounds[1][2], abs=4e-3)
     finally:
         pb.disconnect(client)
+
+
+def test_a_process_removes_the_asset_folders_it_wrote_when_it_exits() -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "from pyramid.physics import assets\n"
+        "import numpy as np\n"
+        "print(assets.cached_assets())\n"
+        "print(assets.convex_obj_file('probe', tuple(map(tuple, np.eye(3).tolist() + [[0.0, 0.0, 0.0]]))).parent)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    folders = [Path(line) for line in out.split()]
+    assert len(folders) == 2 and all(f.name.startswith("pyramid-") for f in folders)
+    assert not any(f.exists() for f in folders), f"left behind: {[str(f) for f in folders if f.exists()]}"

@@ -6,7 +6,9 @@ Lengths are metres.
 
 from __future__ import annotations
 
+import atexit
 import itertools
+import shutil
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -147,11 +149,18 @@ def rounded_box_volume(half: np.ndarray, radius: float) -> float:
     return float(np.prod(inner)) + faces + edges + 4 / 3 * np.pi * radius**3
 
 
+def _scratch_folder(prefix: str) -> Path:
+    """A new temporary folder that is removed when this process exits (each process writes its own)."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
 @cache
 def convex_obj_file(name: str, vertices: tuple[tuple[float, float, float], ...]) -> Path:
     """An OBJ file of the convex hull of ``vertices`` (m), for PyBullet shapes with polyhedral features."""
     hull = trimesh.convex.convex_hull(np.array(vertices))
-    path = Path(tempfile.mkdtemp(prefix="pyramid-hull-")) / f"{name}.obj"
+    path = _scratch_folder("pyramid-hull-") / f"{name}.obj"
     path.write_text(
         "".join(f"v {x:.9f} {y:.9f} {z:.9f}\n" for x, y, z in hull.vertices)
         + "".join(f"f {a + 1} {b + 1} {c + 1}\n" for a, b, c in hull.faces)
@@ -256,6 +265,6 @@ def _obj_with_uv(mesh: trimesh.Trimesh) -> str:
 @cache
 def cached_assets(edge: float = EDGE) -> Path:
     """A folder with freshly written assets for this process (the world's visuals load from it)."""
-    folder = Path(tempfile.mkdtemp(prefix="pyramid-assets-"))
+    folder = _scratch_folder("pyramid-assets-")
     write_assets(folder, edge)
     return folder
