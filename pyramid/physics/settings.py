@@ -17,6 +17,8 @@ HULL_AXES = ("sat", "gjk")  # how two rounded hulls find the normal they are cli
 GJK_SLOP = 1e-6  # m: the contact slop at least, with hull_axis "gjk": resting dice stay touching, so stay clipped
 HULL_TABLE_ROLLING = 1e-4  # m: the table's rolling friction under rounded hull dice (``table_torques``)
 HULL_TABLE_SPINNING = 1e-3  # m: and its spinning friction: with the dice's 0.81, 0.8 mm of torque arm
+# The rounded die that is the candidate default (docs/studies/real-dice.md): ``Physics(**ROUNDED_DIE)``.
+ROUNDED_DIE: dict[str, str | int] = {"die_shape": "hull", "hull_segments": 2, "hull_axis": "gjk"}
 MAX_SIZE_SPREAD = 0.02  # the largest size_spread, relative to the die: 3 deviations stay within 6% of its side
 
 
