@@ -107,7 +107,7 @@ def test_a_drop_rebounds_no_higher_than_restitution_allows(
     # hull: 14.5 to 16.0 mm on the table (e^2 h = 15.6), 15.3 to 16.0 on a die, 10.7 to 11.1 on the plate
     # (10.8). The rounded die's lowest point lies up to 0.4 mm above the box's, which _depth measures.
     # Before the stage bodies were rigid bodies the table returned 30 mm: e = 0.5 for 0.36.
-    physics = Physics() if shape == "box" else Physics(**ROUNDED_DIE)  # type: ignore[arg-type]
+    physics = Physics() if shape == "box" else Physics(**ROUNDED_DIE)
     rebound = drop(kind, physics)
     fall = HEIGHT + math.sqrt(2 * physics.gravity * HEIGHT) * physics.time_step
     assert rebound <= restitution**2 * fall

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 
 import numpy as np
 import pytest
-from scipy.stats import chisquare
+from scipy.stats import chisquare, fisher_exact
 
 from pyramid import geometry as g
 from pyramid.perception import Status
 from pyramid.physics import actions as A
+from pyramid.physics.settings import ROUNDED_DIE
 from pyramid.physics.world import NotAtRestError, Physics, World
 from pyramid.state import Cell, PyramidState, random_pattern
 from pyramid.units import GRAVITY
@@ -57,9 +59,9 @@ def test_removing_the_apex_disturbs_no_other_die(full_world) -> None:
     assert sorted(readout.pyramid.free_slots()) == [(0, 0, 1), (0, 1, 0), (1, 0, 0)]
 
 
-def _top_held(friction_plate: float, jitter: int | None) -> tuple[bool, bool]:
+def _top_held(physics: Physics) -> tuple[bool, bool]:
     """Whether the top of a 4-die pyramid (whole physics) stays in its slot with two, then one, of its supports."""
-    world = World(Physics(friction_plate=friction_plate, local=False, jitter=jitter))
+    world = World(physics)
     slot_die = world.build(PyramidState({s: Cell("green", (1, 2, 3)) for s in g.small_pyramid(4, (7, 0, 0))}))
     world.settle()
     top = slot_die[(7, 0, 0)]
@@ -75,14 +77,23 @@ def _top_held(friction_plate: float, jitter: int | None) -> tuple[bool, bool]:
     return two, one
 
 
-def test_a_die_that_loses_its_supports_leaves_its_slot_unless_friction_holds_it() -> None:
+@pytest.mark.parametrize("shape", ["box", "hull"])
+def test_a_die_that_loses_its_supports_leaves_its_slot_unless_friction_holds_it(shape: str) -> None:
     # Two supports left: friction holds it (die on die 0.66 > the 0.5 that two faces need), as in Mikado.
     # One support left: the die leans on it with one face and on the edges of two of the plate's funnel
     # cubes with two others. Sliding towards either empty slot rubs one face on the die and one on the
-    # plate: with aluminium's friction the two together hold it (10 of 10 nudged starts); on a
-    # frictionless plate it falls out of its slot (9 of 10; and with two supports it held in 8 of 10).
-    assert all(two and one for two, one in (_top_held(0.45, jitter) for jitter in (None, 1, 2)))
-    assert not all(_top_held(0.0, jitter)[1] for jitter in (None, 1, 2))  # all three held: one time in 1,000
+    # plate: with aluminium's friction (0.45) the two together hold it, on a frictionless plate it falls.
+    # Measured over 20 nudged starts (held with one support): the box 20 at 0.45, 19 at 0.3, 1 at 0;
+    # the rounded hull 15 at 0.45, 20 at 0.6, 4 of 10 at 0.3, 0 at 0 (its edges do not bite the cubes').
+    base = Physics(local=False) if shape == "box" else Physics(local=False, **ROUNDED_DIE)
+    starts = (None, *range(1, 12))
+    aluminium = [_top_held(replace(base, jitter=j)) for j in starts]
+    frictionless = [_top_held(replace(base, friction_plate=0.0, jitter=j)) for j in starts]
+    assert all(two for two, _ in aluminium)
+    held, fell = sum(one for _, one in aluminium), sum(one for _, one in frictionless)
+    assert (
+        held >= len(starts) / 2 and fisher_exact([[held, len(starts) - held], [fell, len(starts) - fell]]).pvalue < 0.01
+    ), (held, fell)
 
 
 @pytest.mark.slow

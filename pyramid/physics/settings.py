@@ -6,6 +6,7 @@ Scene files and experiments carry a ``Physics``; ``pyramid.physics.world`` build
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 from pyramid.dice import DENSITY, EDGE
 from pyramid.units import GRAVITY
@@ -17,9 +18,19 @@ HULL_AXES = ("sat", "gjk")  # how two rounded hulls find the normal they are cli
 GJK_SLOP = 1e-6  # m: the contact slop at least, with hull_axis "gjk": resting dice stay touching, so stay clipped
 HULL_TABLE_ROLLING = 1e-4  # m: the table's rolling friction under rounded hull dice (``table_torques``)
 HULL_TABLE_SPINNING = 1e-3  # m: and its spinning friction: with the dice's 0.81, 0.8 mm of torque arm
-# The rounded die that is the candidate default (docs/studies/real-dice.md): ``Physics(**ROUNDED_DIE)``.
-ROUNDED_DIE: dict[str, str | int] = {"die_shape": "hull", "hull_segments": 2, "hull_axis": "gjk"}
 MAX_SIZE_SPREAD = 0.02  # the largest size_spread, relative to the die: 3 deviations stay within 6% of its side
+
+
+class RoundedDie(TypedDict):
+    """The settings of a rounded die, to spread into ``Physics(...)`` or ``dataclasses.replace``."""
+
+    die_shape: str
+    hull_segments: int
+    hull_axis: str
+
+
+# The rounded die that is the candidate default (docs/studies/real-dice.md): ``Physics(**ROUNDED_DIE)``.
+ROUNDED_DIE = RoundedDie(die_shape="hull", hull_segments=2, hull_axis="gjk")
 
 
 @dataclass(frozen=True)
