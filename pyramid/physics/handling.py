@@ -79,6 +79,7 @@ class Handling(Stepping):
         """Release ``die`` at ``position`` with a velocity (m/s), spin (rad/s) and orientation (x, y, z, w)."""
         body = self._spawn(die, position, orientation)
         self.client.resetBaseVelocity(body, list(velocity), list(spin))
+        self._spin = max(self._spin, float(np.linalg.norm(spin)))
         if self._region is not None:
             # What the die can reach in its first step is simulated before it takes it.
             motion = np.array([[*velocity, *spin]], dtype=float)
@@ -381,6 +382,7 @@ class Handling(Stepping):
         spin = spin + np.cross(arm, impulse) / inertia
         self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
         self.client.resetBaseVelocity(body, velocity.tolist(), spin.tolist())
+        self._spin = max(self._spin, float(np.linalg.norm(spin)))
         self._wake_near(position, radius=2.0 * self.physics.edge)
         self._at_rest = False
 

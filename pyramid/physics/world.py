@@ -253,6 +253,8 @@ class World(Handling):
             else:
                 self._spawn(die, pose[:3].tolist(), pose[3:].tolist(), nudge=False)  # exactly as it was
             c.resetBaseVelocity(self._bodies[die], velocity[:3].tolist(), velocity[3:].tolist())
+        spins = np.asarray(table.velocities, dtype=float).reshape(-1, 6)[:, 3:]
+        self._spin = float(np.sqrt((spins**2).sum(axis=1).max())) if len(spins) else 0.0
         if self._region is not None:
             self._region.activated(list(table.dice), table.poses)
         self._changed()
