@@ -537,12 +537,13 @@ def test_a_skill_game_played_by_hand_in_the_window_and_replayed(
             pending.clear()
         elif not pending and self.world is not None and len(clicks) < 20:
             pending.append(True)
-            # A person clicks the lowest die they can see that is not the top one.
+            # A person clicks the lowest die they can see that is still in the pyramid and is not its top (a
+            # die that fell out may not be touched: on rounded dice the first click met one and waited for ever).
             dice, poses = self.world.poses()
             readout = self.world.readout(require_rest=False)
             top = min(readout.slot_die, key=geometry.layer)
             for n in np.argsort(poses[:, 2]):
-                if dice[n] == readout.slot_die[top]:
+                if dice[n] == readout.slot_die[top] or readout.dice[dice[n]].slot is None:
                     continue
                 x, y = _screen_point(self, poses[n, :3])
                 if hands.die_at(x, self.height - y) == dice[n]:
