@@ -124,7 +124,9 @@ class Stepping(Bodies):
         dt = self.physics.time_step
         for _ in range(max(1, round(seconds / dt))):
             if not self._asleep:
-                parts = spin_parts(self._spin, dt)
+                # While the hand moves the plate its pose is reckoned step by step (and a carrying plate's frame):
+                # such steps are not split.
+                parts = spin_parts(self._spin, dt) if self._carriage is None and not self._plate_moving else 1
                 if parts == 1:
                     self._advance(dt)
                 else:
@@ -137,13 +139,11 @@ class Stepping(Bodies):
     def _advance_in_parts(self, parts: int) -> None:
         """One time step as ``parts`` engine steps: a die spins faster than one step can turn it (``ENGINE_TURN``).
 
-        The plate moves through them as the hand set it for the whole step; observers see only the step's end.
+        The plate stands still (``step`` splits no step of a moving plate); observers see only the step's end.
         """
-        plate_velocity = self._plate_velocity
         self.client.setPhysicsEngineParameter(fixedTimeStep=self.physics.time_step / parts)
         try:
             for _ in range(parts):
-                self._plate_velocity = plate_velocity
                 self._advance(self.physics.time_step / parts)
         finally:
             self.client.setPhysicsEngineParameter(fixedTimeStep=self.physics.time_step)
