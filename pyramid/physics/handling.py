@@ -186,8 +186,15 @@ class Handling(Stepping):
             if region is not None and region.held:
                 self._simulate_all()
         elif carriage is not None and region is not None:
-            if not moving:
-                self._carry_end()
+            if not hand:
+                # The hand holds the plate still: nothing rides it. If it still rides down off a die under it,
+                # every die is simulated, as below. (A carriage left on kept the world in the plate's frame for
+                # good: after a tilt ending on a fallen die, local physics held dice that whole physics lets
+                # fall, and they chattered for 30 s: docs/soak.md.)
+                if moving:
+                    self.wake()
+                else:
+                    self._carry_end()
             else:
                 # The dice whose supports cannot take them along in the next step go their own way, with what
                 # rests on them and what they rest on.
