@@ -12,7 +12,7 @@ from pyramid.lab.runner import run_scene
 from pyramid.lab.scene import SceneError, load_scene, scene_from_dict
 from pyramid.physics.assets import rounded_box_points, rounded_box_volume
 from pyramid.physics.die_shape import SIZE_CLIP, die_scales
-from pyramid.physics.settings import DIE_SHAPES, GJK_SLOP, HULL_TABLE_ROLLING, HULL_TABLE_SPINNING, Physics
+from pyramid.physics.settings import DIE_SHAPES, GJK_SLOP, HULL_TABLE_ROLLING, HULL_TABLE_SPINNING, ROUNDED_DIE, Physics
 from pyramid.physics.world import World
 from pyramid.state import Cell, PyramidState
 
@@ -157,7 +157,7 @@ def test_hulls_clipped_along_gjks_direction_rest_a_micrometre_deep_and_the_box_k
     assert Physics(die_shape="hull", hull_axis="gjk", contact_slop=5e-6).engine_slop() == 5e-6
     assert Physics(die_shape="box", hull_axis="gjk").engine_slop() == 0.0
     assert Physics(die_shape="hull").engine_slop() == 0.0
-    world = World(Physics(die_shape="hull", hull_segments=2, hull_axis="gjk"), plate=False)
+    world = World(Physics(**ROUNDED_DIE), plate=False)
     world.throw(0, (0.0, 0.0, world.physics.edge / 2 + 1e-5))
     world.step(0.5)
     depths = [point[8] for point in world.client.getContactPoints(world._body(0), world.table)]

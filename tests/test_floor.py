@@ -17,7 +17,7 @@ import pytest
 from pyramid.lab.random_hands import fall_off_table
 from pyramid.physics import stage, stepping
 from pyramid.physics.errors import ImpossibleStateError
-from pyramid.physics.settings import ROUNDED_DIE, Physics
+from pyramid.physics.settings import COMPARED_DICE, ROUNDED_DIE, Physics
 from pyramid.physics.world import World
 
 FALLS = 40
@@ -45,7 +45,7 @@ def _falls(physics: Physics) -> tuple[list[str], list[float]]:
 
 @pytest.mark.parametrize("shape", ["box", "hull"])
 def test_dice_falling_off_the_table_rest_on_the_floor(shape: str) -> None:
-    impossible, resting = _falls(Physics() if shape == "box" else Physics(**ROUNDED_DIE))
+    impossible, resting = _falls(Physics(**COMPARED_DICE[shape]))
     assert impossible == [], f"{len(impossible)} of {FALLS} falls: " + "; ".join(impossible[:3])
     assert len(resting) >= FALLS - 1  # 1 of 500 still rocked after 10 s (on the old floor too)
     edge = Physics().edge

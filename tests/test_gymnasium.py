@@ -21,7 +21,7 @@ from gymnasium.utils.passive_env_checker import env_render_passive_checker  # no
 from pyramid.dice import EDGE  # noqa: E402
 from pyramid.geometry import SLAB_INRADIUS  # noqa: E402
 from pyramid.gymnasium import ENVIRONMENTS, PLATE_REACH, FlickersEnv, TiltEnv, env_id  # noqa: E402
-from pyramid.physics.settings import ROUNDED_DIE, Physics  # noqa: E402
+from pyramid.physics.settings import COMPARED_DICE, Physics  # noqa: E402
 
 DISPLAY = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 # The cheapest game each environment allows: a 10-die Mikado pyramid, one round of Flickers.
@@ -161,7 +161,7 @@ def test_flickers_rewards_the_dice_the_player_has_on_the_plate(shape: str) -> No
     # Which flick lands is chaotic (the die meets the plate's rim): over 12 aims near the programmed flicker's
     # (5 to 9 mN s, 20 to 35 degrees up, a little to the right) some land and some do not, on both dice
     # (measured: the box 4 of 12, the rounded hull 3), and each earns what the world says it has on the plate.
-    physics = Physics() if shape == "box" else Physics(**ROUNDED_DIE)
+    physics = Physics(**COMPARED_DICE[shape])
     landed = 0
     for elevation in (20.0, 25.0, 30.0, 35.0):
         for impulse in (0.005, 0.007, 0.009):

@@ -17,7 +17,7 @@ from pyramid.physics import actions as A
 from pyramid.physics import hands
 from pyramid.physics.checks import check_state
 from pyramid.physics.errors import ImpossibleStateError
-from pyramid.physics.settings import ROUNDED_DIE, Physics
+from pyramid.physics.settings import COMPARED_DICE, Physics
 from pyramid.physics.world import World
 from pyramid.skillgames.standing import pyramid_slots
 from pyramid.state import Cell, PyramidState
@@ -107,7 +107,7 @@ def test_a_drop_rebounds_no_higher_than_restitution_allows(
     # hull: 14.5 to 16.0 mm on the table (e^2 h = 15.6), 15.3 to 16.0 on a die, 10.7 to 11.1 on the plate
     # (10.8). The rounded die's lowest point lies up to 0.4 mm above the box's, which _depth measures.
     # Before the stage bodies were rigid bodies the table returned 30 mm: e = 0.5 for 0.36.
-    physics = Physics() if shape == "box" else Physics(**ROUNDED_DIE)
+    physics = Physics(**COMPARED_DICE[shape])
     rebound = drop(kind, physics)
     fall = HEIGHT + math.sqrt(2 * physics.gravity * HEIGHT) * physics.time_step
     assert rebound <= restitution**2 * fall

@@ -276,9 +276,9 @@ def test_the_tilt_hands_unjamming_shake_seats_a_die_wedged_in_its_corner_where_a
     import dataclasses
 
     from pyramid.agents.plate_hands import UNJAM
-    from pyramid.physics.settings import Physics
+    from pyramid.physics.settings import COMPARED_DICE, Physics
 
-    physics = Physics() if die_shape == "box" else Physics(die_shape="hull", hull_segments=2, hull_axis="gjk")
+    physics = Physics(**COMPARED_DICE[die_shape])
     seated = {"slow": 0, "unjam": 0}
     kept = wedged = 0
     for name, shake in (("slow", A.Shake(0.003, 8.0, 0.3)), ("unjam", UNJAM)):
@@ -306,9 +306,9 @@ def test_the_tilt_hands_unjamming_shake_seats_a_die_wedged_in_its_corner_where_a
 def test_the_tilt_hand_solves_faraday_on_the_rounded_dice_as_on_the_box() -> None:
     from scipy.stats import fisher_exact
 
-    from pyramid.physics.settings import Physics
+    from pyramid.physics.settings import ROUNDED_DIE, Physics
 
-    hull = Physics(die_shape="hull", hull_segments=2, hull_axis="gjk")
+    hull = Physics(**ROUNDED_DIE)
     solved = {
         name: sum(play_game(Faraday, ["tilt"], seed, physics=physics).records[0].end.success for seed in range(10))
         for name, physics in (("box", Physics()), ("hull", hull))

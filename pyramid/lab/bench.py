@@ -19,6 +19,7 @@ from pyramid.dice import EDGE, die_mass
 from pyramid.lab.locality import full_state
 from pyramid.lab.speed import Speed, speed_steps, speed_table
 from pyramid.perception import read_poses
+from pyramid.physics.settings import ROUNDED_DIE
 from pyramid.physics.world import Physics, World
 
 
@@ -235,7 +236,7 @@ def run_bench(
             "awake pyramid, two-step hull dice",
             partial(
                 awake_pyramid,
-                replace(whole, die_shape="hull", hull_segments=2, hull_axis="gjk"),
+                replace(whole, **ROUNDED_DIE),
                 seconds,
                 "two-step hull dice, GJK's normal, awake pyramid",
             ),

@@ -79,7 +79,7 @@ class Handling(Stepping):
         """Release ``die`` at ``position`` with a velocity (m/s), spin (rad/s) and orientation (x, y, z, w)."""
         body = self._spawn(die, position, orientation)
         self.client.resetBaseVelocity(body, list(velocity), list(spin))
-        self._spin = max(self._spin, float(np.linalg.norm(spin)))
+        self._spin = max(self._spin, float(np.linalg.norm(spin)))  # the next step is split if it must
         if self._region is not None:
             # What the die can reach in its first step is simulated before it takes it.
             motion = np.array([[*velocity, *spin]], dtype=float)
@@ -185,24 +185,23 @@ class Handling(Stepping):
             self._plate_jolted |= moving
             if region is not None and region.held:
                 self._simulate_all()
-        elif carriage is not None and region is not None:
-            if not hand:
-                # The hand holds the plate still: nothing rides it. If it still rides down off a die under it,
-                # every die is simulated, as below. (A carriage left on kept the world in the plate's frame for
-                # good: after a tilt ending on a fallen die, local physics held dice that whole physics lets
-                # fall, and they chattered for 30 s: docs/soak.md.)
-                if moving:
-                    self.wake()
-                else:
-                    self._carry_end()
+        elif carriage is not None and region is not None and not hand:
+            # The hand holds the plate still: nothing rides it. If it still rides down off a die under it, every die
+            # is simulated, as below (``wake`` ends the carriage too). A carriage left on kept the world in the
+            # plate's frame for good: after a tilt ending on a fallen die, local physics held dice that whole
+            # physics lets fall, and they chattered for 30 s (docs/soak.md).
+            if moving:
+                self.wake()
             else:
-                # The dice whose supports cannot take them along in the next step go their own way, with what
-                # rests on them and what they rest on.
-                turning = np.asarray(angular, dtype=float)
-                slipping = carriage.slipping(self._plate_pose, velocity, turning, dt, self._gravity)
-                if slipping:
-                    points = carriage.local_of(slipping)[:, :3]
-                    self._release([*slipping, *region.resting_on(points), *region.carrying(points)])
+                self._carry_end()
+        elif carriage is not None and region is not None:
+            # The dice whose supports cannot take them along in the next step go their own way, with what
+            # rests on them and what they rest on.
+            turning = np.asarray(angular, dtype=float)
+            slipping = carriage.slipping(self._plate_pose, velocity, turning, dt, self._gravity)
+            if slipping:
+                points = carriage.local_of(slipping)[:, :3]
+                self._release([*slipping, *region.resting_on(points), *region.carrying(points)])
         elif (moving and region is not None and region.held) or (
             self._asleep and (region is None or not np.array_equal(before, self._plate_pose))
         ):

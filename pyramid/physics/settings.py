@@ -21,8 +21,8 @@ HULL_TABLE_SPINNING = 1e-3  # m: and its spinning friction: with the dice's 0.81
 MAX_SIZE_SPREAD = 0.02  # the largest size_spread, relative to the die: 3 deviations stay within 6% of its side
 
 
-class RoundedDie(TypedDict):
-    """The settings of a rounded die, to spread into ``Physics(...)`` or ``dataclasses.replace``."""
+class RoundedDie(TypedDict, total=False):
+    """The settings of a die's shape, to spread into ``Physics(...)`` or ``dataclasses.replace``."""
 
     die_shape: str
     hull_segments: int
@@ -31,6 +31,8 @@ class RoundedDie(TypedDict):
 
 # The rounded die that is the candidate default (docs/studies/real-dice.md): ``Physics(**ROUNDED_DIE)``.
 ROUNDED_DIE = RoundedDie(die_shape="hull", hull_segments=2, hull_axis="gjk")
+# The dice compared side by side: the default box and the rounded candidate, ``Physics(**COMPARED_DICE["hull"])``.
+COMPARED_DICE: dict[str, RoundedDie] = {"box": RoundedDie(), "hull": ROUNDED_DIE}
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,11 @@ class SettleReport:
     moving: tuple[DieId, ...] = ()  # dice still moving at the end (on a timeout)
 
 
+def fastest_spin(velocities: np.ndarray) -> float:
+    """The largest angular speed (rad/s) among velocities (n, 6), linear then angular; 0 for none."""
+    return float(geometry.lengths(velocities[:, 3:]).max()) if len(velocities) else 0.0
+
+
 def spin_parts(spin: float, time_step: float) -> int:
     """Engine steps a time step is split into so that a die spinning ``spin`` rad/s turns less than ``ENGINE_TURN``
     in each: 1 below 157 rad/s at 200 Hz, and for a spin that is not a number (the step's check names it)."""
@@ -222,7 +227,7 @@ class Stepping(Bodies):
                 self._asleep = False
                 return
         poses, velocities = self._engine_poses(dice), self._engine_velocities(dice)
-        self._spin = float(np.sqrt((velocities[:, 3:] ** 2).sum(axis=1).max())) if dice else 0.0
+        self._spin = fastest_spin(velocities)
         check_state(dice, poses, velocities, h, self.physics, self._plate_or_none(), self.time, self._before)
         self._before = (dice, velocities)
         region = self._region

@@ -32,6 +32,7 @@ from pyramid.physics.handling import Handling
 from pyramid.physics.region import Region
 from pyramid.physics.settings import Physics as Physics
 from pyramid.physics.stepping import SettleReport as SettleReport
+from pyramid.physics.stepping import fastest_spin
 from pyramid.physics.tables import Table
 from pyramid.state import PyramidState
 from pyramid.tolerances import TOL
@@ -253,8 +254,7 @@ class World(Handling):
             else:
                 self._spawn(die, pose[:3].tolist(), pose[3:].tolist(), nudge=False)  # exactly as it was
             c.resetBaseVelocity(self._bodies[die], velocity[:3].tolist(), velocity[3:].tolist())
-        spins = np.asarray(table.velocities, dtype=float).reshape(-1, 6)[:, 3:]
-        self._spin = float(np.sqrt((spins**2).sum(axis=1).max())) if len(spins) else 0.0
+        self._spin = fastest_spin(np.asarray(table.velocities, dtype=float).reshape(-1, 6))
         if self._region is not None:
             self._region.activated(list(table.dice), table.poses)
         self._changed()

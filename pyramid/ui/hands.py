@@ -661,8 +661,10 @@ class Hands:
         elif symbol in (key.S, key.J):
             if symbol == key.J:
                 shake = strokes.FIRM_SHAKE
+            elif modifiers & key.MOD_SHIFT:
+                shake = strokes.GENTLE_SHAKE
             else:
-                shake = strokes.GENTLE_SHAKE if modifiers & key.MOD_SHIFT else strokes.HARD_SHAKE
+                shake = strokes.HARD_SHAKE
             self.act(dataclasses.replace(shake, azimuth=round(self.azimuth(1, 0), 3)))
         elif symbol == key.T:
             self._throw()
