@@ -238,13 +238,13 @@ def game_run(
     """One game run of ``soak_games``; the dice still moving at the end ([] at rest). ``done`` collects the actions.
 
     The game, the hand's draws and the world's own (a hand's scatter, a gust) each draw from a stream of ``seed``.
-    ``physics``: the world's (default: ``Physics()``).
+    ``physics``: the world's (default: the defaults).
     """
     from pyramid.physics.world import World  # the physics only where it runs
 
     game_rng, hand_rng, world_rng = np.random.default_rng(seed).spawn(3)
     game = game_cls(game_cls.info.players[0], rng=game_rng)
-    world = World(physics if physics is not None else Physics())
+    world = World(physics) if physics is not None else World()
     done = done if done is not None else []
     try:
         game.prepare(world)
