@@ -31,7 +31,6 @@ from pyramid.lab.scene import Scene, load_scene
 from pyramid.lab.shipped_scenes import SCENES
 from pyramid.physics import actions
 from pyramid.physics.errors import ImpossibleStateError, NotAtRestError
-from pyramid.physics.settings import Physics
 from pyramid.registry import SKILL_GAMES, find_game
 from pyramid.skillgames.base import SkillGame
 
@@ -228,23 +227,16 @@ def soak_games(
     return _drive("game", tallies, first_seed, runs, one, progress)
 
 
-def game_run(
-    game_cls: type[SkillGame],
-    seed: int,
-    actions_per_run: int,
-    done: list[str] | None = None,
-    physics: Physics | None = None,
-) -> list[int]:
+def game_run(game_cls: type[SkillGame], seed: int, actions_per_run: int, done: list[str] | None = None) -> list[int]:
     """One game run of ``soak_games``; the dice still moving at the end ([] at rest). ``done`` collects the actions.
 
     The game, the hand's draws and the world's own (a hand's scatter, a gust) each draw from a stream of ``seed``.
-    ``physics``: the world's (default: the defaults).
     """
     from pyramid.physics.world import World  # the physics only where it runs
 
     game_rng, hand_rng, world_rng = np.random.default_rng(seed).spawn(3)
     game = game_cls(game_cls.info.players[0], rng=game_rng)
-    world = World(physics) if physics is not None else World()
+    world = World()
     done = done if done is not None else []
     try:
         game.prepare(world)
