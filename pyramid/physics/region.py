@@ -51,9 +51,6 @@ class Region:
     reach: float
     touch: float = 0.0  # metres: the farthest apart two touching dice's centres can be (what rests on what)
     held: dict[DieId, np.ndarray] = field(default_factory=dict)  # held die -> its centre (3,)
-    # Held die -> its velocity (6,) when the hold test held it, in the world's frame: let go, it goes on at it, as
-    # in whole physics (a die creeping at the rest test's speed, stopped dead at each hold, creeps on for ever).
-    motion: dict[DieId, np.ndarray] = field(default_factory=dict)
     anchors: dict[DieId, np.ndarray] = field(default_factory=dict)  # active die -> pose (7,) when last still
     since: float = 0.0  # simulated seconds since the last hold test
     window: dict[DieId, np.ndarray] = field(default_factory=dict)  # active die -> pose (7,) at the window's start
@@ -84,7 +81,6 @@ class Region:
         self._changed()
         for die, pose in zip(dice, poses, strict=True):
             self.held.pop(die, None)
-            self.motion.pop(die, None)
             self.anchors[die] = pose.copy()
             self.window[die] = pose.copy()
 
@@ -92,7 +88,6 @@ class Region:
         """``die`` left the world."""
         self._changed()
         self.held.pop(die, None)
-        self.motion.pop(die, None)
         self.anchors.pop(die, None)
         self.window.pop(die, None)
         self.bearing.pop(die, None)
@@ -101,8 +96,6 @@ class Region:
 
     def reframe(self, move: Callable[[np.ndarray], np.ndarray]) -> None:
         """Take every pose kept here into another frame: ``move`` gives poses (n, 7) there (the plate's, moving)."""
-        # A held die's velocity was the world's before the plate moved: let go after it, a die starts from rest.
-        self.motion.clear()
         held = list(self.held)
         if held:
             # The held centres as poses with no turn, moved, their positions kept.

@@ -294,8 +294,6 @@ class Stepping(Bodies):
             # a funnel's rim, on another die) may still tip over when it is touched or the plate trembles.
             reading = read_poses(rested, self._raw_poses(rested), self._plate_pose, self.physics.edge, plate=self.plate)
             rested = [d for d in rested if reading.dice[d].status is not Status.COCKED]
-            rows = {d: n for n, d in enumerate(dice)}
-            region.motion.update((d, velocities[rows[d]].copy()) for d in rested)
         elif rested:
             # The plate carries only a die seated in a slot: its supports are the lattice's (``riding.slips``).
             local = self._region_poses(rested)
@@ -305,25 +303,19 @@ class Stepping(Bodies):
         self._plate_moved = self._plate_jolted = False
 
     def _release(self, dice: Iterable[DieId]) -> None:
-        """Simulate the held ``dice`` again where they stand, each at the velocity it was held at (from rest, once the
-        world slept or the plate moved since)."""
+        """Simulate the held ``dice`` again, from rest where they stand."""
         if self._region is None:
             return
         dice = [d for d in dice if d in self._region.held]
         if not dice:
             return
-        carriage = self._carriage
         for die in dice:
             # Its own mass: with a spread of sizes each die weighs what its size does.
             mass = self._shape_and_mass(die)[1]
-            body = self._bodies[die]
-            self.client.changeDynamics(body, -1, mass=mass, activationState=pb.ACTIVATION_STATE_WAKE_UP)
-            motion = self._region.motion.get(die) if carriage is None else None
-            if motion is not None:
-                # It goes on as it went when it was held (what whole physics would not have stopped).
-                self.client.resetBaseVelocity(body, motion[:3].tolist(), motion[3:].tolist())
+            self.client.changeDynamics(self._bodies[die], -1, mass=mass, activationState=pb.ACTIVATION_STATE_WAKE_UP)
         if self._apart:
             self._rejoin(dice)
+        carriage = self._carriage
         if carriage is None:
             self._region.activated(dice, self._raw_poses(dice))
         else:
@@ -445,8 +437,6 @@ class Stepping(Bodies):
         self._carry_end()
         if self._region is not None:
             self._hold(self._region.active(self.dice))
-            # Asleep, a die has no velocity (Bullet's own sleep stops it too): woken, it starts from rest.
-            self._region.motion.clear()
         # The plate sleeps too: it has a mass (see ``stage.make_plate``), so it joins the dice's
         # island, and an awake plate would keep every die on it awake whenever Bullet steps.
         for body in (*self._bodies.values(), *self._plate_bodies):
