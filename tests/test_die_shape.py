@@ -12,7 +12,16 @@ from pyramid.lab.runner import run_scene
 from pyramid.lab.scene import SceneError, load_scene, scene_from_dict
 from pyramid.physics.assets import rounded_box_points, rounded_box_volume
 from pyramid.physics.die_shape import SIZE_CLIP, die_scales
-from pyramid.physics.settings import DIE_SHAPES, GJK_SLOP, HULL_TABLE_ROLLING, HULL_TABLE_SPINNING, ROUNDED_DIE, Physics
+from pyramid.physics.settings import (
+    BOX_SOLVER_ITERATIONS,
+    DIE_SHAPES,
+    GJK_SLOP,
+    HULL_SOLVER_ITERATIONS,
+    HULL_TABLE_ROLLING,
+    HULL_TABLE_SPINNING,
+    ROUNDED_DIE,
+    Physics,
+)
 from pyramid.physics.world import World
 from pyramid.state import Cell, PyramidState
 
@@ -34,6 +43,8 @@ def test_the_box_is_the_default() -> None:
         ({"size_spread": 0.001}, "size_spread"),
         ({"hull_segments": 0}, "hull_segments"),
         ({"hull_axis": "epa"}, "hull_axis"),
+        ({"solver_iterations": 0}, "solver_iterations"),
+        ({"solver_iterations": 2.5}, "solver_iterations"),
     ],
 )
 def test_bad_settings_are_refused_by_name(settings: dict[str, object], named: str) -> None:
@@ -57,6 +68,26 @@ def test_bad_settings_are_refused_by_name(settings: dict[str, object], named: st
 def test_scene_errors_name_the_key(physics: dict[str, object], key: str, says: str) -> None:
     with pytest.raises(SceneError, match=f"{key}: .*{says}"):
         scene_from_dict({"physics": physics}, "x.toml")
+
+
+@pytest.mark.parametrize(
+    ("settings", "iterations"),
+    [
+        ({"die_shape": "box"}, BOX_SOLVER_ITERATIONS),
+        (dict(ROUNDED_DIE), HULL_SOLVER_ITERATIONS),
+        ({"die_shape": "compound"}, BOX_SOLVER_ITERATIONS),
+        (dict(ROUNDED_DIE, solver_iterations=24), 24),
+        ({"die_shape": "box", "solver_iterations": 60}, 60),
+    ],
+)
+def test_the_solver_iterates_as_the_die_shape_needs_unless_set(settings: dict[str, object], iterations: int) -> None:
+    physics = Physics(**settings)  # type: ignore[arg-type]
+    assert physics.iterations() == iterations
+    world = World(physics)
+    assert world.client.getPhysicsEngineParameters()["numSolverIterations"] == iterations
+    world.close()
+    scene = scene_from_dict({"physics": {k: v for k, v in settings.items()}}, "test")
+    assert scene.physics.iterations() == iterations
 
 
 def test_the_table_resists_a_rounded_die_s_rolling_and_spinning_and_a_scene_can_set_it() -> None:

@@ -272,7 +272,7 @@ class _Validator(SceneChecks):
                 values[key] = self.integer(data, key, path, 0, 0, 2**32 - 1)
             elif key == "hull_segments":
                 values[key] = self.integer(data, key, path, 1, 1, MAX_HULL_SEGMENTS)
-            elif kind == "int":
+            elif key == "solver_iterations":
                 values[key] = self.integer(data, key, path, 0, 1, SOLVER_ITERATIONS)
             elif key == "jitter":
                 values[key] = self.integer(data, key, path, 0, 0, 2**32 - 1)

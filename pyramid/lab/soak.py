@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,8 +31,12 @@ from pyramid.lab.scene import Scene, load_scene
 from pyramid.lab.shipped_scenes import SCENES
 from pyramid.physics import actions
 from pyramid.physics.errors import ImpossibleStateError, NotAtRestError
+from pyramid.physics.settings import Physics
 from pyramid.registry import SKILL_GAMES, find_game
 from pyramid.skillgames.base import SkillGame
+
+if TYPE_CHECKING:
+    from pyramid.physics.world import World
 
 # The physical scenes: tilt and shake, blow, a throw at the pyramid, a ladle's pour, flicks, pulls.
 SOAK_SCENES = ("tilt", "blow", "throw_at_pyramid", "ladle", "flick", "balcony")
@@ -227,16 +231,24 @@ def soak_games(
     return _drive("game", tallies, first_seed, runs, one, progress)
 
 
-def game_run(game_cls: type[SkillGame], seed: int, actions_per_run: int, done: list[str] | None = None) -> list[int]:
+def game_run(
+    game_cls: type[SkillGame],
+    seed: int,
+    actions_per_run: int,
+    done: list[str] | None = None,
+    physics: Physics | None = None,
+    end: Callable[[World], None] | None = None,
+) -> list[int]:
     """One game run of ``soak_games``; the dice still moving at the end ([] at rest). ``done`` collects the actions.
 
     The game, the hand's draws and the world's own (a hand's scatter, a gust) each draw from a stream of ``seed``.
+    ``physics``: the world's (default: the defaults); ``end`` is shown the world at the end, before it closes.
     """
     from pyramid.physics.world import World  # the physics only where it runs
 
     game_rng, hand_rng, world_rng = np.random.default_rng(seed).spawn(3)
     game = game_cls(game_cls.info.players[0], rng=game_rng)
-    world = World()
+    world = World(physics if physics is not None else Physics())
     done = done if done is not None else []
     try:
         game.prepare(world)
@@ -249,6 +261,8 @@ def game_run(game_cls: type[SkillGame], seed: int, actions_per_run: int, done: l
             actions.perform(world, action, world_rng)
             world.settle(timeout=SETTLE_TIMEOUT, raise_on_timeout=False)
         report = world.settle(timeout=FINAL_SETTLE, raise_on_timeout=False)
+        if end is not None:
+            end(world)
         return list(report.moving)
     finally:
         world.close()

@@ -286,7 +286,7 @@ class Handling(Stepping):
                 c.removeConstraint(self._finger[1])
                 c.removeBody(self._finger[0])
                 self._finger = None
-                c.setPhysicsEngineParameter(numSolverIterations=self.physics.solver_iterations)
+                c.setPhysicsEngineParameter(numSolverIterations=self.physics.iterations())
             return
         if not 0 < force <= PRESS_LIMIT:
             raise ValueError(
@@ -308,7 +308,7 @@ class Handling(Stepping):
             self._finger = (tip, joint)
             # A press loads a die a hundred times its weight: at the usual iterations the solver lets it
             # sink 3.5 mm into the plate under 5 N (0.6 mm at these).
-            c.setPhysicsEngineParameter(numSolverIterations=max(self.physics.solver_iterations, PRESS_ITERATIONS))
+            c.setPhysicsEngineParameter(numSolverIterations=max(self.physics.iterations(), PRESS_ITERATIONS))
         tip, joint = self._finger
         c.changeConstraint(joint, point, jointChildFrameOrientation=quat, maxForce=FINGER_HOLD)
         axis = geometry.quat_to_matrix(np.asarray(quat))[0][:, 2]

@@ -29,7 +29,7 @@ def configure(c: BulletClient, ph: Physics) -> None:
         return
     c.setPhysicsEngineParameter(
         numSubSteps=0,
-        numSolverIterations=ph.solver_iterations,
+        numSolverIterations=ph.iterations(),
         contactERP=ph.contact_erp,
         warmStartingFactor=ph.warm_starting,
         contactBreakingThreshold=ph.contact_breaking_threshold,
