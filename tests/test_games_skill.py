@@ -25,7 +25,7 @@ from pyramid.cli.play import play as play_skill
 from pyramid.dice import EDGE
 from pyramid.perception import DieReading, Readout, Status
 from pyramid.physics.actions import Attach, Lift, Pour, Pull, Shake, Throw, Tilt, Wait, perform
-from pyramid.physics.settings import Physics
+from pyramid.physics.settings import COMPARED_DICE, Physics
 from pyramid.physics.world import World
 from pyramid.play import Match, play_game
 from pyramid.registry import SKILL_GAMES, find_game
@@ -247,10 +247,11 @@ def test_bad_game_set_ups_are_refused() -> None:
         make_hand("juggler", np.random.default_rng(0))
 
 
-def _malice_turn(jitter: int | None) -> int:
-    """A Malicious Pleasure turn whose throw rests in a funnel of player 0's: the checks, and the set-downs seated."""
+def _malice_turn(jitter: int | None, dice: str = "hull") -> int:
+    """A Malicious Pleasure turn on ``dice`` whose throw rests in a funnel of player 0's: the checks, and the
+    set-downs seated."""
     game = MaliciousPleasure(2, rng=np.random.default_rng(0), dice="45", number="lowest")
-    world = World(Physics(jitter=jitter))
+    world = World(Physics(jitter=jitter, **COMPARED_DICE[dice]))
     funnel = (4, 2, 1)  # a layer-7 funnel formed by three base dice of player 0 that each show 4 or more
     high = next(up for up in g.ALL_UP_FACES if min(up) >= 4)
     for slot in g.layer_slots(8):  # the rest of the base layer is player 1's
@@ -277,11 +278,11 @@ def _malice_turn(jitter: int | None) -> int:
     return len(seated)
 
 
-def test_malicious_pleasure_a_die_in_a_funnel_of_yours_earns_set_downs_that_touch() -> None:
-    # Where a die set down comes to rest is a knife's edge: the checks hold in every nudged start, and a
-    # set-down comes to rest in a funnel beside the throw in 8 of 12 starts (one run): in none of five
-    # one time in 250.
-    assert max(_malice_turn(jitter) for jitter in (None, 1, 2, 3, 4)) >= 2
+@pytest.mark.parametrize("dice", sorted(COMPARED_DICE))
+def test_malicious_pleasure_a_die_in_a_funnel_of_yours_earns_set_downs_that_touch(dice: str) -> None:
+    # Held corner-down, the four set-downs come to rest in funnels beside the throw in each of 12 nudged starts on
+    # both dice (one run); let go turned at random, in 8 of 12 on the box and in none on the rounded hull.
+    assert min(_malice_turn(jitter, dice) for jitter in (None, 1, 2)) >= 3
     assert touching((4, 2, 1)) >= {(5, 2, 1), (3, 2, 1), (4, 3, 0), (3, 3, 1)} and (5, 3, 1) not in touching((4, 2, 1))
 
 

@@ -17,6 +17,8 @@ from pyramid.lab.runner import build_start, report_text, run_scene
 from pyramid.lab.scene import load_scene, scene_from_dict
 from pyramid.perception import Status
 from pyramid.physics import actions
+from pyramid.physics.assets import rounded_box_volume
+from pyramid.physics.settings import COMPARED_DICE
 from pyramid.physics.world import World
 from pyramid.state import PyramidState
 
@@ -91,10 +93,12 @@ def test_the_same_seed_gives_the_same_report_and_another_seed_another_throw() ->
     assert len(others) > 1
 
 
-def test_physics_settings_reach_the_world_materials_time_step_and_box_proportions() -> None:
+@pytest.mark.parametrize("dice", sorted(COMPARED_DICE))
+def test_physics_settings_reach_the_world_materials_time_step_and_box_proportions(dice: str) -> None:
     raw = {
         "scene": {"plate": False},
         "physics": {
+            **COMPARED_DICE[dice],
             "edge": 0.02,
             "proportions": [1.0, 1.0, 2.0],
             "density": 1000.0,
@@ -119,7 +123,10 @@ def test_physics_settings_reach_the_world_materials_time_step_and_box_proportion
         seen["time_step"] = world.client.getPhysicsEngineParameters()["fixedTimeStep"]
 
     run_scene(scene, inspect=look)
-    assert seen["mass"] == pytest.approx(1000.0 * 0.02**3 * 2)
+    # A rounded die weighs what its rounded volume does: 1.3 % less than the box here.
+    half = np.array([0.01, 0.01, 0.02])
+    volume = 0.02**3 * 2 if dice == "box" else rounded_box_volume(half, scene.physics.edge_radius)
+    assert seen["mass"] == pytest.approx(1000.0 * volume)
     assert seen["friction"] == pytest.approx(0.3)
     assert seen["height"] == pytest.approx(0.04, abs=0.003)  # the box standing on its small end: 2 edges tall
     assert seen["time_step"] == pytest.approx(0.004)
@@ -166,13 +173,19 @@ def test_a_strong_blow_moves_the_dice_of_its_row_and_a_puff_moves_none() -> None
     assert report["measures"]["moved"] >= 1 and report["measures"]["lying"] == 10
 
 
-def _jiggled_tilt(jitter: int | None, monkeypatch: pytest.MonkeyPatch) -> tuple[int, np.ndarray]:
-    """The tilt scene with every die nudged by ``jitter``: dice fallen out of their funnels, and their shifts (n, 3)."""
+def _jiggled_tilt(
+    jitter: int | None, monkeypatch: pytest.MonkeyPatch, dice: str, shake: float | None = None
+) -> tuple[int, np.ndarray]:
+    """The tilt scene on ``dice`` with every die nudged by ``jitter`` (and the jiggle's amplitude ``shake`` m, if
+    given): dice fallen out of their funnels, and their shifts (n, 3)."""
     if jitter is None:
         monkeypatch.delenv("PYRAMID_JITTER", raising=False)
     else:
         monkeypatch.setenv("PYRAMID_JITTER", str(jitter))
-    scene = _scene("tilt")
+    overrides: dict[str, object] = {f"physics.{key}": value for key, value in COMPARED_DICE[dice].items()}
+    if shake is not None:
+        overrides["tilt.shake"] = shake
+    scene = _scene("tilt", overrides)
     before = World(scene.physics)
     build_start(before, scene.start, np.random.default_rng(scene.seed))  # the same start as the run's
     before.settle()
@@ -181,36 +194,49 @@ def _jiggled_tilt(jitter: int | None, monkeypatch: pytest.MonkeyPatch) -> tuple[
     end: dict[int, np.ndarray] = {}
     plate: list[np.ndarray] = []
 
+    ride: list[float] = []
+
     def inspect(world: World) -> None:
         end.update(_poses(world))
         plate.append(world.plate_pose.copy())
+        ride.append(world.plate_ride)
 
     m = run_scene(scene, inspect=inspect)["measures"]
     assert m["seated"] == 45 - m["fallen"]
-    assert np.allclose(plate[0], actions.HOME)  # the hand put the plate back down
+    # The hand put the plate back down: home, or as high as the dice that slid off under its rim hold it.
+    assert ride[0] < EDGE * 1.8 and (ride[0] > 0 or np.allclose(plate[0], actions.HOME))
     shifts = np.array([end[d][:3] - start[d][:3] for d in start])
     return int(m["fallen"]), shifts[np.linalg.norm(shifts, axis=1) > 0.5 * EDGE]
 
 
-def test_a_jiggled_tilt_shakes_base_dice_out_of_their_funnels_downhill(monkeypatch: pytest.MonkeyPatch) -> None:
-    # How many dice leave is a knife's edge (6 nudged starts, one run: 2, 3, 0, 3, 1, 1): over three, some
-    # do, and the dice that left their funnels went downhill, towards +x, where the plate sloped down.
-    runs = [_jiggled_tilt(jitter, monkeypatch) for jitter in (None, 1, 2)]
-    assert sum(fallen for fallen, _ in runs) >= 1
+@pytest.mark.parametrize("dice", sorted(COMPARED_DICE))
+def test_a_jiggled_tilt_shakes_base_dice_out_of_their_funnels_downhill(
+    dice: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The scene's jiggle (2.8 g) lies just above a cliff: over 6 nudged starts it frees 17 to 32 box dice of 45 a
+    # start and 12 to 28 rounded ones; at 2.6 g 0 to 2 box dice and no rounded one. Over three starts many leave
+    # (84 box dice, 64 rounded), and most go downhill, towards +x, where the plate sloped down (89 % and 85 %, by a
+    # median of 79 and 63 mm); the level shake after the tilt knocks some aside. Tilted without the jiggle, none
+    # leaves.
+    runs = [_jiggled_tilt(jitter, monkeypatch, dice) for jitter in (None, 1, 2)]
+    assert sum(fallen for fallen, _ in runs) >= 15
     gone = np.concatenate([shifts for _, shifts in runs])
-    assert (gone[:, 0] > 0).mean() >= 0.9 and np.median(gone[:, 0]) > 0.008
+    assert (gone[:, 0] > 0).mean() >= 0.75 and np.median(gone[:, 0]) > 0.02
+    assert _jiggled_tilt(1, monkeypatch, dice, shake=0.0)[0] == 0
 
 
-def test_a_flicked_apex_leaves_the_small_pyramid_and_a_chipped_die_lands_on_the_plate() -> None:
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_flicked_apex_leaves_the_small_pyramid_and_a_chipped_die_lands_on_the_plate(seed: int) -> None:
+    # The chip lands on the plate in every seed of 0 to 5 on both dice (the scene's comment): not a knife's edge.
     seen: list[tuple[bool, object]] = []
 
     def look(world: World) -> None:
         readout = world.readout(require_rest=False)
         seen.append((readout.dice[270].on_plate, readout.dice[180].slot))
 
-    report = run_scene(_scene("flick"), seed=2, inspect=look)
+    report = run_scene(_scene("flick"), seed=seed, inspect=look)
     m = report["measures"]
-    assert report["events"][0] == "flick die 180 with 6 mN s towards 30 deg (black)"  # 180: the apex of the 20
+    assert report["events"][0].startswith("flick die 180 with 6 mN s towards 30 deg")  # 180: the apex of the 20
     assert m["moved"] >= 2
     # 270, the blue die that started on the table in front of the plate, was chipped over its rim.
     assert report["events"][2].startswith("flick die 270 ")

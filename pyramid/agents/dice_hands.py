@@ -195,14 +195,32 @@ def set_down(die: int, point: tuple[float, float, float]) -> Throw:
 
 
 class MaliceHand(Controller[MaliciousPleasure]):
-    """Malicious Pleasure: throws the turn's die from the game's height, then sets down the dice it earns."""
+    """Malicious Pleasure: throws the turn's die from the game's height, then sets down the dice it earns.
+
+    A die is set down as a player sets one into a funnel: held corner-down, the faces up drawn at random, let go
+    by a trembling hand (``held_release``). Let go turned at random (``hold`` False), a rounded die mostly rolls
+    on out of the funnel: over 12 nudged starts of the test's turn no set-down came to rest beside the throw,
+    against 8 of 12 with the box; held, both seat.
+    """
 
     name = "malice"
     plays = (MaliciousPleasure,)
 
-    def __init__(self, rng: np.random.Generator, scatter: float = 0.1) -> None:
+    def __init__(
+        self,
+        rng: np.random.Generator,
+        scatter: float = 0.1,
+        hold: bool = True,
+        tremor_mm: float = 0.5,
+        tremor_deg: float = 2.0,
+    ) -> None:
+        if tremor_mm < 0 or tremor_deg < 0:
+            raise ValueError(f"a hand's tremor is >= 0 mm and >= 0 degrees, got {tremor_mm} mm, {tremor_deg} deg")
         self.rng = rng
         self.scatter = scatter
+        self.hold = hold
+        self.tremor_mm = tremor_mm
+        self.tremor_deg = tremor_deg
 
     def act(self, game: MaliciousPleasure, readout: Readout, elapsed: float) -> PhysicalAction:
         """The throw at the start of the turn; afterwards one set-down into the game's open funnel."""
@@ -211,7 +229,11 @@ class MaliceHand(Controller[MaliciousPleasure]):
             azimuth = float(self.rng.uniform(0, 360))
             return Throw(die, target, height=height, distance=0.1, azimuth=azimuth, scatter=self.scatter)
         die, point = game.next_set_down()
-        return set_down(die, point)
+        if not self.hold:
+            return set_down(die, point)
+        up = geometry.ALL_UP_FACES[int(self.rng.integers(len(geometry.ALL_UP_FACES)))]
+        rotation = geometry.seated_rotation(up)
+        return held_release(die, np.array(point), rotation, self.rng, self.tremor_mm, self.tremor_deg)
 
 
 class FowlHand(Controller[VainGuineaFowl]):
