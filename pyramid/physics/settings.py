@@ -39,7 +39,7 @@ class RoundedDie(TypedDict, total=False):
 # The rounded die that is the candidate default (docs/studies/real-dice.md): ``Physics(**ROUNDED_DIE)``.
 ROUNDED_DIE = RoundedDie(die_shape="hull", hull_segments=2, hull_axis="gjk")
 # The dice compared side by side: the default box and the rounded candidate, ``Physics(**COMPARED_DICE["hull"])``.
-COMPARED_DICE: dict[str, RoundedDie] = {"box": RoundedDie(), "hull": ROUNDED_DIE}
+COMPARED_DICE: dict[str, RoundedDie] = {"box": RoundedDie(die_shape="box"), "hull": ROUNDED_DIE}
 
 
 @dataclass(frozen=True)
@@ -168,10 +168,10 @@ class Physics:
     sleep_after_settle: bool = True
     local: bool = True
     jitter: int | None = None
-    die_shape: str = "box"
+    die_shape: str = "hull"
     edge_radius: float = EDGE_RADIUS
-    hull_segments: int = 1
-    hull_axis: str = "sat"
+    hull_segments: int = 2
+    hull_axis: str = "gjk"
     size_spread: float = 0.0
     size_seed: int = 0
 
