@@ -11,11 +11,13 @@ figure is simulated, from seeds 0..N-1; the same seeds print the same figures.
 
     .venv/bin/python examples/skill_studies.py --seeds 10            # all studies (long: run it in the background)
     .venv/bin/python examples/skill_studies.py mikado --seeds 30 --layers 6
+    .venv/bin/python examples/skill_studies.py dune --seeds 30 --dice hull   # on the rounded die (real-dice.md)
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import time
 from collections import Counter
@@ -33,14 +35,14 @@ from pyramid.dice import EDGE
 from pyramid.physics import actions
 from pyramid.physics.actions import Blow
 from pyramid.physics.hands import unit
-from pyramid.physics.settings import Physics
+from pyramid.physics.settings import COMPARED_DICE, Physics
 from pyramid.physics.world import World
 from pyramid.play import Match, play_game
 from pyramid.registry import find_game
 from pyramid.skillgames.base import SkillGame, TurnRecord
 from pyramid.skillgames.more import Emag, VainGuineaFowl
 
-PHYSICS: list[Physics] = [Physics()]  # every study's worlds: the default, or what --physics sets
+PHYSICS: list[Physics] = [Physics()]  # every study's worlds: the default, or what --dice and --physics set
 
 
 def _world() -> World:
@@ -339,13 +341,25 @@ def main() -> None:
         metavar="KEY=VALUE",
         help='a physics setting for every world, as in a scene\'s [physics] table (die_shape="hull"); repeatable',
     )
+    parser.add_argument(
+        "--dice",
+        choices=sorted(COMPARED_DICE),
+        help="the dice of every world: box or hull (the rounded candidate, real-dice.md); default: Physics()'s",
+    )
     args = parser.parse_args()
     try:
         PHYSICS[0] = game_physics(args.physics) or Physics()
     except ValueError as err:
         parser.error(str(err))
-    if args.physics:
-        print(f"physics: {', '.join(args.physics)}\n")
+    if args.dice:
+        shape = COMPARED_DICE[args.dice]
+        both = [text for text in args.physics if text.partition("=")[0].strip() in shape]
+        if both:
+            parser.error(f"--dice {args.dice} sets the die's shape; --physics {both[0]} too: give one of them")
+        PHYSICS[0] = dataclasses.replace(PHYSICS[0], **shape)
+    shown = ([f"--dice {args.dice}"] if args.dice else []) + args.physics
+    if shown:
+        print(f"physics: {', '.join(shown)}\n")
     for name in args.studies or list(STUDIES):
         start = time.perf_counter()
         STUDIES[name](args)
