@@ -36,9 +36,9 @@ class RoundedDie(TypedDict, total=False):
     hull_axis: str
 
 
-# The rounded die that is the candidate default (docs/studies/real-dice.md): ``Physics(**ROUNDED_DIE)``.
+# The rounded die, the default since the switch (docs/studies/real-dice.md): ``Physics(**ROUNDED_DIE)`` says so plainly.
 ROUNDED_DIE = RoundedDie(die_shape="hull", hull_segments=2, hull_axis="gjk")
-# The dice compared side by side: the default box and the rounded candidate, ``Physics(**COMPARED_DICE["hull"])``.
+# The dice compared side by side: the ideal box and the rounded default, ``Physics(**COMPARED_DICE["box"])``.
 COMPARED_DICE: dict[str, RoundedDie] = {"box": RoundedDie(die_shape="box"), "hull": ROUNDED_DIE}
 
 
