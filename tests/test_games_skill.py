@@ -403,12 +403,13 @@ class _Goals:
         return dict(self._goals)
 
 
-def _nearest_to_goal(hand: str, jitter: int | None) -> float:
-    """How near (edges, in the plate's plane) the feedback ``hand`` brings die 0 to its goal slot in 8 actions.
+def _nearest_to_goal(hand: str, jitter: int | None, dice: str | None = None) -> float:
+    """How near (edges, in the plate's plane) the feedback ``hand`` brings die 0 to its goal slot in 8 actions,
+    on ``dice`` (a key of ``COMPARED_DICE``; None: the default physics').
 
     It stops once the die is a funnel nearer (1.5 edges); the die in the corner must stay where it is.
     """
-    world = World(Physics(jitter=jitter))
+    world = World(Physics(jitter=jitter, **(COMPARED_DICE[dice] if dice else {})))
     world.place(0, (3, 3, 2))  # to go two funnels towards the corner (8, 0, 0): 2.45 edges away
     world.place(1, (8, 0, 0))  # already where it belongs
     world.settle()
@@ -466,12 +467,14 @@ def test_the_tilt_hand_makes_no_stroke_the_world_would_refuse(monkeypatch: pytes
     assert isinstance(make_hand("tilt", np.random.default_rng(0)).act(game, readout, 0.0), Shake)
 
 
-def test_a_blowing_hand_brings_a_die_nearer_its_goal_in_most_nudged_starts() -> None:
-    # A blow strong enough to lift a die over its funnel's rim may carry it further than meant: the hand
-    # blows harder each time the die stays (15 to 32 m/s) and gets it a funnel nearer in 3 of 4 nudged
-    # starts within 8 blows (one run), not in every one.
-    near = [_nearest_to_goal("blow", jitter) <= 1.5 for jitter in (None, 1, 2, 3)]
-    assert sum(near) >= 2, near
+@pytest.mark.parametrize("dice", sorted(COMPARED_DICE))
+def test_a_blowing_hand_brings_a_die_nearer_its_goal_in_most_nudged_starts(dice: str) -> None:
+    # A blow strong enough to lift a die over its funnel's rim may carry it further than meant. The hand's
+    # narrow jet from close behind slackens as the die leaves, and gets it a funnel nearer within 8 blows in
+    # 12 of 12 nudged starts on both dice (one run); the hand's first, wide jet from 5 cm, still in its core
+    # one funnel on, in 8 of 12 on the box and in none on the rounded hull (docs/studies/real-dice.md).
+    near = [_nearest_to_goal("blow", jitter, dice) <= 1.5 for jitter in (None, *range(1, 8))]
+    assert sum(near) >= 4, near
 
 
 @pytest.mark.slow

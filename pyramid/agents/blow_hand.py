@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -17,22 +18,49 @@ from pyramid.physics.actions import Blow, PhysicalAction, Wait
 from pyramid.skillgames.plate import TimedPlateGame, funnel_point
 
 
+@dataclass(frozen=True)
+class Mouth:
+    """Where a puff comes from and how hard it blows: ``distance`` m behind the die's centre, ``lift`` m above
+    it, through a mouth ``nozzle`` m wide; first at ``speed`` m/s, then as learned between ``weakest`` and
+    ``strongest``."""
+
+    distance: float
+    lift: float
+    nozzle: float
+    speed: float
+    weakest: float
+    strongest: float
+
+
+# A step to the next funnel: a 4 mm jet from 2.4 cm, the end of its core. Beyond the core the air slows as 1/x,
+# so a die that breaks free is pushed ever less (a quarter as hard one funnel on) and stops in the next funnel.
+# One puff of 0.1 s moves the die of tests/test_games_skill.py exactly one funnel in 6 of 6 nudged starts from 48
+# to 56 m/s on the box and from 52 to 56 on the rounded hull, in 4 of 6 at 44 and 60 (box) and 60 and 65 (hull);
+# none leaves the plate below 70 (docs/studies/real-dice.md, "The blowing hand on the hull").
+STEP = Mouth(distance=0.024, lift=0.0015, nozzle=0.004, speed=50.0, weakest=40.0, strongest=62.0)
+# The hand's first mouth, tuned on the box: a 15 mm jet from 5 cm, still in its core one funnel on. It moves a
+# die one funnel only from 32 to 34 m/s on the box and about 36 on the hull, beyond which it rolls on or off.
+# ``BlowHand(rng, step=WIDE)`` is that hand again (but for its climbs, which learned the steps' speed).
+WIDE = Mouth(distance=0.05, lift=0.003, nozzle=0.015, speed=26.0, weakest=20.0, strongest=32.0)
+# A climb onto three dice: the wide mouth from below the die's centre, so the jet lifts it.
+CLIMB = Mouth(distance=0.05, lift=-0.006, nozzle=0.015, speed=26.0, weakest=20.0, strongest=32.0)
+
+
 class BlowHand(Controller[TimedPlateGame]):
     """A feedback blower: one short puff per control step at one die, sized for one funnel, read back after.
 
     Each control step the mouth reads every die's funnel from its pose and picks the die nearest its
     goal (``game.goals``) that one funnel-to-funnel step brings nearer, along a step whose way is
     clear: no other die lies on the jet's line between the mouth and the chosen die (it would take
-    the jet) or just in front of it (it would be pushed too). The mouth sits ``distance`` m behind the die, ``lift`` m
-    above its centre, and puffs for ``duration`` s at the die's learned speed: the air speed that
-    just tips a seated die out of its funnel (measured: 25 to 30 m/s from 5 cm for 0.1 s; 40 m/s
-    blows it off the plate). A die lying loose is blown at half that speed. The speed learns die by
-    die: up 5 % after a puff that did not move the die, down 10 % after one that moved it past the
-    aimed funnel or moved another die (between ``weakest`` and ``strongest`` m/s). A goal above the
-    base (the top of the small pyramid) is reached by blowing the die from below its centre
-    (``climb_lift``) straight at it once its three supports are filled and the die stands next to
-    them, ``tries`` times at most. With no clear puff, it blows the farthest die towards its goal anyway,
-    give or take 10 degrees, or waits once the climbs have failed.
+    the jet) or just in front of it (it would be pushed too). It puffs for ``duration`` s from the
+    ``step`` mouth (``STEP``: a narrow jet close behind, which slackens as the die leaves) at the die's
+    learned speed: the air speed that tips a seated die out of its funnel and no further. A die lying
+    loose is blown at half that speed. The speed learns die by die: up 5 % after a puff that did not
+    move the die, down 10 % after one that moved it past the aimed funnel or moved another die. A goal
+    above the base (the top of the small pyramid) is reached by blowing the die from the ``climb``
+    mouth, below its centre, straight at it once its three supports are filled and the die stands next
+    to them, ``tries`` times at most; climbs learn their own speed. With no clear puff, it blows the
+    farthest die towards its goal anyway, give or take 10 degrees, or waits once the climbs have failed.
     """
 
     name = "blow"
@@ -41,42 +69,40 @@ class BlowHand(Controller[TimedPlateGame]):
     def __init__(
         self,
         rng: np.random.Generator,
-        speed: float = 26.0,
-        distance: float = 0.05,
+        step: Mouth = STEP,
+        climb: Mouth = CLIMB,
         duration: float = 0.1,
-        lift: float = 0.003,
-        climb_lift: float = -0.006,
-        weakest: float = 20.0,
-        strongest: float = 32.0,
         tries: int = 3,
     ) -> None:
         self.rng = rng
-        self.start_speed = speed
-        self.distance = distance
+        self.step = step
+        self.climb = climb
         self.duration = duration
-        self.lift = lift
-        self.climb_lift = climb_lift
-        self.weakest = weakest
-        self.strongest = strongest
-        self.speeds: dict[int, float] = {}
+        self.speeds: dict[tuple[int, bool], float] = {}  # (die, climbing): the learned air speed, m/s
         self.tries = tries
         self.climbs = 0  # failed climbs so far
         self._last: tuple[int, Slot, bool, dict[int, Slot]] | None = None
+
+    def _mouth(self, climbing: bool) -> Mouth:
+        return self.climb if climbing else self.step
+
+    def _speed(self, die: int, climbing: bool) -> float:
+        return self.speeds.get((die, climbing), self._mouth(climbing).speed)
 
     def _learn(self, funnels: dict[int, Slot], seated: dict[int, Slot]) -> None:
         if self._last is None:
             return
         die, aim, climbing, before = self._last
         self._last = None
-        speed = self.speeds.get(die, self.start_speed)
+        mouth, speed = self._mouth(climbing), self._speed(die, climbing)
         others = any(funnels.get(d) != s for d, s in before.items() if d != die)
         moved = funnel_steps(before[die], funnels[die])
         reached = seated.get(die) == aim if climbing else funnels[die] == aim
         self.climbs += int(climbing and not reached)
         if moved == 0 and not reached:
-            self.speeds[die] = min(speed * 1.05, self.strongest)
+            self.speeds[die, climbing] = min(speed * 1.05, mouth.strongest)
         elif others or (not reached and moved > 1):
-            self.speeds[die] = max(speed * 0.9, self.weakest)
+            self.speeds[die, climbing] = max(speed * 0.9, mouth.weakest)
 
     def _clear(self, die: int, azimuth: float, points: dict[int, np.ndarray]) -> bool:
         """Whether a jet along ``azimuth`` at ``die`` reaches it first and pushes no die lying just in front of it."""
@@ -87,15 +113,17 @@ class BlowHand(Controller[TimedPlateGame]):
             rel = (p - points[die])[:2]
             along = float(rel @ d)
             across = abs(float(rel[0] * d[1] - rel[1] * d[0]))
-            if -self.distance < along < 1.5 * EDGE and across < EDGE:
+            if -self.step.distance < along < 1.5 * EDGE and across < EDGE:
                 return False
         return True
 
-    def _puff(self, die: int, azimuth: float, point: np.ndarray, speed: float, lift: float) -> Blow:
-        back = -self.distance * hands.unit(azimuth)
-        origin = (float(point[0] + back[0]), float(point[1] + back[1]), float(point[2] + lift))
-        elevation = -math.degrees(math.atan2(lift, self.distance))
-        return Blow(origin, azimuth, elevation=elevation, speed=round(speed, 3), duration=self.duration, gust=0.05)
+    def _puff(self, azimuth: float, point: np.ndarray, speed: float, mouth: Mouth) -> Blow:
+        back = -mouth.distance * hands.unit(azimuth)
+        origin = (float(point[0] + back[0]), float(point[1] + back[1]), float(point[2] + mouth.lift))
+        elevation = -math.degrees(math.atan2(mouth.lift, mouth.distance))
+        return Blow(
+            origin, azimuth, elevation, speed=round(speed, 3), duration=self.duration, nozzle=mouth.nozzle, gust=0.05
+        )
 
     def act(self, game: TimedPlateGame, readout: Readout, elapsed: float) -> PhysicalAction:
         """One puff at one die."""
@@ -133,12 +161,12 @@ class BlowHand(Controller[TimedPlateGame]):
                 return Wait(1.0)  # the top will not climb: keep the pyramid's base as it stands
             die = max(wanted, key=lambda d: float(np.linalg.norm(points[d] - wanted[d])))
             azimuth = azimuth_to(points[die], wanted[die]) + float(self.rng.normal(0, 10))
-            return self._puff(die, azimuth, points[die], self.speeds.get(die, self.start_speed), self.lift)
+            return self._puff(azimuth, points[die], self._speed(die, False), self.step)
         nearest = min(o[0] for o in options)
         best = [o for o in options if o[0] == nearest]
         _, die, azimuth, aim, climbing = best[int(self.rng.integers(len(best)))]
         self._last = (die, aim, climbing, dict(funnels))
-        speed = self.speeds.get(die, self.start_speed)
+        speed = self._speed(die, climbing)
         if readout.dice[die].slot is None and not climbing:
             speed /= 2  # a loose die slides away at a breath
-        return self._puff(die, azimuth, points[die], speed, self.climb_lift if climbing else self.lift)
+        return self._puff(azimuth, points[die], speed, self._mouth(climbing))
