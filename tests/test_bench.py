@@ -106,6 +106,9 @@ def test_without_a_display_the_bench_leaves_the_window_rows_out_in_a_line(
 def test_the_table_sets_the_default_dice_beside_the_box_and_says_whether_the_speed_target_is_met(
     ours: float, box: float, verdict: str
 ) -> None:
-    rows = [Figure(OURS_AWAKE, ours, 0.0014, 0.0035, 10 / ours), Figure(BOX_AWAKE, box, 0.0007, 0.0009, 10 / box)]
+    rows: list[Figure | Speed] = [
+        Figure(OURS_AWAKE, ours, 0.0014, 0.0035, 10 / ours),
+        Figure(BOX_AWAKE, box, 0.0007, 0.0009, 10 / box),
+    ]
     line = next(x for x in bench_table(rows).splitlines() if x.startswith("the default (rounded hull) dice awake"))
     assert verdict in line and "sag mean 0.0014 against 0.0007 edges" in line
