@@ -52,12 +52,11 @@ class Physics:
     contact slop (PyBullet's 1 mm is 0.06 edges), a breaking threshold of 0.002 (a factor: Bullet multiplies
     it by a shape's bounding radius, so a die's contact point is dropped 28 micrometres from where it
     was made; docs/studies/real-dice.md, the tower), warm starting 1 and
-    24 solver iterations for the sharp box, 40 for the rounded hull. The dice are rounded by default: the convex
-    hull of a 16 mm die rounded by 1 mm in two steps a quarter circle (``die_shape``, ``hull_segments``), clipped
-    polyhedron against polyhedron along GJK's direction (``hull_axis``), four points at once; with hull dice the
-    table and plate are convex meshes too (a hull gets one point a step from Bullet's boxes and spins on a table
-    for ever). The ideal box (``die_shape = "box"``, Bullet's box-box contacts, a full contact patch in one step)
-    is one setting away, with the settings it was measured with (docs/studies/real-dice.md).
+    24 solver iterations. Dice are sharp boxes by default: Bullet's box-box contacts give a full
+    contact patch in one step. Rounded dice are options (``die_shape``): a rounded convex hull gets
+    one point a step from Bullet's boxes and spins on a table for ever, so with hull dice the table
+    and plate are convex meshes too and every pair is clipped polyhedron against polyhedron (four
+    points at once, 0.94x the box's speed; docs/studies/real-dice.md).
 
     Settings (each can be set in a scene file's ``[physics]`` table, or swept in an experiment):
       edge, proportions   the die's edge (m) and its box relative to it (a die is a cube: 1, 1, 1)
@@ -101,19 +100,20 @@ class Physics:
                           until motion reaches them (``pyramid.physics.region``). False: the whole
                           pyramid is solved at every step, as a comparison (the README's bench)
       die_shape           the die's collision shape (``DIE_SHAPES``; docs/studies/real-dice.md compares them):
-                          "hull" (the default: the convex hull of the die rounded by ``edge_radius``, with
-                          Bullet's polyhedral contact clipping between dice), "box" (Bullet's box, sharp edges,
-                          a full contact patch from its box-box contacts; the default until the switch, the
-                          studies' "before" column), "compound" (three boxes and twelve capsules of
+                          "box" (the default: Bullet's box, sharp edges, a full contact patch from its
+                          box-box contacts; the suite's figures were measured with it), "hull" (the
+                          convex hull of the die rounded by ``edge_radius``, with Bullet's polyhedral
+                          contact clipping between dice), "compound" (three boxes and twelve capsules of
                           that radius, an exact rounded die), "margin" (the box with a collision margin
                           of ``edge_radius``: Bullet rounds it only against convex meshes, the plate's
                           slab; box-box contacts keep it sharp)
       edge_radius         m: the rounding of the dice's edges and corners for the rounded shapes (no
                           published measure of 16 mm game dice was found: 1 mm is chosen, see the study)
-      hull_segments       flat steps per quarter circle of the hull's rounded edges (1 to 8; default 2). 1
-                          bevels them: a die can rest on a 45-degree bevel or a corner triangle, whose centre
-                          lies right under the die's (3 of 300 throws ended so, cocked); 2 has no such facet
-      hull_axis           (default "gjk") how two hulls (and a hull and the table or plate) find the normal along which
+      hull_segments       flat steps per quarter circle of the hull's rounded edges (1 to 8). 1 bevels
+                          them: as fast as the box, but a die can rest on a 45-degree bevel or a corner
+                          triangle, whose centre lies right under the die's (3 of 300 throws ended so,
+                          cocked); 2 has no such facet and costs 4 times as much
+      hull_axis           how two hulls (and a hull and the table or plate) find the normal along which
                           Bullet clips one against the other, four points at once: "sat", its separating-axis
                           test over every pair of faces and edges (exact, but it costs about the square of the
                           hull's edges: two steps run at 0.26x the box's speed), or "gjk", the direction of

@@ -183,8 +183,7 @@ def box_shapes(
 
 
 def make_die_shape(c: BulletClient, ph: Physics) -> int:
-    """The die's collision shape (``Physics.die_shape``): by default the rounded hull of the die's edge (and
-    proportions), or a box."""
+    """The die's collision shape (``Physics.die_shape``): by default a box of the die's edge (and proportions)."""
     return die_shape.make_die_shape(c, ph)
 
 
