@@ -496,7 +496,7 @@ def test_play_physics_settings_are_checked_before_the_match(
 def test_play_physics_builds_the_match_s_world_with_those_settings(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The dice of ``--physics`` are what each of the match's worlds is made of (the box, the default's own)."""
+    """The rounded dice of ``--physics`` are what each of the match's worlds is made of."""
     from pyramid.physics.world import World
 
     shapes: list[tuple[str, int]] = []
@@ -509,14 +509,11 @@ def test_play_physics_builds_the_match_s_world_with_those_settings(
 
     monkeypatch.setattr(World, "close", closing)
     base = ["play", "5", "--players", "stack-tower", "--option", "rounds=1", "--seed", "0"]
-    assert cli.main([*base, "--physics", 'die_shape="box"']) == 0
-    boxes, shapes[:] = list(shapes), []
-    assert cli.main([*base, "--physics", "hull_segments=3"]) == 0
-    finer, shapes[:] = list(shapes), []
+    assert cli.main([*base, "--physics", 'die_shape="hull"', "--physics", "hull_segments=2"]) == 0
+    hulls, shapes[:] = list(shapes), []
     assert cli.main(base) == 0
-    assert boxes and {shape for shape, _ in boxes} == {"box"}
-    assert finer and set(finer) == {("hull", 3)}
-    assert shapes and set(shapes) == {("hull", 2)}  # the default: the rounded hull, two steps
+    assert hulls and set(hulls) == {("hull", 2)}
+    assert shapes and {shape for shape, _ in shapes} == {"box"}
 
 
 def test_locality_physics_reaches_local_and_whole_sides_and_a_bad_key_is_named(

@@ -14,7 +14,6 @@ from pyramid.physics.assets import rounded_box_points, rounded_box_volume
 from pyramid.physics.die_shape import SIZE_CLIP, die_scales
 from pyramid.physics.settings import (
     BOX_SOLVER_ITERATIONS,
-    COMPARED_DICE,
     DIE_SHAPES,
     GJK_SLOP,
     HULL_SOLVER_ITERATIONS,
@@ -29,13 +28,9 @@ from pyramid.state import Cell, PyramidState
 ROUNDED = [s for s in DIE_SHAPES if s != "box"]
 
 
-def test_the_rounded_hull_is_the_default_and_the_box_one_setting_away() -> None:
-    default = Physics()
-    assert {k: getattr(default, k) for k in ROUNDED_DIE} == ROUNDED_DIE
-    assert default.size_spread == 0.0 and default.iterations() == HULL_SOLVER_ITERATIONS
-    box = Physics(**COMPARED_DICE["box"])
-    assert box.die_shape == "box" and box.iterations() == BOX_SOLVER_ITERATIONS and box.table_torques() == (0.0, 0.0)
-    assert scene_from_dict({"physics": {"die_shape": "box"}}, "x.toml").physics == box
+def test_the_box_is_the_default() -> None:
+    assert Physics().die_shape == "box"
+    assert Physics().size_spread == 0.0
 
 
 @pytest.mark.parametrize(
@@ -97,11 +92,10 @@ def test_the_solver_iterates_as_the_die_shape_needs_unless_set(settings: dict[st
 
 def test_the_table_resists_a_rounded_die_s_rolling_and_spinning_and_a_scene_can_set_it() -> None:
     """By default only under the rounded hull (it would spin on a corner for ever); the box's figures stay."""
-    assert Physics(die_shape="box").table_torques() == (0.0, 0.0)
-    assert Physics(die_shape="compound").table_torques() == (0.0, 0.0)
+    assert Physics().table_torques() == (0.0, 0.0)
     assert Physics(die_shape="hull").table_torques() == (HULL_TABLE_ROLLING, HULL_TABLE_SPINNING)
     assert Physics(die_shape="hull", spinning_friction_table=0.0).table_torques() == (HULL_TABLE_ROLLING, 0.0)
-    raw = {"physics": {"die_shape": "box", "rolling_friction_table": 2e-4, "spinning_friction_table": 3e-3}}
+    raw = {"physics": {"rolling_friction_table": 2e-4, "spinning_friction_table": 3e-3}}
     physics = scene_from_dict(raw, "x.toml").physics
     world = World(physics, plate=False)
     info = world.client.getDynamicsInfo(world.table, -1)
@@ -113,12 +107,10 @@ def test_the_table_resists_a_rounded_die_s_rolling_and_spinning_and_a_scene_can_
 
 def test_a_sharp_box_takes_no_rounding_to_fit() -> None:
     """The radius is the rounded shapes' alone: a box of any size keeps the default radius."""
-    assert Physics(edge=1e-6, die_shape="box").edge_radius > 1e-6 / 2
-    assert scene_from_dict({"physics": {"die_shape": "box", "edge_radius": 0.009}}, "x.toml").physics.die_shape == "box"
+    assert Physics(edge=1e-6).edge_radius > 1e-6 / 2
+    assert scene_from_dict({"physics": {"edge_radius": 0.009}}, "x.toml").physics.die_shape == "box"
     with pytest.raises(ValueError, match="edge_radius"):
-        Physics(edge=1e-6)  # the default die is rounded
-    with pytest.raises(SceneError, match="edge_radius"):
-        scene_from_dict({"physics": {"edge_radius": 0.009}}, "x.toml")
+        Physics(edge=1e-6, die_shape="hull")
 
 
 def test_a_scene_and_an_override_choose_the_shape() -> None:
@@ -195,8 +187,7 @@ def test_hulls_clipped_along_gjks_direction_rest_a_micrometre_deep_and_the_box_k
     assert Physics(die_shape="hull", hull_axis="gjk").engine_slop() == GJK_SLOP
     assert Physics(die_shape="hull", hull_axis="gjk", contact_slop=5e-6).engine_slop() == 5e-6
     assert Physics(die_shape="box", hull_axis="gjk").engine_slop() == 0.0
-    assert Physics(die_shape="hull", hull_axis="sat").engine_slop() == 0.0
-    assert Physics().engine_slop() == GJK_SLOP  # the default: the hull clipped along GJK's direction
+    assert Physics(die_shape="hull").engine_slop() == 0.0
     world = World(Physics(**ROUNDED_DIE), plate=False)
     world.throw(0, (0.0, 0.0, world.physics.edge / 2 + 1e-5))
     world.step(0.5)

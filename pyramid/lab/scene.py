@@ -265,9 +265,9 @@ class _Validator(SceneChecks):
                     raise self.fail(path, f"expected true or false, got {value!r}")
                 values[key] = value
             elif key == "die_shape":
-                values[key] = self.choice(data, key, path, "hull", DIE_SHAPES)
+                values[key] = self.choice(data, key, path, "box", DIE_SHAPES)
             elif key == "hull_axis":
-                values[key] = self.choice(data, key, path, "gjk", HULL_AXES)
+                values[key] = self.choice(data, key, path, "sat", HULL_AXES)
             elif key == "size_seed":
                 values[key] = self.integer(data, key, path, 0, 0, 2**32 - 1)
             elif key == "hull_segments":

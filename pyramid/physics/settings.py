@@ -36,9 +36,9 @@ class RoundedDie(TypedDict, total=False):
     hull_axis: str
 
 
-# The rounded die, the default since the switch (docs/studies/real-dice.md): ``Physics(**ROUNDED_DIE)`` says so plainly.
+# The rounded die, the candidate default (docs/studies/real-dice.md): ``Physics(**ROUNDED_DIE)``.
 ROUNDED_DIE = RoundedDie(die_shape="hull", hull_segments=2, hull_axis="gjk")
-# The dice compared side by side: the ideal box and the rounded default, ``Physics(**COMPARED_DICE["box"])``.
+# The dice compared side by side, each named whatever the default: ``Physics(**COMPARED_DICE["hull"])``.
 COMPARED_DICE: dict[str, RoundedDie] = {"box": RoundedDie(die_shape="box"), "hull": ROUNDED_DIE}
 
 
@@ -168,10 +168,10 @@ class Physics:
     sleep_after_settle: bool = True
     local: bool = True
     jitter: int | None = None
-    die_shape: str = "hull"
+    die_shape: str = "box"
     edge_radius: float = EDGE_RADIUS
-    hull_segments: int = 2
-    hull_axis: str = "gjk"
+    hull_segments: int = 1
+    hull_axis: str = "sat"
     size_spread: float = 0.0
     size_seed: int = 0
 
