@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from pyramid.lab.bench import BOX_AWAKE, OURS_AWAKE, Figure, bench_table
+from pyramid.lab.bench import OURS_AWAKE, Figure, awake_label, bench_table
 from pyramid.lab.speed import (
     ACTION_TARGET,
     ENVIRONMENTS,
@@ -97,18 +97,19 @@ def test_without_a_display_the_bench_leaves_the_window_rows_out_in_a_line(
 
 
 @pytest.mark.parametrize(
-    ("ours", "box", "verdict"),
+    ("hull", "box", "verdict"),
     [
         (0.45, 0.5, "0.90 x the box's speed (target 0.8: met)"),
-        (0.3, 0.5, "0.60 x the box's speed (target 0.8: NOT met)"),
+        (0.39, 0.5, "0.78 x the box's speed (target 0.8: NOT met)"),
     ],
 )
-def test_the_table_sets_the_default_dice_beside_the_box_and_says_whether_the_speed_target_is_met(
-    ours: float, box: float, verdict: str
+def test_the_table_sets_the_rounded_hull_beside_the_box_and_says_whether_the_speed_target_is_met(
+    hull: float, box: float, verdict: str
 ) -> None:
+    # Ours (the default dice, the box) stands for the box's row; the two-step hull has a row of its own.
     rows: list[Figure | Speed] = [
-        Figure(OURS_AWAKE, ours, 0.0014, 0.0035, 10 / ours),
-        Figure(BOX_AWAKE, box, 0.0007, 0.0009, 10 / box),
+        Figure(OURS_AWAKE, box, 0.0007, 0.0009, 10 / box),
+        Figure(awake_label("two-step hull"), hull, 0.0014, 0.0035, 10 / hull),
     ]
-    line = next(x for x in bench_table(rows).splitlines() if x.startswith("the default (rounded hull) dice awake"))
-    assert verdict in line and "sag mean 0.0014 against 0.0007 edges" in line
+    line = next(x for x in bench_table(rows).splitlines() if x.startswith("two-step hull dice awake"))
+    assert verdict in line and "sag mean 0.0014 against the box's 0.0007 edges" in line
