@@ -23,7 +23,7 @@ BOX_SOLVER_ITERATIONS = 24  # per step, with every shape but the rounded hull (`
 # fell with the whole pyramid solved, and stood with 40 or more, as with local physics' smaller islands at 24
 # (Dice Mikado's soak, seed 17: 157 dice seated at 24, 157 to 163 at 32, 164 at 40, 50 and 100, nudged three
 # ways each); a collapsed pile crept on for up to 10 s at 24 and rested within 3 s at 40 (seed 71).
-# docs/studies/real-dice.md, "The hull's creep: the solver, not local physics".
+# docs/studies/real-dice.md, "The hull's creep was its solver".
 HULL_SOLVER_ITERATIONS = 40
 MAX_SIZE_SPREAD = 0.02  # the largest size_spread, relative to the die: 3 deviations stay within 6% of its side
 
