@@ -21,8 +21,8 @@ HULL_TABLE_SPINNING = 1e-3  # m: and its spinning friction: with the dice's 0.81
 BOX_SOLVER_ITERATIONS = 24  # per step, with every shape but the rounded hull (``Physics.iterations``)
 # With the rounded hull 24 do not converge on the pyramid: an edge column whose foot is lifted out crept down and
 # fell with the whole pyramid solved, and stood with 40 or more, as with local physics' smaller islands at 24
-# (Dice Mikado's soak, seed 17: 157 dice seated at 24, 157 to 163 at 32, 164 at 40, 50 and 100, nudged three
-# ways each); a collapsed pile crept on for up to 10 s at 24 and rested within 3 s at 40 (seed 71).
+# (Dice Mikado's soak, seed 17: 157 dice seated at 24, 157 to 163 at 32, 164 at 40 and 50, 163 to 164 at 100, three
+# starts each); a collapsed pile crept on for up to 10 s at 24 and rested within 3 s at 40 (seed 71).
 # docs/studies/real-dice.md, "The hull's creep was its solver".
 HULL_SOLVER_ITERATIONS = 40
 MAX_SIZE_SPREAD = 0.02  # the largest size_spread, relative to the die: 3 deviations stay within 6% of its side
