@@ -121,6 +121,31 @@ def test_the_command_refuses_what_it_cannot_soak(capsys: pytest.CaptureFixture[s
     with pytest.raises(SystemExit):
         cli.main(["soak", "--mode", "games", "--actions", "101"])
     assert "--actions: expected a whole number from 0 to 100" in capsys.readouterr().err
+    assert cli.main(["soak", "--runs", "1", "--physics", 'die_shape="hull"']) == 2
+    assert "--physics sets the games' physics (--mode games)" in capsys.readouterr().err
+    assert cli.main(["soak", "--mode", "games", "--runs", "1", "--physics", 'die_shape="sphere"']) == 2
+    assert "--physics die_shape: expected one of box, hull" in capsys.readouterr().err
+
+
+def test_the_game_soak_plays_every_run_in_the_physics_given(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seen: list[tuple[str, int]] = []
+    close = World.close
+
+    def closing(world: World) -> None:  # each run's world, as it ends
+        seen.append((world.physics.die_shape, world.physics.iterations()))
+        close(world)
+
+    monkeypatch.setattr(World, "close", closing)
+    physics = ["--physics", 'die_shape="hull"', "--physics", "hull_segments=2", "--physics", 'hull_axis="gjk"']
+    argv = ["soak", "--mode", "games", "--only", "faraday", "--only", "flickers", "--runs", "2", "--actions", "1"]
+    assert cli.main([*argv, *physics]) == 0
+    assert len(seen) == 2 and set(seen) == {("hull", 40)}
+    assert "physics: die_shape=\"hull\"" in capsys.readouterr().out
+    seen.clear()
+    assert cli.main(argv) == 0
+    assert len(seen) == 2 and set(seen) == {("box", 24)}
 
 
 # -- the environment mode ------------------------------------------------------------------------------

@@ -78,6 +78,8 @@ examples:
   pyramid soak --runs 1000                        the scenes, 1000 runs
   pyramid soak --mode games --runs 130            every skill game 10 times, 4 random actions each
   pyramid soak --mode games --only flickers --seed 17 --runs 1   repeat one run the soak named
+  pyramid soak --mode games --runs 260 --physics 'die_shape="hull"' --physics hull_segments=2 \\
+      --physics 'hull_axis="gjk"'                 every skill game 20 times on the rounded dice
   pyramid soak --mode envs --runs 50 --steps 100  every environment 10 times
   timeout -s INT 3600 pyramid soak --mode envs --runs 1000   what one hour holds: Ctrl-C or SIGINT ends the
                                                   soak early with the table of the runs done (exit 130)
@@ -231,6 +233,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--steps", type=step_count, default=500, help="envs: actions per episode at most (1 to 10,000, default 500)"
+    )
+    p.add_argument(
+        "--physics",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help='games: a physics setting for every run, as in a scene\'s [physics] table (die_shape="hull"); '
+        "repeatable",
     )
 
     p = sub.add_parser(

@@ -127,10 +127,15 @@ def soak(args: argparse.Namespace) -> int:
 
     if args.only and args.mode == "scenes":
         raise ValueError("--only names games (--mode games) or environments (--mode envs), not scenes")
+    if args.physics and args.mode != "games":
+        raise ValueError("--physics sets the games' physics (--mode games); a scene sets its own in [physics]")
+    physics = game_physics(args.physics)
     progress = ProgressReport()
     if args.mode == "games":
         games = skill_games(args.only)
-        result = soak_games(games, args.runs, args.seed, args.actions, progress=progress)
+        if physics is not None:
+            print(f"physics: {', '.join(args.physics)}")
+        result = soak_games(games, args.runs, args.seed, args.actions, progress=progress, physics=physics)
     elif args.mode == "envs":
         names = environments(args.only)  # LookupError naming the gymnasium extra without it
         result = soak_envs(names, args.runs, args.seed, args.steps, progress=progress)

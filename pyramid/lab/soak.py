@@ -193,8 +193,10 @@ def soak_games(
     first_seed: int = 0,
     actions_per_run: int = GAME_ACTIONS,
     progress: Progress | None = None,
+    physics: Physics | None = None,
 ) -> SoakResult:
-    """Run ``runs`` runs in turn over ``games`` (run n: game n mod len, seed first_seed + n // len).
+    """Run ``runs`` runs in turn over ``games`` (run n: game n mod len, seed first_seed + n // len), each world in
+    ``physics`` (default: the defaults).
 
     A run: the game (its fewest players) sets out its dice in a fresh world for the first turn, which
     settles; then ``actions_per_run`` random legal actions (``random_action``), the world settling after
@@ -216,7 +218,7 @@ def soak_games(
         tally = tallies[game_cls.info.title]
         done: list[str] = []
         try:
-            still = game_run(game_cls, seed, actions_per_run, done)
+            still = game_run(game_cls, seed, actions_per_run, done, physics=physics)
         except ImpossibleStateError as err:
             tally.failed(seed, cause_of(err.cause), f"{err} (after {'; '.join(done) or 'the set-out'})")
         except Exception as err:  # noqa: BLE001 - every other error is counted, named, never hidden
