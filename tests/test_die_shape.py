@@ -86,7 +86,7 @@ def test_the_solver_iterates_as_the_die_shape_needs_unless_set(settings: dict[st
     world = World(physics)
     assert world.client.getPhysicsEngineParameters()["numSolverIterations"] == iterations
     world.close()
-    scene = scene_from_dict({"physics": {k: v for k, v in settings.items()}}, "test")
+    scene = scene_from_dict({"physics": dict(settings)}, "test")
     assert scene.physics.iterations() == iterations
 
 

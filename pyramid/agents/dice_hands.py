@@ -214,8 +214,7 @@ class MaliceHand(Controller[MaliciousPleasure]):
         tremor_mm: float = 0.5,
         tremor_deg: float = 2.0,
     ) -> None:
-        if tremor_mm < 0 or tremor_deg < 0:
-            raise ValueError(f"a hand's tremor is >= 0 mm and >= 0 degrees, got {tremor_mm} mm, {tremor_deg} deg")
+        check_tremor(tremor_mm, tremor_deg)
         self.rng = rng
         self.scatter = scatter
         self.hold = hold
@@ -259,8 +258,7 @@ class FowlHand(Controller[VainGuineaFowl]):
     def __init__(
         self, rng: np.random.Generator, hold: bool = True, tremor_mm: float = 0.5, tremor_deg: float = 2.0
     ) -> None:
-        if tremor_mm < 0 or tremor_deg < 0:
-            raise ValueError(f"a hand's tremor is >= 0 mm and >= 0 degrees, got {tremor_mm} mm, {tremor_deg} deg")
+        check_tremor(tremor_mm, tremor_deg)
         self.rng = rng
         self.hold = hold
         self.tremor_mm = tremor_mm
@@ -313,6 +311,12 @@ def covering(state: Any, slots: list[Slot]) -> set[Slot]:
     return out
 
 
+def check_tremor(tremor_mm: float, tremor_deg: float) -> None:
+    """ValueError unless a hand's tremor is >= 0 mm and >= 0 degrees."""
+    if tremor_mm < 0 or tremor_deg < 0:
+        raise ValueError(f"a hand's tremor is >= 0 mm and >= 0 degrees, got {tremor_mm} mm, {tremor_deg} deg")
+
+
 def held_release(
     die: int, point: np.ndarray, rotation: np.ndarray, rng: np.random.Generator, tremor_mm: float, tremor_deg: float
 ) -> Throw:
@@ -361,8 +365,7 @@ class StackHand(Controller[Emag]):
     ) -> None:
         if strategy not in self.STRATEGIES:
             raise ValueError(f"unknown stacking strategy {strategy!r}; choose from {', '.join(self.STRATEGIES)}")
-        if tremor_mm < 0 or tremor_deg < 0:
-            raise ValueError(f"a hand's tremor is >= 0 mm and >= 0 degrees, got {tremor_mm} mm, {tremor_deg} deg")
+        check_tremor(tremor_mm, tremor_deg)
         self.rng = rng
         self.strategy = strategy
         self.tremor_mm = tremor_mm

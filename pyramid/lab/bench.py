@@ -19,7 +19,7 @@ from pyramid.dice import EDGE, die_mass
 from pyramid.lab.locality import full_state
 from pyramid.lab.speed import Speed, speed_steps, speed_table
 from pyramid.perception import read_poses
-from pyramid.physics.settings import ROUNDED_DIE
+from pyramid.physics.settings import COMPARED_DICE
 from pyramid.physics.world import Physics, World
 
 
@@ -198,8 +198,8 @@ def _row(f: Figure) -> str:
 # The dice the bench measures awake beside ours (``Physics()``), each with its own solver iterations
 # (``Physics.iterations``): the box and the two-step hull compared side by side (docs/studies/real-dice.md).
 COMPARED_SHAPES: dict[str, dict[str, object]] = {
-    "box": {"die_shape": "box"},
-    "two-step hull": dict(ROUNDED_DIE),
+    "box": dict(COMPARED_DICE["box"]),
+    "two-step hull": dict(COMPARED_DICE["hull"]),
     "compound": {"die_shape": "compound"},
     "margin": {"die_shape": "margin"},
 }
