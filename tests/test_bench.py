@@ -14,6 +14,7 @@ from pyramid.lab.speed import (
     HAND_ROWS,
     PLATE_ROWS,
     PLATE_TARGET,
+    VECTOR,
     Speed,
     plate_case,
     speed_steps,
@@ -26,7 +27,8 @@ from pyramid.physics.settings import Physics
 def test_the_bench_names_a_row_for_every_action_environment_and_game() -> None:
     names = [name for name, _ in speed_steps(Physics(), quick=True)]
     wanted = [f"{kind}, local and whole" for kind, _ in HAND_ROWS + PLATE_ROWS]
-    wanted += [f"{name} environment" for name in ENVIRONMENTS] + [f"{title}, a game" for title, _ in GAMES]
+    wanted += [f"{name} environment" for name in ENVIRONMENTS] + [f"{VECTOR[0]} environment, {VECTOR[1]} async"]
+    wanted += [f"{title}, a game" for title, _ in GAMES]
     assert names == wanted
 
 
@@ -43,6 +45,14 @@ def test_a_quick_row_measures_local_then_whole_with_the_target_on_local(step: st
     assert whole.target is None and whole.met is None
     table = speed_table(rows)
     assert local.what in table and whole.what in table and ("NOT met" in table) is (not local.met)
+
+
+def test_the_async_row_runs_copies_in_processes_and_says_how_it_scales_against_one() -> None:
+    name, copies = VECTOR
+    (row,) = dict(speed_steps(Physics(), quick=True))[f"{name} environment, {copies} async"]()
+    assert row.steps is not None and math.isfinite(row.steps) and row.steps > 0
+    one = Speed(f"{name} environment: local", steps=row.steps / 1.5)
+    assert f"{row.what}: 1.50 x the steps a second of one" in speed_table([one, row])
 
 
 def value_of(row: Speed) -> float:

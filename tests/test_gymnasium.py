@@ -218,3 +218,31 @@ def test_the_training_example_learns_to_flick_dice_onto_the_plate_where_random_a
     learnt, random = (float(part.split()[0]) for part in line.split(": ")[1:])
     assert learnt >= random + 1.0, run.stdout  # at least a die more on the plate than random play, on average
     assert out.stat().st_size > 0 or "matplotlib is not installed" in run.stdout
+
+
+def test_async_vector_environments_step_each_world_as_one_environment_alone_would() -> None:
+    # gymnasium.make_vec in async mode: each environment in its own process, seeded seed, seed + 1, ...
+    # Each must leave exactly the world one environment alone leaves with that seed and those actions
+    # (same machine: bit for bit); and the two must differ, or the seeds were not passed on.
+    name, seed, steps = "Dune", 5, 2
+    envs = gymnasium.make_vec(env_id(name), num_envs=2, vectorization_mode="async")
+    try:
+        envs.action_space.seed(seed)
+        actions = [envs.action_space.sample() for _ in range(steps)]
+        observation, _ = envs.reset(seed=seed)
+        for action in actions:
+            observation, reward, terminated, truncated, _ = envs.step(action)
+    finally:
+        envs.close()
+    for k in range(2):
+        alone = make(name)
+        try:
+            single, _ = alone.reset(seed=seed + k)
+            for action in actions:
+                single, single_reward, *_ = alone.step(action[k])
+        finally:
+            alone.close()
+        for key, value in single.items():
+            np.testing.assert_array_equal(observation[key][k], value, err_msg=f"{key} of environment {k}")
+        assert reward[k] == single_reward
+    assert not np.array_equal(observation["dice"][0], observation["dice"][1])

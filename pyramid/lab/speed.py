@@ -6,6 +6,7 @@ A row's cases are seeded and the same for both physics; only the wall clock diff
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -47,6 +48,7 @@ ACTION_TARGET = 20.0  # x real time: a local action of the hand (lift, place, th
 PLATE_TARGET = 2.0  # x real time: a plate action, every die on the plate simulated
 ENV_TARGETS = {"Faraday": 20.0, "Coulomb": 20.0, "DiceMikado": 50.0}  # steps a second, random actions
 ENVIRONMENTS = ("Faraday", "Coulomb", "DiceMikado", "Flickers", "Dune")
+VECTOR = ("Faraday", 2)  # an environment run as ``gymnasium.make_vec`` async copies, one process each: how it scales
 GAMES = (("El Dado", 1), ("Dice Mikado", 1), ("Faraday", 1))  # whole physical games: title, seeds
 
 # The hand's actions on the settled full pyramid (``pyramid.lab.locality``'s kinds).
@@ -143,6 +145,30 @@ def environment_speeds(name: str, steps: int, physics: Physics, seed: int = 0) -
     return out
 
 
+def vector_speeds(name: str, copies: int, steps: int, physics: Physics, seed: int = 0) -> list[Speed]:
+    """One row: ``copies`` of environment ``name`` in ``gymnasium.make_vec``'s async mode (a process each), each
+    taking ``steps`` random actions (seeded), local physics; steps a wall second of them all together.
+
+    Its processor seconds are the child processes', which this process does not see: the row has none.
+    """
+    import gymnasium
+
+    from pyramid.gymnasium import env_id
+
+    envs = gymnasium.make_vec(env_id(name), num_envs=copies, vectorization_mode="async", physics=physics)
+    try:
+        envs.reset(seed=seed)
+        envs.action_space.seed(seed)
+        tick = time.perf_counter()
+        for _ in range(steps):
+            envs.step(envs.action_space.sample())
+        wall = time.perf_counter() - tick
+    finally:
+        envs.close()
+    note = f"{copies} x {steps} random steps, a process each; compare with one above (cores: {os.cpu_count()})"
+    return [Speed(f"{name} environment, {copies} async", steps=copies * steps / wall, note=note)]
+
+
 def game_speeds(title: str, seeds: int, physics: Physics) -> list[Speed]:
     """Two rows for a whole physical game (default players, seeds 0..): local physics, then whole."""
     game_cls = find_game(title)
@@ -172,6 +198,10 @@ def speed_steps(physics: Physics, quick: bool = False) -> list[tuple[str, Callab
         steps.append((f"{kind}, local and whole", partial(case_speeds, label, cases, physics, PLATE_TARGET)))
     for name in ENVIRONMENTS:
         steps.append((f"{name} environment", partial(environment_speeds, name, 2 if quick else 20, physics)))
+    name, copies = VECTOR
+    steps.append(
+        (f"{name} environment, {copies} async", partial(vector_speeds, name, copies, 2 if quick else 20, physics))
+    )
     for title, game_seeds in GAMES:
         steps.append((f"{title}, a game", partial(game_speeds, title, game_seeds, physics)))
     return steps
@@ -189,6 +219,11 @@ def speed_table(rows: list[Speed]) -> str:
         )
     by = {s.what: s for s in rows}
     lines.append("")
+    for s in rows:
+        name, _, copies = s.what.partition(" environment, ")
+        one = by.get(f"{name} environment: local")
+        if copies.endswith(" async") and one is not None and one.steps and s.steps:
+            lines.append(f"{s.what}: {s.steps / one.steps:.2f} x the steps a second of one")
     for s in rows:
         whole = by.get(s.what[: -len("local")] + "whole") if s.what.endswith(": local") else None
         if whole is None:
