@@ -17,6 +17,8 @@ from pyramid.dice import DieId
 from pyramid.physics.bodies import Vector
 from pyramid.physics.bullet import pb
 from pyramid.physics.hands import FINGER_HOLD, FINGER_MASS, FINGER_PAD, GRIP, PRESS_ITERATIONS, PRESS_LIMIT
+from pyramid.physics.region import Region
+from pyramid.physics.settings import Physics
 from pyramid.physics.stepping import Stepping
 
 PLATE_SQUEEZE = 0.02  # edges: deepest the plate may press into a die lying on the table before it rides up
@@ -231,20 +233,23 @@ class Handling(Stepping):
         ph = self.physics
         if not self._bodies:
             return 0.0
-        if self._carriage is None:
-            dice, poses = self.poses()
-        else:
+        region = self._region
+        if self._carriage is not None:
             # The dice the plate carries go with it: only the simulated ones can be under it.
             dice = self._simulated()
-            if not dice:
-                return 0.0
-            poses = self._engine_poses(dice)
+        elif region is not None and region.held:
+            # The simulated dice, and those held still whose kept centres lie low near the plate (with a margin:
+            # the test below is made again on what the engine says).
+            dice = self._simulated() + self._held_low(region)
+        else:
+            dice = self.dice
+        if not dice:
+            return 0.0
+        poses = self._engine_poses(dice)
         local = geometry.in_plate_frame(poses[:, :3], self._plate_pose)
-        reach = _plate_reach(ph.edge)
         # Dice lying on the table (centred within an edge of it), or under the plate's underside (held up by
         # the table or by dice on it: a stack under the plate), near the plate's outline.
-        held_up = (poses[:, 2] < ph.edge * max(ph.proportions)) | (local[:, 2] < 0.0)
-        low = held_up & (geometry.lengths(local[:, :2]) < reach)
+        low = _low(poses[:, 2], local, ph)
         lift = 0.0
         for n in np.flatnonzero(low):
             body = self._bodies[dice[n]]
@@ -254,6 +259,16 @@ class Handling(Stepping):
                     if depth > PLATE_SQUEEZE * ph.edge and normal_z < -0.3:
                         lift = max(lift, depth / -normal_z)
         return lift
+
+    def _held_low(self, region: Region) -> list[DieId]:
+        """The held dice that may lie low near the plate (``_low``), from the centres ``region`` keeps: a reading of
+        every die in the engine costs a third of a tilt of the full pyramid (the hand holds the plate still)."""
+        held, centres = region.held_centres()
+        if not held:
+            return []
+        local = geometry.in_plate_frame(centres, self._plate_pose)
+        near = _low(centres[:, 2] - LOW_MARGIN, local - [0.0, 0.0, LOW_MARGIN], self.physics, LOW_MARGIN)
+        return [held[n] for n in np.flatnonzero(near).tolist()]
 
     def apply_force(self, die: DieId, force: Vector, point: Vector | None = None) -> None:
         """Push ``die`` with ``force`` (N, world frame) at ``point`` (default its centre) during the next step."""
@@ -418,6 +433,17 @@ def _rotation_vector(target: np.ndarray, current: np.ndarray) -> np.ndarray:
 def _nonzero(vector: Sequence[float] | np.ndarray) -> bool:
     """Whether any component of ``vector`` is not zero (a NaN counts as not zero, as in numpy)."""
     return any(v != 0 for v in vector)
+
+
+LOW_MARGIN = 1e-6  # m: the held dice whose kept centres are this near to lying low are read from the engine (``_low``)
+
+
+def _low(heights: np.ndarray, local: np.ndarray, ph: Physics, margin: float = 0.0) -> np.ndarray:
+    """Which dice (bool (n,)), centred ``heights`` (n,) above the table and at ``local`` (n, 3) in the plate's frame,
+    the plate may come down on: lying on the table (within an edge of it) or under its underside, near its outline
+    (its reach widened by ``margin`` metres)."""
+    held_up = (heights < ph.edge * max(ph.proportions)) | (local[:, 2] < 0.0)
+    return held_up & (geometry.lengths(local[:, :2]) < _plate_reach(ph.edge) + margin)
 
 
 @functools.cache

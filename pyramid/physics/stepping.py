@@ -17,6 +17,7 @@ from scipy.spatial.transform import Rotation
 
 from pyramid import geometry
 from pyramid.dice import DieId
+from pyramid.geometry import Slot
 from pyramid.perception import Status, read_poses
 from pyramid.physics import riding, stage
 from pyramid.physics.bodies import Bodies, Observer
@@ -497,7 +498,9 @@ class Stepping(Bodies):
         frame = self._plate_pose.copy()
         held = sorted(region.held)
         poses = self._raw_poses(held)
-        seated = self._firmly_seated(held, riding.relative(frame, poses))
+        local = riding.relative(frame, poses)
+        slots = self._seats(held, local)
+        seated = riding.firmly_seated(slots, local, self.physics.edge)
         self._release([d for d, s in zip(held, seated, strict=True) if not s])
         rows = np.flatnonzero(seated)
         carriage = Carriage([], [], np.zeros((0, 7)), np.zeros(0), frame)
@@ -511,26 +514,31 @@ class Stepping(Bodies):
         for body in self._plate_bodies:
             c.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
         self._carriage = carriage
-        self._carry_more([held[n] for n in rows], riding.relative(frame, poses[rows]))
+        # Each die's slot as just read: read again from these rows, a die's seat is the same.
+        self._carry_more([held[n] for n in rows], riding.relative(frame, poses[rows]), [slots[n] for n in rows])
         region.reframe(lambda p: riding.relative(frame, p))
         self._asleep = False
 
     def _firmly_seated(self, dice: Sequence[DieId], local: np.ndarray) -> np.ndarray:
         """Which of ``dice`` (bool (n,)), at poses ``local`` (n, 7) in the plate's frame, sit in a slot closely
         enough to ride the plate (``riding.firmly_seated``)."""
-        reading = read_poses(list(dice), local, riding.IDENTITY, self.physics.edge, plate=self.plate)
-        slots = [reading.dice[d].slot if reading.dice[d].status is Status.SEATED else None for d in dice]
-        return riding.firmly_seated(slots, local, self.physics.edge)
+        return riding.firmly_seated(self._seats(dice, local), local, self.physics.edge)
 
-    def _carry_more(self, dice: Sequence[DieId], local: np.ndarray) -> None:
-        """The plate carries ``dice`` too: seated, at poses ``local`` (n, 7) in its frame."""
+    def _seats(self, dice: Sequence[DieId], local: np.ndarray) -> list[Slot | None]:
+        """The slot each of ``dice`` at poses ``local`` (n, 7) in the plate's frame is seated in (None: not seated)."""
+        reading = read_poses(list(dice), local, riding.IDENTITY, self.physics.edge, plate=self.plate)
+        return [reading.dice[d].slot if reading.dice[d].status is Status.SEATED else None for d in dice]
+
+    def _carry_more(self, dice: Sequence[DieId], local: np.ndarray, slots: Sequence[Slot | None] = ()) -> None:
+        """The plate carries ``dice`` too: seated, at poses ``local`` (n, 7) in its frame, in ``slots`` (if known:
+        else read from ``local``)."""
         carriage = self._carriage
         if carriage is None or not dice:
             return
         ph = self.physics
-        reading = read_poses(list(dice), local, riding.IDENTITY, ph.edge, plate=self.plate)
+        slots = slots or self._seats(dice, local)
         # A base die rests in the plate's funnel, the others on three dice.
-        base = np.array([geometry.layer(reading.dice[d].slot or (0, 0, 0)) == geometry.BASE_LAYER for d in dice])
+        base = np.array([geometry.layer(slot or (0, 0, 0)) == geometry.BASE_LAYER for slot in slots])
         friction = np.where(base, ph.friction_die * ph.friction_plate, ph.friction_die**2)
         bodies = [self._bodies[d] for d in dice]
         carriage.add(list(dice), bodies, local, friction)
