@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from pyramid.lab.bench import OURS_AWAKE, Figure, awake_label, bench_table
+from pyramid.lab.bench import OURS_AWAKE, RECORDED_AWAKE, Figure, awake_label, bench_table
 from pyramid.lab.speed import (
     ACTION_TARGET,
     ENVIRONMENTS,
@@ -123,3 +123,11 @@ def test_the_table_sets_the_rounded_hull_beside_the_box_and_says_whether_the_spe
     ]
     line = next(x for x in bench_table(rows).splitlines() if x.startswith("two-step hull dice awake"))
     assert verdict in line and "sag mean 0.0014 against the box's 0.0007 edges" in line
+
+
+def test_the_table_says_this_machines_pace_against_the_recorded_run() -> None:
+    # Ours awake at half the recorded pace: the line says 0.50, so a reader knows the machine's part in a missed target.
+    table = bench_table([Figure(OURS_AWAKE, RECORDED_AWAKE / 2, 0.0007, 0.0009, 20.0)])
+    line = next(x for x in table.splitlines() if x.startswith("this machine now"))
+    assert f"at 0.50 x the pace of the run docs/physics.md records ({RECORDED_AWAKE:g}x real time" in line
+    assert "this machine now" not in bench_table([Figure("read-out of 281 dice", wall=0.01)])

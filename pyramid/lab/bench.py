@@ -205,6 +205,10 @@ COMPARED_SHAPES: dict[str, dict[str, object]] = {
 }
 OURS_AWAKE = "PyBullet tuned (ours), awake pyramid"
 HULL_AGAINST_BOX = 0.8  # the rounded hull's awake speed at least this share of the box's (issue: real dice)
+# Ours awake in the run whose table docs/physics.md prints (x real time, commit 7e6a614, the machine idle): the same
+# code ran 0.6 times as fast on a busier day, so a run's pace against it tells the machine's part in a missed target.
+RECORDED_AWAKE = 0.70
+RECORDED_AT = "7e6a614"
 
 
 def _shape_name(physics: Physics) -> str:
@@ -307,6 +311,12 @@ def bench_table(figures: list[Figure | Speed]) -> str:
     ref = by.get(OURS_AWAKE)
     # Ours is one of the compared dice: its row stands for that dice's too.
     own = {awake_label(_shape_name(Physics())): ref} if ref else {}
+    if ref and ref.realtime and ref.realtime < 1e5:
+        lines.append(
+            f"this machine now: ours awake at {ref.realtime / RECORDED_AWAKE:.2f} x the pace of the run "
+            f"docs/physics.md records ({RECORDED_AWAKE:g}x real time, commit {RECORDED_AT}); "
+            "the other speeds scale roughly with it"
+        )
     box, hull = (by.get(awake_label(n)) or own.get(awake_label(n)) for n in ("box", "two-step hull"))
     if box and hull and box.realtime and hull.realtime:
         share = hull.realtime / box.realtime
