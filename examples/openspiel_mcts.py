@@ -85,8 +85,10 @@ def main() -> None:
         evaluator=evaluator,
         random_state=np.random.RandomState(args.seed + 1),
     )
-    print(f"{Decathlon.info.title}, 2 players: OpenSpiel MCTS ({args.simulations} simulations a decision, "
-          f"{args.rollouts} random rollout each) against the optimal player, {args.games} games, seed {args.seed}")
+    print(
+        f"{Decathlon.info.title}, 2 players: OpenSpiel MCTS ({args.simulations} simulations a decision, "
+        f"{args.rollouts} random rollout each) against the optimal player, {args.games} games, seed {args.seed}"
+    )
     wins = {"mcts": 0.0, "optimal": 0.0}
     totals: dict[str, list[float]] = {"mcts": [], "optimal": []}
     start = time.perf_counter()

@@ -68,11 +68,7 @@ def move_length(source: Slot, target: Slot) -> int:
 def is_open_for(occupied: set[Slot], slot: Slot) -> bool:
     """Whether a die can come to rest in the empty ``slot``: a base funnel, or a funnel of three dice."""
     index = geometry.SLOT_INDEX.get(slot)
-    return (
-        index is not None
-        and slot not in occupied
-        and all(s in occupied for s in geometry.SUPPORTS[index])
-    )
+    return index is not None and slot not in occupied and all(s in occupied for s in geometry.SUPPORTS[index])
 
 
 def is_free(occupied: set[Slot], slot: Slot) -> bool:

@@ -63,8 +63,7 @@ def test_every_module_that_opens_a_display_at_import_is_kept_out_of_doctest_coll
     missing = sorted(
         str(modules[name].relative_to(ROOT))
         for name in opening
-        if str(modules[name].relative_to(ROOT)) not in ignored and not any(
-            str(modules[name].relative_to(ROOT)).startswith(folder.rstrip("/") + "/") for folder in ignored
-        )
+        if str(modules[name].relative_to(ROOT)) not in ignored
+        and not any(str(modules[name].relative_to(ROOT)).startswith(folder.rstrip("/") + "/") for folder in ignored)
     )
     assert not missing, f"add to addopts' --ignore list (they open a display as they load): {missing}"

@@ -27,8 +27,14 @@ SEEDS = 6
 def fake_row(job: Job) -> dict[str, Any]:
     """A row as ``run_job`` makes it, from the seed alone."""
     measures = {"score.0": float(job.seed * 3 % 7), "win.0": job.seed % 2 == 0, "termination": "pyramid_complete"}
-    return {"key": job.key, "point": job.point, "seed": job.seed, "params": job.params, "measures": measures,
-            "error": None}
+    return {
+        "key": job.key,
+        "point": job.point,
+        "seed": job.seed,
+        "params": job.params,
+        "measures": measures,
+        "error": None,
+    }
 
 
 @pytest.fixture
@@ -71,9 +77,13 @@ def test_a_second_experiment_on_a_held_folder_is_refused_naming_the_holder(tmp_p
     folder = tmp_path / "exp"
     folder.mkdir()
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time\nfrom pathlib import Path\nfrom pyramid.lab.experiment_folder import "
-         "FolderLock\nwith FolderLock(Path(sys.argv[1])):\n    print('held', flush=True)\n    time.sleep(60)\n",
-         str(folder)],
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\nfrom pathlib import Path\nfrom pyramid.lab.experiment_folder import "
+            "FolderLock\nwith FolderLock(Path(sys.argv[1])):\n    print('held', flush=True)\n    time.sleep(60)\n",
+            str(folder),
+        ],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -109,19 +119,37 @@ BAD_LINES = [
     ("a list", "[1, 2]", "not a row (a JSON object), but list"),
     ("null", "null", "not a row (a JSON object), but NoneType"),
     ("a number", "3.5", "but float"),
-    ("a string measures", '{"key": "0:9", "point": 0, "seed": 9, "params": {}, "measures": "x", "error": null}',
-     "params and measures are JSON objects"),
-    ("a non-numeric point", '{"key": "a:1", "point": "a", "seed": 1, "params": {}, "measures": {}, "error": null}',
-     "point and seed are whole numbers"),
+    (
+        "a string measures",
+        '{"key": "0:9", "point": 0, "seed": 9, "params": {}, "measures": "x", "error": null}',
+        "params and measures are JSON objects",
+    ),
+    (
+        "a non-numeric point",
+        '{"key": "a:1", "point": "a", "seed": 1, "params": {}, "measures": {}, "error": null}',
+        "point and seed are whole numbers",
+    ),
     ("no key", '{"point": 0, "seed": 1, "params": {}, "measures": {}, "error": null}', "a row without key"),
-    ("a key that lies", '{"key": "0:1", "point": 0, "seed": 2, "params": {}, "measures": {}, "error": null}',
-     "is not point:seed"),
-    ("another experiment's run", '{"key": "3:0", "point": 3, "seed": 0, "params": {"x": 1}, "measures": {}, '
-     '"error": null}', "run 3:0 is not one of this experiment's"),
-    ("other settings", '{"key": "0:0", "point": 0, "seed": 0, "params": {"x": 1}, "measures": {}, "error": null}',
-     "has other settings"),
-    ("an error that is a number", '{"key": "0:0", "point": 0, "seed": 0, "params": {}, "measures": {}, "error": 5}',
-     "error is a message or null"),
+    (
+        "a key that lies",
+        '{"key": "0:1", "point": 0, "seed": 2, "params": {}, "measures": {}, "error": null}',
+        "is not point:seed",
+    ),
+    (
+        "another experiment's run",
+        '{"key": "3:0", "point": 3, "seed": 0, "params": {"x": 1}, "measures": {}, "error": null}',
+        "run 3:0 is not one of this experiment's",
+    ),
+    (
+        "other settings",
+        '{"key": "0:0", "point": 0, "seed": 0, "params": {"x": 1}, "measures": {}, "error": null}',
+        "has other settings",
+    ),
+    (
+        "an error that is a number",
+        '{"key": "0:0", "point": 0, "seed": 0, "params": {}, "measures": {}, "error": 5}',
+        "error is a message or null",
+    ),
     ("nested 10,000 deep", "[" * 10_000 + "]" * 10_000, "not JSON"),
 ]
 

@@ -179,8 +179,9 @@ def test_a_fifo_given_as_the_scene_file_is_refused_without_waiting(
         with open(fifo, "w"):
             pass
         pytest.fail("pyramid run waited on a FIFO")
-    assert result == [f"pyramid run: {fifo}: (file): cannot be read: not a regular file (a pipe or a device); "
-                      "a scene is a TOML file"]
+    assert result == [
+        f"pyramid run: {fifo}: (file): cannot be read: not a regular file (a pipe or a device); a scene is a TOML file"
+    ]
 
 
 @pytest.mark.parametrize("path", ["/dev/zero", "/dev/null", "."])
@@ -302,9 +303,7 @@ def test_bad_command_line_input_is_refused_in_one_line_before_anything_runs(
     assert list(tmp_path.iterdir()) == []  # no experiments/, runs/ or picture left behind
 
 
-def test_set_and_vary_take_toml_lists_and_strings_with_commas(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_set_and_vary_take_toml_lists_and_strings_with_commas(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     seen: dict[str, Any] = {}
 
     def run(plan: Any, out: Any, *args: Any, **kwargs: Any) -> Any:

@@ -33,9 +33,7 @@ QUICK = settings(max_examples=150, deadline=None, suppress_health_check=[HealthC
 
 # -- the notation ------------------------------------------------------------------------------------
 
-cells = st.builds(
-    Cell, st.sampled_from(sorted(COUNTS)), st.one_of(st.none(), st.sampled_from(geometry.ALL_UP_FACES))
-)
+cells = st.builds(Cell, st.sampled_from(sorted(COUNTS)), st.one_of(st.none(), st.sampled_from(geometry.ALL_UP_FACES)))
 states = st.dictionaries(st.sampled_from(geometry.SLOTS), cells, max_size=40).map(PyramidState)
 
 
@@ -67,8 +65,11 @@ numbers = st.one_of(
     st.sampled_from([0.0, 1e-300, 1e300, 0.016, 0.1, 1.0, 600.0, -1.0]),
 )
 scalars = st.one_of(numbers, st.booleans(), st.text(max_size=12), st.sampled_from(["full", "random", "red", "123"]))
-values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
-                                                                                             max_size=3), max_leaves=8)
+values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=8,
+)
 SCENE_KEYS = ["name", "description", "plate", "seed", "measure", "settle_timeout"]
 PHYSICS_KEYS = [f.name for f in Physics.__dataclass_fields__.values()]
 START_KEYS = ["pyramid", "layers", "colours", "faces", "small_pyramid", "table"]
@@ -147,8 +148,11 @@ def good_row(seed: int) -> dict[str, Any]:
 bad_lines = st.one_of(
     json_values.map(json.dumps),
     st.text(max_size=30).filter(lambda t: "\n" not in t and "\r" not in t),
-    st.builds(lambda row, key: json.dumps({**row, key: "x"}), st.builds(good_row, st.integers(0, 9)),
-              st.sampled_from(["point", "seed", "params", "measures"])),
+    st.builds(
+        lambda row, key: json.dumps({**row, key: "x"}),
+        st.builds(good_row, st.integers(0, 9)),
+        st.sampled_from(["point", "seed", "params", "measures"]),
+    ),
 )
 
 

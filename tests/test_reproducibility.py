@@ -125,8 +125,14 @@ def ran(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     def run_job(job: Job) -> dict[str, Any]:
         keys.append(job.key)
         measures = {"score.0": float(job.seed * 3 % 7), "win.0": job.seed % 2 == 0}
-        return {"key": job.key, "point": job.point, "seed": job.seed, "params": job.params, "measures": measures,
-                "error": None}
+        return {
+            "key": job.key,
+            "point": job.point,
+            "seed": job.seed,
+            "params": job.params,
+            "measures": measures,
+            "error": None,
+        }
 
     monkeypatch.setattr(experiments, "run_job", run_job)
     return keys
@@ -212,8 +218,21 @@ def test_a_folder_from_before_the_record_resumes_with_one_warning(tmp_path: Path
 
 def test_the_cli_prints_the_resume_warning_and_goes_on(tmp_path: Path, ran: list[str], capsys: Any) -> None:
     folder = tmp_path / "exp"
-    argv = ["experiment", "--game", "10", "--players", "greedy,random,random", "--fast", "--seeds", "3", "--quiet",
-            "--workers", "1", "--out", str(folder)]  # one process: the stand-in runs are this one's
+    argv = [
+        "experiment",
+        "--game",
+        "10",
+        "--players",
+        "greedy,random,random",
+        "--fast",
+        "--seeds",
+        "3",
+        "--quiet",
+        "--workers",
+        "1",
+        "--out",
+        str(folder),
+    ]  # one process: the stand-in runs are this one's
     assert cli.main(argv) == 0
     _edit_record(folder, lambda m: m["provenance"].update(python="CPython 3.11.1"))
     (folder / "rows.jsonl").write_text((folder / "rows.jsonl").read_text().splitlines()[0] + "\n")

@@ -142,7 +142,7 @@ def test_the_game_soak_plays_every_run_in_the_physics_given(
     argv = ["soak", "--mode", "games", "--only", "faraday", "--only", "flickers", "--runs", "2", "--actions", "1"]
     assert cli.main([*argv, *physics]) == 0
     assert len(seen) == 2 and set(seen) == {("hull", 40)}
-    assert "physics: die_shape=\"hull\"" in capsys.readouterr().out
+    assert 'physics: die_shape="hull"' in capsys.readouterr().out
     seen.clear()
     assert cli.main(argv) == 0
     assert len(seen) == 2 and set(seen) == {("box", 24)}

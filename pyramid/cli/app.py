@@ -239,8 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help='games: a physics setting for every run, as in a scene\'s [physics] table (die_shape="hull"); '
-        "repeatable",
+        help='games: a physics setting for every run, as in a scene\'s [physics] table (die_shape="hull"); repeatable',
     )
 
     p = sub.add_parser(

@@ -98,6 +98,5 @@ def _literal(text: str, whole: str, option: str = "--vary") -> Any:
         if text.strip().replace("_", "").replace("-", "").isalnum():
             return text.strip()  # a bare word, e.g. a colour
         raise SettingError(
-            f"{option} {whole!r}: cannot read the value {text!r}; a value is TOML (0.02, [0.1, 0.0], \"a, b\") "
-            f"or {WORD}"
+            f'{option} {whole!r}: cannot read the value {text!r}; a value is TOML (0.02, [0.1, 0.0], "a, b") or {WORD}'
         ) from None

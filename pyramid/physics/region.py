@@ -287,5 +287,3 @@ def shift_and_turn(before: np.ndarray, after: np.ndarray, edge: float) -> tuple[
 
 
 _CONJUGATE = np.array([-1.0, -1.0, -1.0, 1.0])
-
-
