@@ -17,7 +17,7 @@ import pytest
 from pyramid.cli import app as cli
 from pyramid.lab import experiments
 from pyramid.lab.experiment_folder import SET_ASIDE, FolderLock, row_problem, scan_rows
-from pyramid.lab.experiments import ExperimentError, Job, Plan, run_experiment
+from pyramid.lab.experiments import ExperimentError, Job, Plan, job_row, run_experiment
 from pyramid.lab.row_checks import Expected, measure_rules, spec_digest
 
 GAME = {"game": "10", "players": ["greedy", "random", "random"], "fast": True, "options": {}}
@@ -27,14 +27,7 @@ SEEDS = 6
 def fake_row(job: Job) -> dict[str, Any]:
     """A row as ``run_job`` makes it, from the seed alone."""
     measures = {"score.0": float(job.seed * 3 % 7), "win.0": job.seed % 2 == 0, "termination": "pyramid_complete"}
-    return {
-        "key": job.key,
-        "point": job.point,
-        "seed": job.seed,
-        "params": job.params,
-        "measures": measures,
-        "error": None,
-    }
+    return job_row(job, measures)
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import pytest
 
 from pyramid.cli import app as cli
 from pyramid.lab import experiments, provenance
-from pyramid.lab.experiments import Job, Plan, run_experiment
+from pyramid.lab.experiments import Job, Plan, job_row, run_experiment
 from pyramid.lab.runner import report_text, run_scene
 from pyramid.lab.scene import load_scene
 
@@ -125,14 +125,7 @@ def ran(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     def run_job(job: Job) -> dict[str, Any]:
         keys.append(job.key)
         measures = {"score.0": float(job.seed * 3 % 7), "win.0": job.seed % 2 == 0}
-        return {
-            "key": job.key,
-            "point": job.point,
-            "seed": job.seed,
-            "params": job.params,
-            "measures": measures,
-            "error": None,
-        }
+        return job_row(job, measures)
 
     monkeypatch.setattr(experiments, "run_job", run_job)
     return keys

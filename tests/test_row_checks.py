@@ -14,7 +14,7 @@ import pytest
 from pyramid.cli import app as cli
 from pyramid.lab import experiments
 from pyramid.lab.experiment_folder import SET_ASIDE
-from pyramid.lab.experiments import Job, Plan, run_experiment
+from pyramid.lab.experiments import Job, Plan, job_row, run_experiment
 from pyramid.lab.row_checks import measure_problem, measure_rules, spec_digest
 from pyramid.lab.scene import load_scene
 
@@ -35,14 +35,7 @@ def thrown_row(job: Job) -> dict[str, Any]:
         "thrown.0.top": 1 + (job.seed * 5) % 6,
         "time_to_rest": 0.5 + job.seed / 10,
     }
-    return {
-        "key": job.key,
-        "point": job.point,
-        "seed": job.seed,
-        "params": job.params,
-        "measures": measures,
-        "error": None,
-    }
+    return job_row(job, measures)
 
 
 @pytest.fixture

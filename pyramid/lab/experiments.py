@@ -99,17 +99,24 @@ class Plan:
 
 
 def run_job(job: Job) -> dict[str, Any]:
-    """Run one job and return its row: key, point, seed, params, flat measures, error (None if fine)."""
-    row: dict[str, Any] = {"key": job.key, "point": job.point, "seed": job.seed, "params": job.params}
+    """Run one job and return its row (``job_row``)."""
     try:
-        if "scene" in job.spec:
-            measures = _run_scene_job(job)
-        else:
-            measures = _run_game_job(job)
-        row["measures"], row["error"] = flatten(measures), None
+        measures = _run_scene_job(job) if "scene" in job.spec else _run_game_job(job)
+        return job_row(job, flatten(measures))
     except Exception as err:  # one failing run is recorded, not fatal to the experiment
-        row["measures"], row["error"] = {}, f"{type(err).__name__}: {err}"
-    return row
+        return job_row(job, {}, f"{type(err).__name__}: {err}")
+
+
+def job_row(job: Job, measures: dict[str, Any], error: str | None = None) -> dict[str, Any]:
+    """The row of ``job``: key, point, seed, params, its flat ``measures`` and ``error`` (None if it ran)."""
+    return {
+        "key": job.key,
+        "point": job.point,
+        "seed": job.seed,
+        "params": job.params,
+        "measures": measures,
+        "error": error,
+    }
 
 
 def _run_scene_job(job: Job) -> dict[str, Any]:
