@@ -360,6 +360,16 @@ def make_environment(name: str, options: dict[str, Any] | None = None) -> Any:
     return gymnasium.make(env_id(name), **(options or {}))
 
 
+def make_vector_environment(name: str, copies: int, options: dict[str, Any] | None = None) -> Any:
+    """``gymnasium.make_vec`` of ``copies`` of environment ``name`` in async mode (a process each), with
+    ``options``: the bench's row of how the environments scale with the cores."""
+    import gymnasium
+
+    from pyramid.gymnasium import env_id
+
+    return gymnasium.make_vec(env_id(name), num_envs=copies, vectorization_mode="async", **(options or {}))
+
+
 def _outside(space: Any, observation: dict[str, Any]) -> str:
     """The entries of a Dict observation outside their spaces, named."""
     names = [key for key, sub in space.spaces.items() if not sub.contains(observation.get(key))]

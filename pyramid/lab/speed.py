@@ -16,7 +16,7 @@ import numpy as np
 
 from pyramid.agents.seats import default_seats
 from pyramid.lab.locality import TOP_FOUR, Case, full_state, make_case, plate_action, run_case
-from pyramid.lab.soak import make_environment
+from pyramid.lab.soak import make_environment, make_vector_environment
 from pyramid.physics.actions import Lift
 from pyramid.physics.settings import Physics
 from pyramid.play import play_game
@@ -151,11 +151,7 @@ def vector_speeds(name: str, copies: int, steps: int, physics: Physics, seed: in
 
     Its processor seconds are the child processes', which this process does not see: the row has none.
     """
-    import gymnasium
-
-    from pyramid.gymnasium import env_id
-
-    envs = gymnasium.make_vec(env_id(name), num_envs=copies, vectorization_mode="async", physics=physics)
+    envs = make_vector_environment(name, copies, {"physics": physics})
     try:
         envs.reset(seed=seed)
         envs.action_space.seed(seed)
