@@ -514,7 +514,8 @@ class Stepping(Bodies):
         for body in self._plate_bodies:
             c.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
         self._carriage = carriage
-        # Each die's slot as just read: read again from these rows, a die's seat is the same.
+        # Each die's slot as just read (its seat is its own, whatever rows are read with it); its pose reckoned again
+        # from these rows, as the carriage has always kept it.
         self._carry_more([held[n] for n in rows], riding.relative(frame, poses[rows]), [slots[n] for n in rows])
         region.reframe(lambda p: riding.relative(frame, p))
         self._asleep = False
