@@ -27,6 +27,8 @@ lines file, one per trial; a second run with the same file skips what is done.
     .venv/bin/python examples/flint_study.py report            # the tables (and flint_study.png) from the rows
     .venv/bin/python examples/flint_study.py sweep --dice hull --out runs/flint_hull.jsonl   # on rounded dice
     .venv/bin/python examples/flint_study.py sweep --dice real --out runs/flint_real.jsonl   # rounded, sizes spread
+    .venv/bin/python examples/flint_study.py compare --files runs/flint_box.jsonl runs/flint_real.jsonl \
+        --picture runs/flint_compare.png                   # each file's trials against the book's skeleton
 """
 
 from __future__ import annotations
@@ -373,9 +375,97 @@ def _plot(curves: dict[tuple[str, str], list[tuple[Any, float, float]]], path: P
     fig.savefig(path, dpi=80)
 
 
+# The book's trick, as the issue measures it on the full pyramid: at least 19 of the 25 skeleton dice kept and at
+# most 28 of the 140 others; as shares, for any number of layers.
+BOOK_SKELETON = 19 / 25
+BOOK_OTHERS = 28 / 140
+
+
+def shares(row: dict[str, Any], moment: str = "held") -> tuple[float, float] | None:
+    """The shares of the skeleton and of the other dice in place at ``moment`` (None: the trial failed)."""
+    kept = row.get(moment)
+    if kept is None or "error" in row:
+        return None
+    return kept[0] / row["skeleton"], kept[1] / row["others"]
+
+
+def compare(files: list[Path], picture: Path | None) -> str:
+    """Each file's trials (any dice, any settings) against the book's trick: how many keep the skeleton and shed
+    the rest, and how far apart the two shares ever come (a block that holds or slides whole keeps them equal)."""
+    lines = [
+        f"trials whose held shares reach the book's (skeleton at least {BOOK_SKELETON:.2f}, others at most "
+        f"{BOOK_OTHERS:.2f}); the programmed Flint's mean; the widest gap, skeleton share minus others share"
+    ]
+    lines.append(
+        f"{'file':<28}{'dice':>6}{'trials':>8}{'failed':>8}{'book':>6}{'Flint':>14}{'widest gap':>12}  setting"
+    )
+    points: dict[str, list[tuple[float, float]]] = {}
+    for path in files:
+        rows = load(path)
+        if not rows:
+            lines.append(f"{path.name:<28} no rows")
+            continue
+        dice = str(rows[0]["setting"].get("dice", "box"))
+        got = [(r, shares(r)) for r in rows]
+        ok = [(r, s) for r, s in got if s is not None]
+        book = sum(1 for _, (sk, ot) in ok if sk >= BOOK_SKELETON and ot <= BOOK_OTHERS)
+        programmed = asdict(Setting(dice=dice))
+        flint = [s for r, s in ok if r["setting"] == programmed]
+        flint_text = f"{np.mean([s[0] for s in flint]):.2f} / {np.mean([s[1] for s in flint]):.2f}" if flint else "-"
+        best, (sk, ot) = max(ok, key=lambda rs: rs[1][0] - rs[1][1]) if ok else ({}, (math.nan, math.nan))
+        differ = {k: v for k, v in best.get("setting", {}).items() if programmed.get(k) != v}
+        lines.append(
+            f"{path.name:<28}{dice:>6}{len(rows):>8}{len(rows) - len(ok):>8}{book:>6}{flint_text:>14}"
+            f"{sk - ot:>12.2f}  {sk:.2f} / {ot:.2f}, seed {best.get('seed')}: "
+            + (", ".join(f"{k} {v}" for k, v in differ.items()) or "the programmed Flint")
+        )
+        points[f"{dice} ({path.name})"] = [s for _, s in ok]
+    if picture is not None and points:
+        _plot_compare(points, picture)
+        lines.append(f"picture: {picture}")
+    return "\n".join(lines)
+
+
+def _plot_compare(points: dict[str, list[tuple[float, float]]], path: Path) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("the picture needs matplotlib: pip install -e '.[plots]'", file=sys.stderr)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig, axes = plt.subplots(1, len(points), figsize=(4 * len(points), 4.2), sharey=True, squeeze=False)
+    rng = np.random.default_rng(0)  # a little spread, so that trials at the same shares show as many
+    for ax, (label, pts) in zip(axes.flat, points.items(), strict=True):
+        ax.add_patch(plt.Rectangle((0, BOOK_SKELETON), BOOK_OTHERS, 1.05 - BOOK_SKELETON, color="tab:green", alpha=0.2))
+        ax.text(0.01, 0.97, "the book", color="tab:green", fontsize=8, va="top")
+        ax.plot([0, 1], [0, 1], ":", color="grey", lw=1)
+        if pts:
+            xy = np.asarray(pts) + rng.normal(0, 0.008, (len(pts), 2))
+            ax.scatter(xy[:, 1], xy[:, 0], s=10, alpha=0.5)
+        ax.set_title(label, fontsize=9)
+        ax.set_xlabel("other dice in place (share)")
+        ax.set_xlim(-0.05, 1.05)
+        ax.set_ylim(-0.05, 1.05)
+    axes.flat[0].set_ylabel("skeleton dice in place (share)")
+    fig.suptitle(
+        "Captain Flint: every trial at the end of the hold (pressed, tilted)\n"
+        "on the dotted diagonal the block holds or slides whole; above it the skeleton outlasts the rest"
+    )
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=("sweep", "search", "report"), help="what to run (report: only print)")
+    parser.add_argument(
+        "mode",
+        choices=("sweep", "search", "report", "compare"),
+        help="what to run (report: only print; compare: the --files against the book's trick)",
+    )
     parser.add_argument("--layers", type=int, default=5, help="layers of the pyramid, 2 to 9 (default 5: 35 dice)")
     parser.add_argument("--seeds", type=int, default=3, help="sweep: seeds (tilt directions) per setting (default 3)")
     parser.add_argument("--trials", type=int, default=100, help="search: random settings to try (default 100)")
@@ -391,7 +481,14 @@ def main() -> None:
         help="the dice: box (default); hull (rounded by 1 mm); real (hull, sizes spread 0.05 mm); "
         "worn (rounded 2 mm, spread 0.1 mm): docs/studies/real-dice.md",
     )
+    parser.add_argument("--files", type=Path, nargs="+", default=[], help="compare: the row files (JSON lines)")
     a = parser.parse_args()
+    if a.mode == "compare":
+        missing = [str(f) for f in a.files if not f.is_file()]
+        if not a.files or missing:
+            parser.error(f"compare needs --files of rows that exist; missing: {', '.join(missing) or 'no --files'}")
+        print(compare(a.files, a.picture))
+        return
     if a.list:
         for name, values in SWEEP.items():
             print(f"{name:<12} sweep {values}   search {SEARCH[name]}   default {getattr(Setting(), name)}")
