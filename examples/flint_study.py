@@ -379,6 +379,7 @@ def _plot(curves: dict[tuple[str, str], list[tuple[Any, float, float]]], path: P
 # most 28 of the 140 others; as shares, for any number of layers.
 BOOK_SKELETON = 19 / 25
 BOOK_OTHERS = 28 / 140
+OFF_DIAGONAL = 0.1  # a trial whose two shares differ by more than this keeps one part more than the other
 
 
 def shares(row: dict[str, Any], moment: str = "held") -> tuple[float, float] | None:
@@ -394,10 +395,12 @@ def compare(files: list[Path], picture: Path | None) -> str:
     the rest, and how far apart the two shares ever come (a block that holds or slides whole keeps them equal)."""
     lines = [
         f"trials whose held shares reach the book's (skeleton at least {BOOK_SKELETON:.2f}, others at most "
-        f"{BOOK_OTHERS:.2f}); the programmed Flint's mean; the widest gap, skeleton share minus others share"
+        f"{BOOK_OTHERS:.2f}); the trials whose skeleton share lies more than {OFF_DIAGONAL:g} below or above "
+        "the others' share; the programmed Flint's mean shares; the widest gap, skeleton share minus others share"
     ]
     lines.append(
-        f"{'file':<28}{'dice':>6}{'trials':>8}{'failed':>8}{'book':>6}{'Flint':>14}{'widest gap':>12}  setting"
+        f"{'file':<28}{'dice':>6}{'trials':>8}{'failed':>8}{'book':>6}{'below':>7}{'above':>7}{'Flint':>14}"
+        f"{'widest gap':>12}  setting"
     )
     points: dict[str, list[tuple[float, float]]] = {}
     for path in files:
@@ -409,13 +412,16 @@ def compare(files: list[Path], picture: Path | None) -> str:
         got = [(r, shares(r)) for r in rows]
         ok = [(r, s) for r, s in got if s is not None]
         book = sum(1 for _, (sk, ot) in ok if sk >= BOOK_SKELETON and ot <= BOOK_OTHERS)
+        below = sum(1 for _, (sk, ot) in ok if sk < ot - OFF_DIAGONAL)
+        above = sum(1 for _, (sk, ot) in ok if sk > ot + OFF_DIAGONAL)
         programmed = asdict(Setting(dice=dice))
         flint = [s for r, s in ok if r["setting"] == programmed]
         flint_text = f"{np.mean([s[0] for s in flint]):.2f} / {np.mean([s[1] for s in flint]):.2f}" if flint else "-"
         best, (sk, ot) = max(ok, key=lambda rs: rs[1][0] - rs[1][1]) if ok else ({}, (math.nan, math.nan))
         differ = {k: v for k, v in best.get("setting", {}).items() if programmed.get(k) != v}
         lines.append(
-            f"{path.name:<28}{dice:>6}{len(rows):>8}{len(rows) - len(ok):>8}{book:>6}{flint_text:>14}"
+            f"{path.name:<28}{dice:>6}{len(rows):>8}{len(rows) - len(ok):>8}{book:>6}{below:>7}{above:>7}"
+            f"{flint_text:>14}"
             f"{sk - ot:>12.2f}  {sk:.2f} / {ot:.2f}, seed {best.get('seed')}: "
             + (", ".join(f"{k} {v}" for k, v in differ.items()) or "the programmed Flint")
         )

@@ -47,8 +47,9 @@ def test_compare_counts_the_book_s_trials_and_the_widest_gap(study: ModuleType, 
     line = next(x for x in text.splitlines() if x.startswith("rows.jsonl"))
     fields = line.split()
     assert fields[1:5] == ["real", "5", "1", "1"]  # dice, trials, failed, the book's
-    assert fields[5:8] == ["0.23", "/", "0.50"]  # the programmed Flint's mean shares: (0 + 6/13) / 2, (0 + 1) / 2
-    assert fields[8] == "0.91"  # 13/13 - 2/22
+    assert fields[5:7] == ["1", "2"]  # below the diagonal (6/13 against 22/22), above (13/13 against 2/22, 5/22)
+    assert fields[7:10] == ["0.23", "/", "0.50"]  # the programmed Flint's mean shares: (0 + 6/13) / 2, (0 + 1) / 2
+    assert fields[10] == "0.91"  # 13/13 - 2/22
     assert "angle 40.0" in line
 
 
