@@ -27,6 +27,7 @@ lines file, one per trial; a second run with the same file skips what is done.
     .venv/bin/python examples/flint_study.py report            # the tables (and flint_study.png) from the rows
     .venv/bin/python examples/flint_study.py sweep --dice hull --out runs/flint_hull.jsonl   # on rounded dice
     .venv/bin/python examples/flint_study.py sweep --dice real --out runs/flint_real.jsonl   # rounded, sizes spread
+    .venv/bin/python examples/flint_study.py load --layers 9      # where a press on the apex goes
     .venv/bin/python examples/flint_study.py compare --files runs/flint_box.jsonl runs/flint_real.jsonl \
         --picture runs/flint_compare.png                   # each file's trials against the book's skeleton
 """
@@ -51,6 +52,7 @@ from tqdm import tqdm
 from pyramid import geometry
 from pyramid.physics.actions import perform
 from pyramid.physics.errors import ImpossibleStateError, NotAtRestError
+from pyramid.physics.hands import PRESS_LIMIT
 from pyramid.physics.plate_motion import Tilt
 from pyramid.physics.settings import Physics
 from pyramid.physics.world import World
@@ -465,12 +467,122 @@ def _plot_compare(points: dict[str, list[tuple[float, float]]], path: Path) -> N
     plt.close(fig)
 
 
+def load_paths(
+    layers: int, press: float, iterations: int, seconds: float = 0.5, friction: float | None = None
+) -> dict[str, float]:
+    """Where a press on the apex goes: the pyramid of ``layers`` settled on the level plate, then pressed with the
+    game's pad (``press`` N along the plate's normal) for ``seconds`` at ``iterations`` solver iterations
+    (``friction``: the dice's from when the pyramid has settled, if not the default; with none, the load's way is
+    the lattice's alone).
+
+    In a lattice of rigid cubes standing corner-down, a die presses on the three below it along its own axes,
+    one face each; a load along an axis goes on straight along it, and the three axes from the apex are the
+    pyramid's three edges. So the press would reach the plate only through the skeleton, as struts, and the rest
+    would carry only its own weight: the book's trick. Measured here, each a mean over 0.1 s: the pad's push on
+    the apex ("pad"), the rise of the plate's upward push on the three corner dice ("corners") and on the other
+    base dice ("other base"), each as a share of the press; the rise of the push between neighbouring dice of an
+    edge, as a share of the press / sqrt(3) that a strut would carry ("strut"); and the apex's sinking ("sunk mm").
+    """
+    from pyramid.physics.actions import _press, _touch
+
+    # Whole physics: local physics holds the dice nothing moves, and a held die has no contacts to read.
+    physics = replace(Physics(), solver_iterations=iterations, local=False)
+    slots = pyramid_slots(layers)
+    apex = min(slots, key=geometry.layer)
+    skeleton = {s for s in slots if sorted(a - b for a, b in zip(s, apex, strict=True))[1] == 0}
+    world = World(physics)
+    try:
+        world.build(PyramidState({s: Cell(("red", "green", "black")[n % 3]) for n, s in enumerate(slots)}))
+        world.settle()
+        reading = world.readout()
+        slot_of = {d: r.slot for d, r in reading.dice.items() if r.slot is not None}
+        die_at = {s: d for d, s in slot_of.items()}
+        c = world.client
+        plate = world._plate_bodies
+        base = [d for d, s in slot_of.items() if geometry.layer(s) == geometry.BASE_LAYER]
+        corners = [d for d in base if slot_of[d] in skeleton]
+
+        def pushes() -> dict[int, float]:
+            # The plate's push up on each base die: a funnel's faces push along their normals, slanted, and rub
+            # along them (the normal points from the plate to the die, PyBullet's friction directions the other
+            # way: so the settled pyramid's pushes add up to its weight, 7.82 N for 165 dice, to 0.1%).
+            return {
+                d: sum(
+                    p[9] * p[7][2] - p[10] * p[11][2] - p[12] * p[13][2]
+                    for body in plate
+                    for p in c.getContactPoints(world._body(d), body)
+                )
+                for d in base
+            }
+
+        def strut() -> float:
+            # The push between each skeleton die and the skeleton die below it on its edge.
+            forces = []
+            for s in skeleton:
+                d = die_at.get(s)
+                for t in skeleton:
+                    e = die_at.get(t)
+                    if d is None or e is None or geometry.layer(t) != geometry.layer(s) + 1:
+                        continue
+                    if sum(abs(a - b) for a, b in zip(s, t, strict=True)) != 1:
+                        continue
+                    forces.append(sum(p[9] for p in c.getContactPoints(world._body(d), world._body(e))))
+            return float(np.mean(forces)) if forces else math.nan
+
+        def averaged(steps: int) -> tuple[dict[int, float], float]:
+            # Forces from one step jitter: their mean over ``steps`` steps (the last one's contacts each).
+            sums: dict[int, float] = dict.fromkeys(base, 0.0)
+            along = 0.0
+            for _ in range(steps):
+                if pressing:
+                    _press(world, top, press, touch, start, zero, zero)
+                world.step(physics.time_step)
+                for d, f in pushes().items():
+                    sums[d] += f / steps
+                along += strut() / steps
+                if pressing and world._finger is not None:
+                    pad[0] += sum(p[9] for p in c.getContactPoints(world._finger[0], world._body(top))) / steps
+            return sums, along
+
+        pad = [0.0]  # the pad's mean push on the apex while pressing, N
+
+        if friction is not None:
+            for d in world.dice:
+                c.changeDynamics(world._body(d), -1, lateralFriction=friction)
+        top = die_at[apex]
+        zero = np.zeros(3)
+        window = max(1, round(0.1 / physics.time_step))
+        pressing = False
+        before, strut_before = averaged(window)
+        touch = _touch(world, top)
+        start = geometry.in_plate_frame(world.poses()[1][world.poses()[0].index(top), :3], world.plate_pose)
+        height = world.poses()[1][world.poses()[0].index(top), 2]
+        for _ in range(max(1, round(seconds / physics.time_step))):
+            _press(world, top, press, touch, start, zero, zero)
+            world.step(physics.time_step)
+        pressing = True
+        after, strut_after = averaged(window)
+        sunk = float(height - world.poses()[1][world.poses()[0].index(top), 2])
+        world.press(None)
+    finally:
+        world.close()
+    rise = {d: after[d] - before[d] for d in base}
+    return {
+        "pad": pad[0] / press,
+        "corners": sum(rise[d] for d in corners) / press,
+        "other base": sum(rise[d] for d in base if d not in corners) / press,
+        "strut": (strut_after - strut_before) / (press / math.sqrt(3)),
+        "sunk mm": 1000 * sunk,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
         "mode",
-        choices=("sweep", "search", "report", "compare"),
-        help="what to run (report: only print; compare: the --files against the book's trick)",
+        choices=("sweep", "search", "report", "compare", "load"),
+        help="what to run (report: only print; compare: the --files against the book's trick; load: where a press "
+        "on the apex goes, whole physics, --press and --iterations)",
     )
     parser.add_argument("--layers", type=int, default=5, help="layers of the pyramid, 2 to 9 (default 5: 35 dice)")
     parser.add_argument("--seeds", type=int, default=3, help="sweep: seeds (tilt directions) per setting (default 3)")
@@ -488,7 +600,31 @@ def main() -> None:
         "worn (rounded 2 mm, spread 0.1 mm): docs/studies/real-dice.md",
     )
     parser.add_argument("--files", type=Path, nargs="+", default=[], help="compare: the row files (JSON lines)")
+    parser.add_argument("--press", default="2,5,10", help="load: presses, N, comma-separated (default 2,5,10)")
+    parser.add_argument("--iterations", default="24,400", help="load: solver iterations, comma-separated")
     a = parser.parse_args()
+    if a.mode == "load":
+        try:
+            presses = [float(x) for x in a.press.split(",")]
+            iterations = [int(x) for x in a.iterations.split(",")]
+        except ValueError:
+            parser.error(
+                f"--press takes numbers and --iterations whole numbers, comma-separated: {a.press!r}, {a.iterations!r}"
+            )
+        if not all(0 < p <= PRESS_LIMIT for p in presses) or not all(1 <= n <= 1000 for n in iterations):
+            parser.error(f"--press is above 0 up to {PRESS_LIMIT:g} N, --iterations 1 to 1000")
+        if not 2 <= a.layers <= 9:
+            parser.error(f"--layers must be 2 to 9, got {a.layers}")
+        print(f"{'iterations':>10}{'press N':>9}{'pad':>7}{'corners':>9}{'other base':>12}{'strut':>7}{'sunk mm':>9}")
+        for n in iterations:
+            for press in presses:
+                r = load_paths(a.layers, press, n)
+                print(
+                    f"{n:>10}{press:>9g}{r['pad']:>7.2f}{r['corners']:>9.3f}{r['other base']:>12.3f}"
+                    f"{r['strut']:>7.3f}{r['sunk mm']:>9.3f}",
+                    flush=True,
+                )
+        return
     if a.mode == "compare":
         missing = [str(f) for f in a.files if not f.is_file()]
         if not a.files or missing:
