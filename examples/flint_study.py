@@ -468,25 +468,27 @@ def _plot_compare(points: dict[str, list[tuple[float, float]]], path: Path) -> N
 
 
 def load_paths(
-    layers: int, press: float, iterations: int, seconds: float = 0.5, friction: float | None = None
+    layers: int, press: float, iterations: int, seconds: float = 0.5, dice: str = "box", tilt: float = 0.0
 ) -> dict[str, float]:
-    """Where a press on the apex goes: the pyramid of ``layers`` settled on the level plate, then pressed with the
-    game's pad (``press`` N along the plate's normal) for ``seconds`` at ``iterations`` solver iterations
-    (``friction``: the dice's from when the pyramid has settled, if not the default; with none, the load's way is
-    the lattice's alone).
+    """Where a press on the apex goes: the pyramid of ``layers`` of ``dice`` (a key of DICE) settled on the level
+    plate, then pressed with the game's pad (``press`` N along the plate's normal) for ``seconds``, with
+    ``iterations`` solver iterations (a press solves at least ``hands.PRESS_ITERATIONS``).
 
     In a lattice of rigid cubes standing corner-down, a die presses on the three below it along its own axes,
     one face each; a load along an axis goes on straight along it, and the three axes from the apex are the
-    pyramid's three edges. So the press would reach the plate only through the skeleton, as struts, and the rest
-    would carry only its own weight: the book's trick. Measured here, each a mean over 0.1 s: the pad's push on
-    the apex ("pad"), the rise of the plate's upward push on the three corner dice ("corners") and on the other
-    base dice ("other base"), each as a share of the press; the rise of the push between neighbouring dice of an
-    edge, as a share of the press / sqrt(3) that a strut would carry ("strut"); and the apex's sinking ("sunk mm").
+    pyramid's three edges. Pressed only through its faces, the pyramid would carry the press to the plate
+    through the skeleton, as struts, and the rest would carry only its own weight: the book's trick. Measured,
+    each a mean over 0.1 s: the pad's push on the apex ("pad"); the rise of the plate's upward push on the three
+    corner dice ("corners") and on all the others ("others": the funnels' cubes touch dice above the base too),
+    each as a share of the press; the rise of the push between neighbouring dice of an edge, as a share of the
+    press / sqrt(3) a strut would carry ("strut"); and how far the apex sank ("sunk mm"). With ``tilt`` (degrees)
+    gravity turns that far, over 0.5 s, before the press: the plate tilted without moving it (pushes along its
+    normal).
     """
     from pyramid.physics.actions import _press, _touch
 
     # Whole physics: local physics holds the dice nothing moves, and a held die has no contacts to read.
-    physics = replace(Physics(), solver_iterations=iterations, local=False)
+    physics = replace(Physics(), solver_iterations=iterations, local=False, **DICE[dice])
     slots = pyramid_slots(layers)
     apex = min(slots, key=geometry.layer)
     skeleton = {s for s in slots if sorted(a - b for a, b in zip(s, apex, strict=True))[1] == 0}
@@ -499,8 +501,9 @@ def load_paths(
         die_at = {s: d for d, s in slot_of.items()}
         c = world.client
         plate = world._plate_bodies
-        base = [d for d, s in slot_of.items() if geometry.layer(s) == geometry.BASE_LAYER]
-        corners = [d for d in base if slot_of[d] in skeleton]
+        # Every die: the funnels' cubes stand up between the base dice, and dice above the base touch them too.
+        base = list(world.dice)
+        corners = [d for d in base if slot_of.get(d) in skeleton and geometry.layer(slot_of[d]) == geometry.BASE_LAYER]
 
         def pushes() -> dict[int, float]:
             # The plate's push up on each base die: a funnel's faces push along their normals, slanted, and rub
@@ -546,9 +549,13 @@ def load_paths(
 
         pad = [0.0]  # the pad's mean push on the apex while pressing, N
 
-        if friction is not None:
-            for d in world.dice:
-                c.changeDynamics(world._body(d), -1, lateralFriction=friction)
+        if tilt:
+            # Gravity turns from straight down towards +x, smoothly: the plate as if tilted, standing still.
+            steps = max(1, round(0.5 / physics.time_step))
+            for n in range(1, steps + 1):
+                angle = math.radians(tilt) * (1 - math.cos(math.pi * n / steps)) / 2
+                world.set_gravity((physics.gravity * math.sin(angle), 0.0, -physics.gravity * math.cos(angle)))
+                world.step(physics.time_step)
         top = die_at[apex]
         zero = np.zeros(3)
         window = max(1, round(0.1 / physics.time_step))
@@ -570,7 +577,7 @@ def load_paths(
     return {
         "pad": pad[0] / press,
         "corners": sum(rise[d] for d in corners) / press,
-        "other base": sum(rise[d] for d in base if d not in corners) / press,
+        "others": sum(rise[d] for d in base if d not in corners) / press,
         "strut": (strut_after - strut_before) / (press / math.sqrt(3)),
         "sunk mm": 1000 * sunk,
     }
@@ -602,6 +609,7 @@ def main() -> None:
     parser.add_argument("--files", type=Path, nargs="+", default=[], help="compare: the row files (JSON lines)")
     parser.add_argument("--press", default="2,5,10", help="load: presses, N, comma-separated (default 2,5,10)")
     parser.add_argument("--iterations", default="24,400", help="load: solver iterations, comma-separated")
+    parser.add_argument("--tilt", type=float, default=0.0, help="load: gravity turned this far (degrees), 0 to 60")
     a = parser.parse_args()
     if a.mode == "load":
         try:
@@ -615,12 +623,17 @@ def main() -> None:
             parser.error(f"--press is above 0 up to {PRESS_LIMIT:g} N, --iterations 1 to 1000")
         if not 2 <= a.layers <= 9:
             parser.error(f"--layers must be 2 to 9, got {a.layers}")
-        print(f"{'iterations':>10}{'press N':>9}{'pad':>7}{'corners':>9}{'other base':>12}{'strut':>7}{'sunk mm':>9}")
+        if not 0 <= a.tilt <= 60:
+            parser.error(f"--tilt is 0 to 60 degrees, got {a.tilt:g}")
+        print(
+            f"{a.dice} dice, {a.layers} layers, whole physics" + (f", gravity turned {a.tilt:g} deg" if a.tilt else "")
+        )
+        print(f"{'iterations':>10}{'press N':>9}{'pad':>7}{'corners':>9}{'others':>9}{'strut':>7}{'sunk mm':>9}")
         for n in iterations:
             for press in presses:
-                r = load_paths(a.layers, press, n)
+                r = load_paths(a.layers, press, n, dice=a.dice, tilt=a.tilt)
                 print(
-                    f"{n:>10}{press:>9g}{r['pad']:>7.2f}{r['corners']:>9.3f}{r['other base']:>12.3f}"
+                    f"{n:>10}{press:>9g}{r['pad']:>7.2f}{r['corners']:>9.3f}{r['others']:>9.3f}"
                     f"{r['strut']:>7.3f}{r['sunk mm']:>9.3f}",
                     flush=True,
                 )
