@@ -95,6 +95,11 @@ CANDIDATES = {
     "hull_gjk": Candidate(
         "die_shape hull, two steps, GJK's normal", {"die_shape": "hull", "hull_segments": 2, "hull_axis": "gjk"}
     ),
+    "compound": Candidate("die_shape compound (boxes and capsules)", {"die_shape": "compound"}),
+    "hull_real": Candidate(
+        "die_shape hull, two steps, GJK's normal, sizes spread 0.05 mm",
+        {"die_shape": "hull", "hull_segments": 2, "hull_axis": "gjk", "size_spread": 5e-5},
+    ),
     "rolling_1e-4": Candidate("rolling friction 1e-4", {"rolling_friction": 1e-4}),
     "spinning_1e-4": Candidate("spinning friction 1e-4", {"spinning_friction": 1e-4}),
     "no_jitter": Candidate("no jitter (one world: the seeds are the same)", jitter=False),
