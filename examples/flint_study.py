@@ -377,8 +377,8 @@ def _plot(curves: dict[tuple[str, str], list[tuple[Any, float, float]]], path: P
     fig.savefig(path, dpi=80)
 
 
-# The book's trick, as the issue measures it on the full pyramid: at least 19 of the 25 skeleton dice kept and at
-# most 28 of the 140 others; as shares, for any number of layers.
+# The book's trick, as the target figure measures it on the full pyramid: at least 19 of the 25 skeleton dice kept
+# and at most 28 of the 140 others; as shares, for any number of layers.
 BOOK_SKELETON = 19 / 25
 BOOK_OTHERS = 28 / 140
 OFF_DIAGONAL = 0.1  # a trial whose two shares differ by more than this keeps one part more than the other
@@ -489,96 +489,91 @@ def load_paths(
 
     # Whole physics: local physics holds the dice nothing moves, and a held die has no contacts to read.
     physics = replace(Physics(), solver_iterations=iterations, local=False, **DICE[dice])
+    dt = physics.time_step
     slots = pyramid_slots(layers)
     apex = min(slots, key=geometry.layer)
     skeleton = {s for s in slots if sorted(a - b for a, b in zip(s, apex, strict=True))[1] == 0}
+    # Neighbours along an edge: the skeleton die of each slot and the one a layer down (one lattice step).
+    edges = [
+        (s, t)
+        for s in skeleton
+        for t in skeleton
+        if geometry.layer(t) == geometry.layer(s) + 1 and sum(abs(a - b) for a, b in zip(s, t, strict=True)) == 1
+    ]
     world = World(physics)
     try:
         world.build(PyramidState({s: Cell(("red", "green", "black")[n % 3]) for n, s in enumerate(slots)}))
         world.settle()
-        reading = world.readout()
-        slot_of = {d: r.slot for d, r in reading.dice.items() if r.slot is not None}
+        slot_of = {d: r.slot for d, r in world.readout().dice.items() if r.slot is not None}
         die_at = {s: d for d, s in slot_of.items()}
         c = world.client
-        plate = world._plate_bodies
-        # Every die: the funnels' cubes stand up between the base dice, and dice above the base touch them too.
-        base = list(world.dice)
-        corners = [d for d in base if slot_of.get(d) in skeleton and geometry.layer(slot_of[d]) == geometry.BASE_LAYER]
+        top = die_at[apex]
+        corners = {die_at[s] for s in skeleton if geometry.layer(s) == geometry.BASE_LAYER and s in die_at}
 
-        def pushes() -> dict[int, float]:
-            # The plate's push up on each base die: a funnel's faces push along their normals, slanted, and rub
-            # along them (the normal points from the plate to the die, PyBullet's friction directions the other
-            # way: so the settled pyramid's pushes add up to its weight, 7.82 N for 165 dice, to 0.1%).
-            return {
-                d: sum(
-                    p[9] * p[7][2] - p[10] * p[11][2] - p[12] * p[13][2]
-                    for body in plate
-                    for p in c.getContactPoints(world._body(d), body)
-                )
-                for d in base
-            }
+        def push_up(die: int) -> float:
+            # The plate's push up on a die (every die: the funnels' cubes touch dice above the base too): a
+            # funnel's faces push along their normals, slanted, and rub along them. The normal points from the
+            # plate to the die, PyBullet's friction directions the other way: so the settled pyramid's pushes add
+            # up to its weight (7.82 N for 165 dice, to 0.1%).
+            points = (p for body in world._plate_bodies for p in c.getContactPoints(world._body(die), body))
+            return sum(p[9] * p[7][2] - p[10] * p[11][2] - p[12] * p[13][2] for p in points)
 
         def strut() -> float:
-            # The push between each skeleton die and the skeleton die below it on its edge.
-            forces = []
-            for s in skeleton:
-                d = die_at.get(s)
-                for t in skeleton:
-                    e = die_at.get(t)
-                    if d is None or e is None or geometry.layer(t) != geometry.layer(s) + 1:
-                        continue
-                    if sum(abs(a - b) for a, b in zip(s, t, strict=True)) != 1:
-                        continue
-                    forces.append(sum(p[9] for p in c.getContactPoints(world._body(d), world._body(e))))
+            # The mean push between neighbouring dice of an edge.
+            forces = [
+                sum(p[9] for p in c.getContactPoints(world._body(die_at[s]), world._body(die_at[t])))
+                for s, t in edges
+                if s in die_at and t in die_at
+            ]
             return float(np.mean(forces)) if forces else math.nan
 
-        def averaged(steps: int) -> tuple[dict[int, float], float]:
-            # Forces from one step jitter: their mean over ``steps`` steps (the last one's contacts each).
-            sums: dict[int, float] = dict.fromkeys(base, 0.0)
-            along = 0.0
-            for _ in range(steps):
-                if pressing:
-                    _press(world, top, press, touch, start, zero, zero)
-                world.step(physics.time_step)
-                for d, f in pushes().items():
-                    sums[d] += f / steps
-                along += strut() / steps
-                if pressing and world._finger is not None:
-                    pad[0] += sum(p[9] for p in c.getContactPoints(world._finger[0], world._body(top))) / steps
-            return sums, along
-
-        pad = [0.0]  # the pad's mean push on the apex while pressing, N
+        def centre(die: int) -> np.ndarray:
+            dice_now, poses = world.poses()
+            return np.asarray(poses[dice_now.index(die), :3])
 
         if tilt:
             # Gravity turns from straight down towards +x, smoothly: the plate as if tilted, standing still.
-            steps = max(1, round(0.5 / physics.time_step))
+            steps = max(1, round(0.5 / dt))
             for n in range(1, steps + 1):
                 angle = math.radians(tilt) * (1 - math.cos(math.pi * n / steps)) / 2
                 world.set_gravity((physics.gravity * math.sin(angle), 0.0, -physics.gravity * math.cos(angle)))
-                world.step(physics.time_step)
-        top = die_at[apex]
-        zero = np.zeros(3)
-        window = max(1, round(0.1 / physics.time_step))
-        pressing = False
-        before, strut_before = averaged(window)
-        touch = _touch(world, top)
-        start = geometry.in_plate_frame(world.poses()[1][world.poses()[0].index(top), :3], world.plate_pose)
-        height = world.poses()[1][world.poses()[0].index(top), 2]
-        for _ in range(max(1, round(seconds / physics.time_step))):
-            _press(world, top, press, touch, start, zero, zero)
-            world.step(physics.time_step)
-        pressing = True
-        after, strut_after = averaged(window)
-        sunk = float(height - world.poses()[1][world.poses()[0].index(top), 2])
+                world.step(dt)
+        touch, zero = _touch(world, top), np.zeros(3)
+        start = geometry.in_plate_frame(centre(top), world.plate_pose)
+        height = centre(top)[2]
+
+        def run(steps: int, pressing: bool, measure: bool) -> tuple[float, float, float, float]:
+            # ``steps`` steps, the pad pressing or not; measured: the means over them of the plate's push on the
+            # corner dice and on the others, of the push along the edges and of the pad's push on the apex.
+            sums = np.zeros(4)
+            for _ in range(steps):
+                if pressing:
+                    _press(world, top, press, touch, start, zero, zero)
+                world.step(dt)
+                if not measure:
+                    continue
+                up = {d: push_up(d) for d in world.dice}
+                pad = 0.0
+                if world._finger is not None:
+                    pad = sum(p[9] for p in c.getContactPoints(world._finger[0], world._body(top)))
+                on_corners = sum(f for d, f in up.items() if d in corners)
+                sums += (on_corners, sum(up.values()) - on_corners, strut(), pad)
+            corners_, others, along, pad_ = (sums / steps).tolist()
+            return corners_, others, along, pad_
+
+        window = max(1, round(0.1 / dt))  # forces from one step jitter: each measured as a mean over 0.1 s
+        before = run(window, pressing=False, measure=True)
+        run(max(1, round(seconds / dt)), pressing=True, measure=False)
+        after = run(window, pressing=True, measure=True)
+        sunk = float(height - centre(top)[2])
         world.press(None)
     finally:
         world.close()
-    rise = {d: after[d] - before[d] for d in base}
     return {
-        "pad": pad[0] / press,
-        "corners": sum(rise[d] for d in corners) / press,
-        "others": sum(rise[d] for d in base if d not in corners) / press,
-        "strut": (strut_after - strut_before) / (press / math.sqrt(3)),
+        "pad": after[3] / press,
+        "corners": (after[0] - before[0]) / press,
+        "others": (after[1] - before[1]) / press,
+        "strut": (after[2] - before[2]) / (press / math.sqrt(3)),
         "sunk mm": 1000 * sunk,
     }
 
