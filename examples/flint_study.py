@@ -56,7 +56,7 @@ from pyramid.physics.hands import PRESS_LIMIT
 from pyramid.physics.plate_motion import Tilt
 from pyramid.physics.settings import Physics
 from pyramid.physics.world import World
-from pyramid.skillgames.standing import pyramid_slots
+from pyramid.skillgames.standing import pyramid_slots, skeleton_of
 from pyramid.state import Cell, PyramidState
 
 IN_PLACE = 0.25  # edges: a die this close to its slot's centre is still in place
@@ -134,6 +134,11 @@ def in_place(world: World, slots: list[tuple[int, int, int]]) -> int:
     return int(near.any(axis=1).sum())
 
 
+def striped(slots: list[tuple[int, int, int]]) -> PyramidState:
+    """A pyramid on ``slots`` whose colours only tell dice apart: red, green and black in turn (90 of each)."""
+    return PyramidState({s: Cell(("red", "green", "black")[n % 3]) for n, s in enumerate(slots)})
+
+
 def trial(setting: Setting, layers: int, seed: int) -> dict[str, Any]:
     """Build, press, tilt, shake, release: the dice in place at each moment (or the failure's cause)."""
     rng = np.random.default_rng([seed, 1])
@@ -145,14 +150,13 @@ def trial(setting: Setting, layers: int, seed: int) -> dict[str, Any]:
         physics = replace(physics, size_seed=seed)  # each seed a set of its own sizes
     slots = pyramid_slots(layers)
     apex = min(slots, key=geometry.layer)
-    skeleton = [s for s in slots if sorted(a - b for a, b in zip(s, apex, strict=True))[1] == 0]
+    skeleton = sorted(skeleton_of(slots))
     others = [s for s in slots if s not in skeleton]
     row: dict[str, Any] = {"setting": asdict(setting), "layers": layers, "seed": seed, "direction": direction}
     row |= {"skeleton": len(skeleton), "others": len(others)}
     world = World(physics)
     try:
-        # Colours only tell dice apart: red, green and black in turn (the set has 90 of each).
-        world.build(PyramidState({s: Cell(("red", "green", "black")[n % 3]) for n, s in enumerate(slots)}))
+        world.build(striped(slots))
         c, edge = world.client, physics.edge
         if setting.stiffness > 0:
             # Soft contacts: a spring of this stiffness, critically damped for a die's mass.
@@ -349,7 +353,8 @@ def report(rows: list[dict[str, Any]], picture: Path | None, dice: str = "box") 
     return "\n".join(lines)
 
 
-def _plot(curves: dict[tuple[str, str], list[tuple[Any, float, float]]], path: Path, first: dict[str, Any]) -> None:
+def _pyplot() -> Any:
+    """matplotlib's pyplot drawing to files, or None (said on stderr) without the ``plots`` extra."""
     try:
         import matplotlib
 
@@ -357,6 +362,13 @@ def _plot(curves: dict[tuple[str, str], list[tuple[Any, float, float]]], path: P
         import matplotlib.pyplot as plt
     except ImportError:
         print("the picture needs matplotlib: pip install -e '.[plots]'", file=sys.stderr)
+        return None
+    return plt
+
+
+def _plot(curves: dict[tuple[str, str], list[tuple[Any, float, float]]], path: Path, first: dict[str, Any]) -> None:
+    plt = _pyplot()
+    if plt is None:
         return
     names = [n for n in SWEEP if n != "model"]
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -435,13 +447,8 @@ def compare(files: list[Path], picture: Path | None) -> str:
 
 
 def _plot_compare(points: dict[str, list[tuple[float, float]]], path: Path) -> None:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("the picture needs matplotlib: pip install -e '.[plots]'", file=sys.stderr)
+    plt = _pyplot()
+    if plt is None:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     fig, axes = plt.subplots(1, len(points), figsize=(4 * len(points), 4.2), sharey=True, squeeze=False)
@@ -492,7 +499,7 @@ def load_paths(
     dt = physics.time_step
     slots = pyramid_slots(layers)
     apex = min(slots, key=geometry.layer)
-    skeleton = {s for s in slots if sorted(a - b for a, b in zip(s, apex, strict=True))[1] == 0}
+    skeleton = skeleton_of(slots)
     # Neighbours along an edge: the skeleton die of each slot and the one a layer down (one lattice step).
     edges = [
         (s, t)
@@ -502,7 +509,7 @@ def load_paths(
     ]
     world = World(physics)
     try:
-        world.build(PyramidState({s: Cell(("red", "green", "black")[n % 3]) for n, s in enumerate(slots)}))
+        world.build(striped(slots))
         world.settle()
         slot_of = {d: r.slot for d, r in world.readout().dice.items() if r.slot is not None}
         die_at = {s: d for d, s in slot_of.items()}

@@ -27,6 +27,13 @@ def pyramid_slots(layers: int) -> list[Slot]:
     return geometry.small_pyramid(dice, geometry.small_pyramid_apexes(dice)["centre"])
 
 
+def skeleton_of(slots: list[Slot]) -> frozenset[Slot]:
+    """The skeleton of the pyramid on ``slots``: its apex and its three edges (the slots one lattice axis away from
+    the apex), the dice Captain Flint's trick keeps."""
+    apex = min(slots, key=geometry.layer)
+    return frozenset(s for s in slots if sorted(a - b for a, b in zip(s, apex, strict=True))[1] == 0)
+
+
 def coloured(slots: list[Slot], game: SkillGame) -> PyramidState:
     """Red, green and black dice in equal shares, shuffled over ``slots`` with the game's generator."""
     colours = [("red", "green", "black")[n % 3] for n in range(len(slots))]
@@ -124,8 +131,7 @@ class CaptainFlint(SkillGame):
 
     def prepare(self, world: World) -> None:
         slots = pyramid_slots(self.option("layers", 9))
-        apex = min(slots, key=geometry.layer)
-        self.skeleton = frozenset(s for s in slots if sorted(a - b for a, b in zip(s, apex, strict=True))[1] == 0)
+        self.skeleton = skeleton_of(slots)
         world.build(coloured(slots, self))
         self.acted = False
 
