@@ -14,7 +14,7 @@ from pyramid.agents.plate_hands import TiltHand
 from pyramid.dice import EDGE
 from pyramid.lab.scene import SceneError, scene_from_dict
 from pyramid.physics import actions as A
-from pyramid.physics import hands
+from pyramid.physics import hands, plate_motion
 from pyramid.physics.world import World
 from pyramid.play import play_game
 from pyramid.skillgames.plate import (
@@ -227,6 +227,43 @@ def test_the_plates_velocity_and_turns_in_python_floats_are_numpys_bit_for_bit()
         axis = np.array([0.0 * 0.0 - 1.0 * d[1], 1.0 * d[0] - 0.0 * 0.0, 0.0 * d[1] - 0.0 * d[0]])
         quat = np.concatenate([axis * math.sin(angle / 2), [math.cos(angle / 2)]])
         assert hands.line_rotation(downhill, angle)[0].tobytes() == quat.tobytes()
+
+
+def test_a_plate_track_reckoned_all_at_once_is_the_one_reckoned_moment_by_moment_bit_for_bit() -> None:
+    """``PlateTrack.prefetch`` reckons many moments in arrays: every pose and corner has the bits of ``frame``'s own,
+    moment by moment, for each kind of plate motion (one-handed tilts, shaken or not; turns about a line, smooth,
+    jerked or stopped short; strokes from a preset; shakes with and without a vertical part), at the world's steps
+    and sub-steps."""
+    rng = np.random.default_rng(11)
+
+    def azimuth() -> float:
+        return float(rng.uniform(0, 360))
+
+    def point() -> tuple[float, float, float]:
+        return float(rng.normal(0.1, 0.03)), float(rng.normal(0.06, 0.03)), 0.0
+
+    actions: list[A.Tilt | A.Shake] = []
+    for _ in range(3):
+        actions += [
+            A.Tilt(azimuth(), float(rng.uniform(0, 40)), ramp=float(rng.uniform(0.05, 0.5))),
+            A.Tilt(azimuth(), float(rng.uniform(0, 30)), shake=0.003, frequency=float(rng.uniform(5, 25))),
+            A.Tilt(azimuth(), 10.0, pivot=point(), accelerate=float(rng.uniform(0, 0.95))),
+            A.Tilt.jolt(azimuth(), float(rng.uniform(5, 30)), point(), float(rng.uniform(-20, 20)), 0.1),
+            A.Shake(0.003, float(rng.uniform(4, 25)), 0.5, azimuth=azimuth(), vertical=0.001),
+            A.Shake(0.003, 8.0, 0.5, azimuth=azimuth()),
+        ]
+    dt = 0.005
+    for action in actions:
+        steps = round(plate_motion.duration(action, EDGE) / dt) + 1
+        times = [n * dt + i * (dt / 3) + d for n in range(steps) for i in range(3) for d in (0.0, dt / 3, dt)]
+        alone, together = plate_motion.PlateTrack(action, EDGE), plate_motion.PlateTrack(action, EDGE)
+        together.prefetch(times)
+        for t in times:
+            (pose, turn, corners), (pose2, turn2, corners2) = alone.frame(t), together.frame(t)
+            assert pose.tobytes() == pose2.tobytes(), (str(action), t)
+            assert corners.tobytes() == corners2.tobytes(), (str(action), t)
+            # Equal, though a zero's sign may differ: one moment's turn is kept by the value of its quaternion.
+            assert np.array_equal(turn, turn2), (str(action), t)
 
 
 def test_the_small_pyramids_roles_are_the_first_cheapest_ordering() -> None:

@@ -123,10 +123,16 @@ def tilted_plate_pose(
     The plate turns about its lowest edge (the line of its outline furthest along ``downhill``), which
     stays on the table; then ``lift`` metres up and ``offset`` (3,) metres sideways, for shakes.
     """
+    d, pivot = tilt_line(downhill, edge)
+    return turned_plate_pose(d, angle, pivot, lift, offset)
+
+
+def tilt_line(downhill: np.ndarray, edge: float) -> tuple[np.ndarray, np.ndarray]:
+    """The way down (3,), horizontal and of unit length, and a point (3,) of the line a one-handed tilt down
+    ``downhill`` turns the plate about: the plate's edge furthest along it, which stays on the table."""
     d = np.array([downhill[0], downhill[1], 0.0])
     d /= np.linalg.norm(d)
-    # The turning line is the plate's edge furthest along d, which stays on the table.
-    return turned_plate_pose(d, angle, d * support_distance(d, edge), lift, offset)
+    return d, d * support_distance(d, edge)
 
 
 def rise_profile(u: float, accelerate: float) -> float:
@@ -154,18 +160,22 @@ def line_rotation(downhill: np.ndarray, angle: float) -> tuple[np.ndarray, np.nd
 
 @functools.lru_cache(maxsize=16)
 def _line_rotation(x: float, y: float, angle: float) -> tuple[np.ndarray, np.ndarray]:
-    dx, dy = _line_direction(x, y)
-    # np.cross((0, 0, 1), d) written out, the same products and differences (np.cross takes 50 us a call,
-    # and a tilt asks for this twice a step): the up axis turned to the line square to d.
-    axis = (0.0 * 0.0 - 1.0 * dy, 1.0 * dx - 0.0 * 0.0, 0.0 * dy - 0.0 * dx)
-    quat = axis_angle_quat(np.array(axis), angle)
+    quat = axis_angle_quat(np.array(line_axis(*line_direction(x, y))), angle)
     rotation = geometry.quat_to_matrix(quat)[0]
     quat.flags.writeable = False
     return quat, rotation
 
 
+def line_axis(dx: float, dy: float) -> tuple[float, float, float]:
+    """The axis a plate turns about to go down along the horizontal unit direction (dx, dy): the up axis turned to
+    the line square to it."""
+    # np.cross((0, 0, 1), d) written out, the same products and differences (np.cross takes 50 us a call,
+    # and a tilt asks for this twice a step).
+    return (0.0 * 0.0 - 1.0 * dy, 1.0 * dx - 0.0 * 0.0, 0.0 * dy - 0.0 * dx)
+
+
 @functools.lru_cache(maxsize=16)
-def _line_direction(x: float, y: float) -> tuple[float, float]:
+def line_direction(x: float, y: float) -> tuple[float, float]:
     """The horizontal unit direction of (x, y): a tilt's is the same at every step."""
     d = np.array([x, y, 0.0])
     d /= np.linalg.norm(d)

@@ -167,6 +167,21 @@ class PlateTrack:
             frame = self._frames[t] = (pose, turn, corners)
         return frame
 
+    def prefetch(self, times: list[float]) -> None:
+        """Reckon the moments ``times`` (seconds in) not yet reckoned, all at once: each as ``frame`` would, bit for
+        bit, in a fraction of the time (a stroke's 400 steps, or a shaken step's sub-steps)."""
+        frames = self._frames
+        new = [t for t in dict.fromkeys(times) if t not in frames]
+        if len(new) < PREFETCH_LEAST:
+            return
+        moments = np.array(new)
+        poses = _compute_poses(self.action, moments, self.edge, self._lift, self._downhill, self._pivot)
+        turns = _rotations(poses[:, 3:])
+        corners = hands.slab_vertices(self.edge) @ turns.transpose(0, 2, 1) + poses[:, None, :3]
+        for array in (poses, turns, corners):
+            array.flags.writeable = False
+        frames.update(zip(new, zip(poses, turns, corners, strict=True), strict=True))
+
     def motion(self, t: float, h: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The plate's pose (7,) ``t`` s in (read only), and its velocity (3,) and turning (3,) over the next ``h`` s
         (``hands.pose_velocity``)."""
@@ -258,6 +273,7 @@ def tilt_duration(a: Tilt, edge: float) -> float:
 
 HAND_SPEED = 4.0  # m/s: fastest any point of a hand-held plate moves (a quick flick of the wrist)
 HAND_ACCELERATION = 500.0  # m/s^2: hardest the plate starts or stops (about 50 g: a jolt stopped short)
+PREFETCH_LEAST = 4  # moments: fewer are reckoned one by one (``PlateTrack.prefetch``), as cheaply
 STEPS_PER_PERIOD = 10  # a shake is followed with at least this many steps per period, not sampled
 PLATE_STEP = 0.25  # edges: farthest any point of the plate moves in one (sub-)step
 MOST_PARTS = 64  # most sub-steps a time step is split into for the plate
@@ -304,8 +320,10 @@ def _corner_track(
     (n + 2, 6, 3), from the plate lying on the table and back to it (a motion that starts or ends elsewhere
     jumps); and the hardest corner's acceleration at each sample (n + 1,). Shared: read only."""
     home = hands.slab_vertices(edge) + HOME[:3]
-    frame = track(action, edge).frame
-    frames = [frame(k * h) for k in range(n + 1)]
+    plate = track(action, edge)
+    times = [k * h for k in range(n + 1)]
+    plate.prefetch(times)
+    frames = [plate.frame(t) for t in times]
     turns = [turn for _, turn, _ in frames]
     points = np.stack([home, *(corners for _, _, corners in frames), home])
     velocity = np.diff(points, axis=0) / h
@@ -385,3 +403,138 @@ def carrying_steps(action: Tilt | Shake, edge: float, dt: float) -> np.ndarray:
     if not out.all():
         out[: int(np.argmin(out))] = False
     return out
+
+
+# --- many moments at once -----------------------------------------------------------------------
+# The same poses as ``_compute_pose``, bit for bit, for an array of moments: each elementwise product, sum and
+# quotient is the one Python's floats make (IEEE's, alike), the sines and cosines are Python's (``math``), the
+# choices of ``min`` and ``max`` are made as Python makes them, and the products of matrices are numpy's on each
+# moment's matrix (a stack of them is the same calls).
+
+
+def _first_max(a: np.ndarray | float, b: np.ndarray | float) -> np.ndarray:
+    """``max(a, b)`` of Python, elementwise: ``a`` unless ``b`` is greater."""
+    return np.where(np.greater(b, a), b, a)
+
+
+def _first_min(a: np.ndarray | float, b: np.ndarray | float) -> np.ndarray:
+    """``min(a, b)`` of Python, elementwise: ``a`` unless ``b`` is less."""
+    return np.where(np.less(b, a), b, a)
+
+
+def _smooth_steps(x: np.ndarray) -> np.ndarray:
+    """``hands.smooth_step`` of each of ``x``."""
+    t = _first_min(_first_max(x, 0.0), 1.0)
+    return t * t * (3 - 2 * t)
+
+
+def _rise_profiles(u: np.ndarray, accelerate: float) -> np.ndarray:
+    """``hands.rise_profile`` of each of ``u``."""
+    u = _first_min(_first_max(u, 0.0), 1.0)
+    if accelerate <= 0:
+        return _smooth_steps(u)
+    return np.where(u < accelerate, u * u / accelerate, 1 - (1 - u) ** 2 / (1 - accelerate))
+
+
+def _line_rotations(downhill: np.ndarray, angles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``hands.line_rotation`` of each of ``angles`` (n,): quaternions (n, 4) and matrices (n, 3, 3)."""
+    dx, dy = hands.line_direction(float(downhill[0]), float(downhill[1]))
+    axis = hands.line_axis(dx, dy)
+    halves = (angles / 2).tolist()
+    sine = np.array([math.sin(a) for a in halves])
+    quats = np.empty((len(angles), 4))
+    for k in range(3):
+        quats[:, k] = axis[k] * sine
+    quats[:, 3] = [math.cos(a) for a in halves]
+    return quats, _rotations(quats)
+
+
+def _rotations(quats: np.ndarray) -> np.ndarray:
+    """``geometry.quat_to_matrix`` of each of ``quats`` (n, 4) as it reckons one (in Python floats): (n, 3, 3)."""
+    x, y, z, w = quats.T
+    return np.stack(
+        [
+            1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w),
+            2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
+            2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y),
+        ],
+        axis=1,
+    ).reshape(-1, 3, 3)  # fmt: skip
+
+
+def _turned_poses(
+    downhill: np.ndarray, angles: np.ndarray, pivot: np.ndarray, lift: np.ndarray, offset: np.ndarray
+) -> np.ndarray:
+    """``hands.turned_plate_pose`` at each of ``angles`` (n,), ``lift`` (n,) and ``offset`` (n, 3): poses (n, 7)."""
+    quats, rotations = _line_rotations(downhill, angles)
+    turned = rotations @ pivot
+    out = np.empty((len(angles), 7))
+    out[:, :3] = pivot - turned
+    out[:, :2] += 0.0
+    out[:, 2] += lift
+    out[:, :3] += offset
+    out[:, 3:] = quats
+    return out
+
+
+def _lowest_points(downhill: np.ndarray, angles: np.ndarray, pivot: np.ndarray, edge: float) -> np.ndarray:
+    """``hands.lowest_point`` at each of ``angles`` (n,)."""
+    _, rotations = _line_rotations(downhill, angles)
+    heights = ((hands.slab_vertices(edge) - pivot) @ rotations.transpose(0, 2, 1))[:, :, 2] + pivot[2]
+    return heights.min(axis=1)
+
+
+def _compute_poses(
+    action: Tilt | Shake, times: np.ndarray, edge: float, lift: float, downhill: np.ndarray, pivot: np.ndarray | None
+) -> np.ndarray:
+    """``_compute_pose`` at each of ``times`` (n,): poses (n, 7)."""
+    if isinstance(action, Shake):
+        quarter = action.duration / 4
+        if quarter:
+            fade = _first_min(_smooth_steps(times / quarter), _smooth_steps((action.duration - times) / quarter))
+        else:
+            fade = np.zeros(len(times))
+        phases = (2 * math.pi * action.frequency * times).tolist()
+        along = fade * action.amplitude * np.array([math.sin(p) for p in phases])
+        out = np.empty((len(times), 7))
+        out[:, :3] = along[:, None] * downhill
+        out[:, 2] = fade * action.vertical * (1 - np.array([math.cos(p) for p in phases])) / 2
+        out[:, 3:] = HOME[3:]
+        return out
+    a = action
+    angles, up, held = _tilt_states(a, times, edge, downhill, lift, pivot)
+    quarter = 4 * a.frequency
+    fade = _first_min(_smooth_steps(held * quarter), _smooth_steps((a.hold - held) * quarter))
+    phases = (2 * math.pi * a.frequency * held).tolist()
+    offset = (a.shake * fade * np.array([math.sin(p) for p in phases]))[:, None] * downhill
+    if pivot is None:
+        line, point = hands.tilt_line(downhill, edge)
+        return _turned_poses(line, angles, point, np.zeros(len(times)), offset)
+    return _turned_poses(downhill, angles, pivot, up, offset)
+
+
+def _tilt_states(
+    a: Tilt, t: np.ndarray, edge: float, downhill: np.ndarray, lift: float, pivot: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``_tilt_state`` at each of the moments ``t`` (n,): angles, lifts and times since the angle was reached."""
+    lifting = _lifting(a, lift)
+    total = 2 * lifting + a.ramp + a.hold + (a.fall or a.ramp)
+    fall = a.fall or a.ramp
+    preset, target = math.radians(a.preset), math.radians(a.angle)
+    t_turn = t - lifting
+    angle = np.empty(len(t))
+    rising = t_turn < 0
+    if rising.any():
+        angle[rising] = preset * _smooth_steps(t[rising] / lifting)
+    turning = ~rising & (t_turn < a.ramp)
+    if turning.any():
+        angle[turning] = preset + (target - preset) * _rise_profiles(t_turn[turning] / a.ramp, a.accelerate)
+    after = ~rising & ~turning
+    if after.any():
+        back = total - lifting - t[after]
+        angle[after] = target * (_smooth_steps(back / fall) if fall > 0 else (back >= 0).astype(float))
+    up = np.zeros(len(t))
+    if pivot is not None and lifting:
+        up = lift * _first_min(_smooth_steps(t / lifting), _smooth_steps((total - t) / lifting))
+        up = _first_max(up, -_lowest_points(downhill, angle, pivot, edge))
+    return angle, up, t_turn - a.ramp
