@@ -230,10 +230,11 @@ def test_the_plates_velocity_and_turns_in_python_floats_are_numpys_bit_for_bit()
 
 
 def test_a_plate_track_reckoned_all_at_once_is_the_one_reckoned_moment_by_moment_bit_for_bit() -> None:
-    """``PlateTrack.prefetch`` reckons many moments in arrays: every pose and corner has the bits of ``frame``'s own,
-    moment by moment, for each kind of plate motion (one-handed tilts, shaken or not; turns about a line, smooth,
-    jerked or stopped short; strokes from a preset; shakes with and without a vertical part), at the world's steps
-    and sub-steps."""
+    """``PlateTrack.prefetch`` reckons many moments in arrays, and ``prefetch_steps`` and ``prefetch_motion`` what the
+    world asks at each step: every pose, corner, motion and split of a step has the bits of those reckoned moment by
+    moment, for each kind of plate motion (one-handed tilts, shaken or not; turns about a line, smooth, jerked or
+    stopped short; strokes from a preset; shakes with and without a vertical part), at the world's steps and
+    sub-steps."""
     rng = np.random.default_rng(11)
 
     def azimuth() -> float:
@@ -264,6 +265,16 @@ def test_a_plate_track_reckoned_all_at_once_is_the_one_reckoned_moment_by_moment
             assert corners.tobytes() == corners2.tobytes(), (str(action), t)
             # Equal, though a zero's sign may differ: one moment's turn is kept by the value of its quaternion.
             assert np.array_equal(turn, turn2), (str(action), t)
+        ahead = plate_motion.PlateTrack(action, EDGE)
+        ahead.prefetch_steps(steps, dt)
+        for n in range(steps):
+            parts = alone.parts(n * dt, dt)
+            assert ahead.parts(n * dt, dt) == parts, (str(action), n)
+            h = dt / parts
+            ahead.prefetch_motion([n * dt + i * h for i in range(parts)], h)
+            for i in range(parts):
+                for mine, theirs in zip(ahead.motion(n * dt + i * h, h), alone.motion(n * dt + i * h, h), strict=True):
+                    assert mine.tobytes() == theirs.tobytes(), (str(action), n, i)
 
 
 def test_the_small_pyramids_roles_are_the_first_cheapest_ordering() -> None:

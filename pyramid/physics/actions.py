@@ -271,15 +271,14 @@ def _move_plate(world: World, a: Tilt | Shake, rng: np.random.Generator) -> None
             start = geometry.in_plate_frame(poses[n, :3], world.plate_pose)
     track = plate_motion.track(a, edge)
     steps = _steps(world, total)
-    # Each step's end, as the step asks for it (its start is the last one's end, or a moment the hand's checks
-    # reckoned): all at once.
-    track.prefetch([n * dt + dt for n in range(steps)])
+    # What each step asks of the plate, reckoned all at once (a step split in parts: when it comes).
+    track.prefetch_steps(steps, dt)
     for n in range(steps):
         # A fast plate is moved in sub-steps: no point of it jumps further than a die can follow.
         parts = track.parts(n * dt, dt)
         h = dt / parts
         if parts > 1:
-            track.prefetch([n * dt + i * h + d for i in range(parts) for d in (0.0, h)])
+            track.prefetch_motion([n * dt + i * h for i in range(parts)], h)
         for i in range(parts):
             t = n * dt + i * h
             now, linear, angular = track.motion(t, h)

@@ -145,6 +145,9 @@ class PlateTrack:
     def __init__(self, action: Tilt | Shake, edge: float) -> None:
         self.action, self.edge = action, edge
         self._frames: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        # Reckoned ahead (``prefetch_steps``, ``prefetch_motion``): by moment and step, the step's parts and motion.
+        self._parts: dict[tuple[float, float], int] = {}
+        self._motions: dict[tuple[float, float], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._by_frequency = STEPS_PER_PERIOD * shake_frequency(action)
         # What every moment of a tilt shares: its lift, the way down and the line's point (``_compute_pose``).
         self._lift, self._pivot = 0.0, None
@@ -182,15 +185,54 @@ class PlateTrack:
             array.flags.writeable = False
         frames.update(zip(new, zip(poses, turns, corners, strict=True), strict=True))
 
+    def prefetch_motion(self, times: list[float], h: float) -> None:
+        """Reckon the plate's ``motion`` from each of ``times`` over the next ``h`` s, and the moments it needs, all at
+        once: bit for bit as ``motion`` would, moment by moment."""
+        motions = self._motions
+        new = [t for t in dict.fromkeys(times) if (t, h) not in motions]
+        if len(new) < PREFETCH_LEAST:
+            return
+        ends = [t + h for t in new]
+        self.prefetch(new + ends)
+        now, then = [self.frame(t) for t in new], [self.frame(t) for t in ends]
+        before, after = np.array([f[0] for f in now]), np.array([f[0] for f in then])
+        before.flags.writeable = False
+        turns, next_turns = np.array([f[1] for f in now]), np.array([f[1] for f in then])
+        linear, angular = _pose_velocities(before, after, h, turns, next_turns)
+        motions.update(zip(((t, h) for t in new), zip(before, linear, angular, strict=True), strict=True))
+
+    def prefetch_steps(self, steps: int, dt: float) -> None:
+        """Reckon, all at once, what the world asks of the plate at each of ``steps`` time steps of ``dt`` s (a step
+        split in parts asks for more: ``prefetch_motion``): its moments, its ``parts`` and its ``motion``."""
+        starts = [n * dt for n in range(steps)]
+        ends = [t + dt for t in starts]
+        self.prefetch(starts + ends)
+        if steps < PREFETCH_LEAST:
+            return
+        a, b = np.array([self.frame(t)[2] for t in starts]), np.array([self.frame(t)[2] for t in ends])
+        gaps = b - a
+        farthest = np.sqrt(np.add.reduce(gaps * gaps, axis=2)).max(axis=1).tolist()
+        by_frequency = math.ceil(self._by_frequency * dt - 1e-9)
+        scale = PLATE_STEP * self.edge
+        for t, far in zip(starts, farthest, strict=True):
+            self._parts[t, dt] = max(1, by_frequency, math.ceil(far / scale - 1e-9))
+        self.prefetch_motion([t for t in starts if self._parts[t, dt] == 1], dt)
+
     def motion(self, t: float, h: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The plate's pose (7,) ``t`` s in (read only), and its velocity (3,) and turning (3,) over the next ``h`` s
-        (``hands.pose_velocity``)."""
+        """The plate's pose (7,) ``t`` s in, and its velocity (3,) and turning (3,) over the next ``h`` s
+        (``hands.pose_velocity``): read only."""
+        known = self._motions.get((t, h))
+        if known is not None:
+            return known
         now, turn, _ = self.frame(t)
         then, next_turn, _ = self.frame(t + h)
         return (now, *hands.pose_velocity(now, then, h, (turn, next_turn)))
 
     def parts(self, t: float, dt: float) -> int:
         """Into how many sub-steps the world splits the time step from ``t`` (``parts_needed``)."""
+        known = self._parts.get((t, dt))
+        if known is not None:
+            return known
         by_frequency = math.ceil(self._by_frequency * dt - 1e-9)
         a, b = self.frame(t)[2], self.frame(t + dt)[2]
         by_distance = math.ceil(float(geometry.lengths(b - a).max()) / (PLATE_STEP * self.edge) - 1e-9)
@@ -538,3 +580,23 @@ def _tilt_states(
         up = lift * _first_min(_smooth_steps(t / lifting), _smooth_steps((total - t) / lifting))
         up = _first_max(up, -_lowest_points(downhill, angle, pivot, edge))
     return angle, up, t_turn - a.ramp
+
+
+def _pose_velocities(
+    before: np.ndarray, after: np.ndarray, h: float, turns: np.ndarray, next_turns: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``hands.pose_velocity`` from each of the poses ``before`` (n, 7) to each of ``after`` over ``h`` s, their turns
+    (n, 3, 3) given: velocities (n, 3) and turnings (n, 3), read only. A rotation vector's length is numpy's norm
+    (a product of matrices on each row gives its bits), the angle Python's ``atan2``."""
+    linear = (after[:, :3] - before[:, :3]) / h
+    d = next_turns @ turns.transpose(0, 2, 1)
+    w = np.stack([(d[:, 2, 1] - d[:, 1, 2]) / 2, (d[:, 0, 2] - d[:, 2, 0]) / 2, (d[:, 1, 0] - d[:, 0, 1]) / 2], axis=1)
+    s = np.sqrt((w[:, None, :] @ w[:, :, None])[:, 0, 0])
+    cosines = ((d[:, 0, 0] + d[:, 1, 1] + d[:, 2, 2] - 1) / 2).tolist()
+    angles = np.array([math.atan2(a, b) for a, b in zip(s.tolist(), cosines, strict=True)])
+    turning = s > 1e-12
+    angular = np.zeros(w.shape)
+    angular[turning] = w[turning] / s[turning, None] * angles[turning, None] / h
+    for array in (linear, angular):
+        array.flags.writeable = False
+    return linear, angular
