@@ -70,14 +70,23 @@ def test_a_gentle_tilt_carries_every_die_and_reads_as_whole_physics(nudge: int |
     for local in (True, False):
         world = small_pyramid(Physics(local=local, jitter=nudge if local else None))
         world.count_steps()
+        engine = world.client.stepSimulation
+        calls: list[object] = []
+        world.client.stepSimulation = lambda calls=calls, engine=engine: calls.append(engine())  # type: ignore[method-assign]
+        start = world.time
         A.perform(world, tilt, np.random.default_rng(0))
-        stepped = world.count_steps()
+        stepped, elapsed, engine_steps = world.count_steps(), world.time - start, len(calls)
+        world.client.stepSimulation = engine  # type: ignore[method-assign]
         world.settle()
         dice, poses = world.poses()
-        outcome[local] = (signature(world.readout()), poses, stepped)
+        outcome[local] = (signature(world.readout()), poses, stepped, engine_steps, elapsed)
         world.close()
     assert outcome[True][2] == 0  # local: the plate carried every die, none was simulated
     assert outcome[False][2] == len(SMALL)
+    # Nor did the engine step (it would have moved the plate alone), while the clock went on as in whole physics.
+    assert outcome[True][3] == 0
+    assert outcome[False][3] == round(outcome[False][4] / Physics().time_step) > 100
+    assert outcome[True][4] == outcome[False][4]
     assert outcome[True][0] == outcome[False][0]
     # Every die where whole physics left it, to a hundredth of an edge.
     gaps = np.linalg.norm(outcome[True][1][:, :3] - outcome[False][1][:, :3], axis=1) / Physics().edge

@@ -210,10 +210,13 @@ class Stepping(Bodies):
         carriage = self._carriage
         if carriage is not None:
             self._carry(carriage, h)
-        self.client.stepSimulation()
-        self._plate_velocity = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
         # Held dice do not move: only the simulated ones need checking.
         dice = self._simulated()
+        if dice or carriage is None or carriage.awake or self._finger is not None or self._grip is not None:
+            self.client.stepSimulation()
+        # Else every die rides the plate, asleep and meeting nothing, and no hand holds a body: the engine would move
+        # the plate alone, which the hand puts where it goes before the next step (most steps of a plate action).
+        self._plate_velocity = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
         self._stepped[0] += len(dice)
         self._stepped[1] += 1
         if carriage is not None:
