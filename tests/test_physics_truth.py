@@ -14,7 +14,7 @@ from pyramid.lab.runner import run_scene
 from pyramid.lab.scene import load_scene
 from pyramid.lab.soak import SOAK_SCENES, SoakResult, soak, soak_scenes, soak_text
 from pyramid.physics import actions as A
-from pyramid.physics import hands
+from pyramid.physics import checks, hands
 from pyramid.physics.checks import check_state
 from pyramid.physics.errors import ImpossibleStateError
 from pyramid.physics.settings import COMPARED_DICE, Physics
@@ -305,3 +305,34 @@ def test_a_die_still_deep_the_step_after_a_fast_impact_is_not_inside_the_table_b
     for before in (None, ([0], still), ([5], fell)):  # it never fell: inside the table
         with pytest.raises(ImpossibleStateError, match="die 0 .* inside the table"):
             check_state([0], pose, still, None, physics, None, 1.0, before)
+
+
+def test_the_quick_screen_of_a_few_dice_passes_only_states_the_plain_screen_passes() -> None:
+    """``checks._surely_possible`` (a few dice, in Python floats) lets a step's dice through only where
+    ``_plainly_possible`` would: over dice near every bound (the table's top, the plate's slab, the fastest speed,
+    numbers that are not) on a tilted plate; and it lets through dice resting on the plate and flying over it."""
+    physics = Physics()
+    rng = np.random.default_rng(5)
+    edge, least = physics.edge, 0.25 * physics.edge
+    passed = 0
+    for trial in range(3000):
+        plate = np.concatenate(
+            [[0.0, 0.0, rng.uniform(0, 0.02)], Rotation.from_rotvec(rng.normal(size=3) * 0.3).as_quat()]
+        )
+        turn = geometry.quat_to_matrix(plate[3:])[0]
+        n = int(rng.integers(1, 5))
+        # Heights over the slab's underside near its top and near zero, or well above it; and over the table.
+        over = rng.choice([0.0, geometry.SLAB_TOP * edge - least, 3 * edge], size=n) + rng.normal(size=n) * 1e-9
+        spots = np.column_stack([rng.normal(size=(n, 2)) * 0.05, over]) @ turn.T + plate[:3]
+        if trial % 4 == 0:
+            spots[:, 2] = edge / 2 - least + rng.normal(size=n) * 1e-9
+        poses = np.column_stack([spots, Rotation.random(n, random_state=trial).as_quat()])
+        velocities = rng.normal(size=(n, 6)) * rng.choice([1.0, 50.0 / math.sqrt(3)], size=(n, 1))
+        if trial % 50 == 0:
+            poses[0, int(rng.integers(7))] = rng.choice([np.nan, np.inf])
+        speeds = np.linalg.norm(velocities[:, :3], axis=1)
+        for tilted in (plate, None):
+            sure = checks._surely_possible(poses, velocities, physics, tilted)
+            assert not sure or checks._plainly_possible(poses, speeds, physics, tilted), (trial, poses, tilted)
+            passed += sure
+    assert passed > 100

@@ -281,3 +281,41 @@ def test_the_slip_tests_shortcut_gives_the_full_tests_answer() -> None:
             slipped = carriage.slipping(plate, np.zeros(3), np.zeros(3), 0.005, gravity)
             support = np.tile(-gravity, (5, 1))
             assert slipped == [d for d, s in enumerate(riding.slips(support, friction)) if s]
+
+
+def test_the_slip_tests_screen_for_a_few_dice_answers_as_the_full_test() -> None:
+    """A few carried dice are screened in Python floats (``riding._deep_inside``) before the full test: on a turned,
+    moving plate, for forces deep inside, outside and on the octant's faces, the carriage answers as the full test
+    (the force each die needs, by numpy, then ``slips``) does."""
+    rng = np.random.default_rng(21)
+    slots = [(3, 2, 3), (5, 0, 0), (4, 1, 2)]
+    local = np.tile(riding.IDENTITY, (len(slots), 1))
+    local[:, :3] = [g.slot_centre(s) * EDGE for s in slots]
+    answers = set()
+    for trial in range(600):
+        plate = np.concatenate([rng.normal(size=3) * 0.05, rng.normal(size=4)])
+        plate[3:] /= np.linalg.norm(plate[3:])
+        friction = float(rng.choice([0.36, 0.66]))
+        carriage = riding.Carriage(
+            list(range(len(slots))), list(range(len(slots))), local.copy(), np.full(3, friction), plate
+        )
+        carriage.linear, carriage.angular = rng.normal(size=3) * 0.2, rng.normal(size=3) * 2.0
+        linear = carriage.linear + rng.normal(size=3) * 10.0 ** rng.uniform(-6, -1)
+        angular = carriage.angular + rng.normal(size=3) * 10.0 ** rng.uniform(-5, 0)
+        rotation = g.quat_to_matrix(plate[3:])[0]
+        gravity = np.array([0.0, 0.0, -9.81])
+        if trial % 3 == 0:
+            # The force the first die needs put on a face of its octant: one cube component zero.
+            arm = local[0, :3] @ rotation.T
+            change = (linear + np.cross(angular, arm)) - (carriage.linear + np.cross(carriage.angular, arm))
+            cube = (change / 0.005 - gravity) @ rotation @ g.CUBE_TO_PLATE
+            cube[int(rng.integers(3))] = 0.0
+            gravity = change / 0.005 - cube @ g.CUBE_TO_PLATE.T @ rotation.T
+        arm = (local[:, :3] @ rotation.T + plate[:3]) - plate[:3]
+        before = carriage.linear + g.cross_rows(carriage.angular, arm)
+        after = linear + g.cross_rows(angular, arm)
+        support = ((after - before) / 0.005 - gravity) @ rotation
+        expected = [d for d, s in enumerate(riding.slips(support, friction)) if s]
+        assert carriage.slipping(plate, linear, angular, 0.005, gravity) == expected
+        answers.add(len(expected))
+    assert {0, 3} <= answers  # forces that every die's supports give, and forces none gives

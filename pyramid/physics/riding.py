@@ -162,6 +162,36 @@ def _outside(cube: np.ndarray, cosine_limit: np.ndarray) -> np.ndarray:
     return cosine < cosine_limit
 
 
+# Newtons a kilogram, and a share of the force: a force this far inside the octant of a die's supports is inside it
+# however its sums are rounded (``_deep_inside``; their rounding is some 1e-13 of the force, or of g).
+DEEP_INSIDE = 1e-9
+
+
+def _deep_inside(
+    local: np.ndarray, rotation: np.ndarray, motion: tuple[np.ndarray, ...], h: float, gravity: np.ndarray
+) -> bool:
+    """Whether the force each carried die's supports must give (``Carriage.slipping``) lies inside the octant of its
+    normals by more than ``DEEP_INSIDE``: then none slips, whatever the friction. A screen in Python floats for a few
+    dice at poses ``local`` (n, 7), the plate turned by ``rotation`` (3, 3), ``motion`` its velocity and turning in
+    the last step and the next (four (3,)), over ``h`` s; where it is unsure, the test itself decides."""
+    (r00, r01, r02), (r10, r11, r12), (r20, r21, r22) = rotation.tolist()
+    (c00, c01, c02), (c10, c11, c12), (c20, c21, c22) = geometry.CUBE_TO_PLATE.tolist()
+    (ux, uy, uz), (px, py, pz), (vx, vy, vz), (qx, qy, qz) = (m.tolist() for m in motion)
+    gx, gy, gz = gravity.tolist()
+    # What the plate's change of motion asks of a die at the arm a: (v - u) + (q - p) x a, over h, less gravity.
+    dx, dy, dz = qx - px, qy - py, qz - pz
+    for lx, ly, lz in local[:, :3].tolist():
+        ax, ay, az = r00 * lx + r01 * ly + r02 * lz, r10 * lx + r11 * ly + r12 * lz, r20 * lx + r21 * ly + r22 * lz
+        fx = (vx - ux + dy * az - dz * ay) / h - gx
+        fy = (vy - uy + dz * ax - dx * az) / h - gy
+        fz = (vz - uz + dx * ay - dy * ax) / h - gz
+        sx, sy, sz = fx * r00 + fy * r10 + fz * r20, fx * r01 + fy * r11 + fz * r21, fx * r02 + fy * r12 + fz * r22
+        least = min(sx * c00 + sy * c10 + sz * c20, sx * c01 + sy * c11 + sz * c21, sx * c02 + sy * c12 + sz * c22)
+        if not least > DEEP_INSIDE * (abs(fx) + abs(fy) + abs(fz) + 1.0):
+            return False
+    return True
+
+
 # Collision groups while the plate carries dice: a carried die meets only the simulated dice (never another
 # carried die: held in the plate's frame the two cannot move against each other, and the solver spends
 # nothing on them). Bullet lets two bodies meet when each one's group is in the other's mask.
@@ -178,7 +208,7 @@ class Carriage:
     bodies: list[int]
     local: np.ndarray  # (n, 7) each carried die's pose in the plate's frame
     friction: np.ndarray  # (n,) the friction of each die's supports: die on die, or die on the plate's funnel
-    frame: np.ndarray  # (7,) the plate's pose that the poses of the dice in the engine go with now
+    _frame: np.ndarray  # (7,) the plate's pose that the poses of the dice in the engine go with now (``frame``)
     linear: np.ndarray = field(default_factory=lambda: np.zeros(3))  # the plate's velocity (m/s) in the last step
     angular: np.ndarray = field(default_factory=lambda: np.zeros(3))  # and its turning (rad/s)
     awake: set[int] = field(default_factory=set)  # rows of the dice a simulated die may touch: awake, meeting it
@@ -186,11 +216,30 @@ class Carriage:
     points: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     reach: np.ndarray = field(default_factory=lambda: np.zeros(0))
     _index: dict[DieId, int] = field(default_factory=dict, repr=False)
+    # A step's move of the frame not yet reckoned (``advance``): the plate's pose, velocity, turning and the step.
+    _moved: tuple[np.ndarray, np.ndarray, np.ndarray, float] | None = field(default=None, repr=False)
     _cosine: np.ndarray | None = field(default=None, repr=False)  # ``slip_cosine`` of ``friction``, once asked for
     _octant_holds: bool = field(default=False, repr=False)  # every limit below ``INSIDE``: a force in the octant holds
 
     def __post_init__(self) -> None:
         self._index = {d: n for n, d in enumerate(self.dice)}
+
+    @property
+    def frame(self) -> np.ndarray:
+        """(7,) the plate's pose that the poses of the dice in the engine go with now."""
+        if self._moved is not None:
+            self._frame = advanced(*self._moved)
+            self._moved = None
+        return self._frame
+
+    @frame.setter
+    def frame(self, pose: np.ndarray) -> None:
+        self._frame, self._moved = pose, None
+
+    def advance(self, plate: np.ndarray, h: float) -> None:
+        """The frame goes where a step of ``h`` s takes the plate from ``plate`` (7,) at the carriage's velocity and
+        turning (``advanced``): reckoned when asked for (in most steps of a plate action nothing asks)."""
+        self._moved = (plate, self.linear, self.angular, h)
 
     def __contains__(self, die: object) -> bool:
         return die in self._index
@@ -244,14 +293,18 @@ class Carriage:
         if not self.dice:
             return []
         rotation = geometry.quat_to_matrix(plate[3:])[0]
+        if self._cosine is None:
+            self._cosine = slip_cosine(self.friction)
+            self._octant_holds = bool(self._cosine.max() < INSIDE)
+        if self._octant_holds and len(self.dice) <= geometry.FEW_ROWS:
+            motion = (self.linear, self.angular, linear, angular)
+            if _deep_inside(self.local, rotation, motion, h, gravity):
+                return []
         # Each die's centre from the plate's origin (as ``compose`` places it, then ``rigid_velocity`` takes it).
         arm = (self.local[:, :3] @ rotation.T + plate[:3]) - plate[:3]
         before = self.linear + geometry.cross_rows(self.angular, arm)
         after = linear + geometry.cross_rows(angular, arm)
         support = ((after - before) / h - gravity) @ rotation
-        if self._cosine is None:
-            self._cosine = slip_cosine(self.friction)
-            self._octant_holds = bool(self._cosine.max() < INSIDE)
         cube = support @ geometry.CUBE_TO_PLATE
         if self._octant_holds and cube.min() > 0:
             # Every force inside the octant itself: its cosine to the nearest is 1 to the last bits, none slips.

@@ -222,7 +222,7 @@ class Stepping(Bodies):
         if carriage is not None:
             # Local physics runs in the plate's frame while it carries dice: motion is motion against the plate.
             # The engine does not move the plate (it is set each step): where the step took it, reckoned.
-            carriage.frame = riding.advanced(self._plate_pose, carriage.linear, carriage.angular, h)
+            carriage.advance(self._plate_pose, h)
             if not dice:
                 # Every die carried (most steps of a plate action): nothing to read, check or release.
                 carriage.points, carriage.reach = _NO_POINTS, _NO_REACH
