@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from pyramid import geometry as g
+from pyramid.physics.handling import _low
 from pyramid.physics.world import World
 
 HOME_DOWN = 0.5  # m/s: how fast the hands set the plate down after a two-handed tilt (0.08 m in 0.16 s or so)
@@ -71,3 +73,48 @@ def test_the_plate_held_still_on_a_die_local_physics_holds_keeps_riding_on_it() 
     finally:
         world.close()
     assert lowest > ride - 0.01 * edge  # it settled 0.0024 edges at most
+
+
+def test_the_squeeze_tests_screen_clears_only_dice_the_test_would_not_look_at() -> None:
+    """``World._surely_clear`` (a few dice, in Python floats) finds no die to ride up on only where ``_low``, the
+    test itself, finds none either: dice put around the bounds (an edge over the table, the plate's underside) under
+    a plate tilted every way; and it clears dice standing high over the plate."""
+    rng = np.random.default_rng(3)
+    world = World()
+    try:
+        edge = world.physics.edge
+        dice = [100, 101, 102]
+        for k, die in enumerate(dice):
+            world.throw(die, (0.3 + 0.1 * k, 0.3, 0.1))
+        cleared = 0
+        for trial in range(400):
+            turn = rng.normal(size=3) * 0.3
+            quat = np.concatenate(
+                [np.sin(np.linalg.norm(turn) / 2) * turn / np.linalg.norm(turn), [np.cos(np.linalg.norm(turn) / 2)]]
+            )
+            lying = trial % 2 == 0  # the plate on the table: every die over its underside, near the table's bound
+            for k, die in enumerate(dice):  # out of the plate's way while it moves: it rides up on none
+                world.client.resetBasePositionAndOrientation(
+                    world._bodies[die], [0.3 + 0.1 * k, 0.3, 0.1], [0, 0, 0, 1]
+                )
+            world.move_plate(
+                np.array([0, 0, 0, 0, 0, 0, 1.0]) if lying else np.concatenate([[0.0, 0.0, rng.uniform(0, 0.03)], quat])
+            )
+            plate = world.plate_pose
+            assert world.plate_ride == 0.0
+            rotation = g.quat_to_matrix(plate[3:])[0]
+            for die in dice:
+                # Near the table's bound, near the plate's underside, or well clear of both.
+                over = rng.choice([0.0, 2 * edge]) + rng.normal() * 1e-7
+                spot = np.array([*rng.normal(size=2) * 0.05, over]) @ rotation.T + plate[:3]
+                if lying or trial % 3 == 0:
+                    spot[2] = edge + rng.uniform(-3e-6, 3e-6)
+                world.client.resetBasePositionAndOrientation(world._bodies[die], spot.tolist(), [0, 0, 0, 1])
+            poses = world._engine_poses(dice)
+            low = _low(poses[:, 2], g.in_plate_frame(poses[:, :3], plate), world.physics)
+            clear = world._surely_clear(dice)
+            assert not (clear and low.any()), (trial, poses)
+            cleared += clear
+        assert cleared > 10
+    finally:
+        world.close()

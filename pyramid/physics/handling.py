@@ -223,6 +223,22 @@ class Handling(Stepping):
             self.client.resetBasePositionAndOrientation(body, where, turn)
         self._plate_pose = np.concatenate([position, quat])
 
+    def _surely_clear(self, dice: Sequence[DieId]) -> bool:
+        """Whether none of a few ``dice`` lies low (``_low``) by more than ``LOW_MARGIN``: each centred an edge or more
+        above the table and above the plate's underside. A screen in Python floats (``_squeezed``'s test decides
+        where it is unsure)."""
+        ph = self.physics
+        plate = self._plate_pose
+        px, py, pz = plate[:3].tolist()
+        (_, _, r02), (_, _, r12), (_, _, r22) = geometry.quat_to_matrix(plate[3:])[0].tolist()
+        high = ph.edge * max(ph.proportions) + LOW_MARGIN
+        read = self.client.getBasePositionAndOrientation
+        for die in dice:
+            x, y, z = read(self._bodies[die])[0]
+            if not (z > high and (x - px) * r02 + (y - py) * r12 + (z - pz) * r22 > LOW_MARGIN):
+                return False
+        return True
+
     def _squeezed(self) -> float:
         """How far (metres) the plate must rise so as not to press a die lying on the table (or on one there) into it.
 
@@ -244,6 +260,8 @@ class Handling(Stepping):
         else:
             dice = self.dice
         if not dice:
+            return 0.0
+        if len(dice) <= geometry.FEW_ROWS and self._surely_clear(dice):
             return 0.0
         poses = self._engine_poses(dice)
         local = geometry.in_plate_frame(poses[:, :3], self._plate_pose)

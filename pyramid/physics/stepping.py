@@ -7,6 +7,7 @@ poses are the same bit for bit.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -53,7 +54,10 @@ class SettleReport:
 
 def fastest_spin(velocities: np.ndarray) -> float:
     """The largest angular speed (rad/s) among velocities (n, 6), linear then angular; 0 for none."""
-    return float(geometry.lengths(velocities[:, 3:]).max()) if len(velocities) else 0.0
+    if len(velocities) <= geometry.FEW_ROWS:
+        # A few rows: ``lengths`` in Python floats (the squares summed left to right, as numpy sums three), sooner.
+        return max((math.sqrt(x * x + y * y + z * z) for *_, x, y, z in velocities.tolist()), default=0.0)
+    return float(geometry.lengths(velocities[:, 3:]).max())
 
 
 def spin_parts(spin: float, time_step: float) -> int:
