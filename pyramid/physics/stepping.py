@@ -205,21 +205,25 @@ class Stepping(Bodies):
 
     def _advance(self, h: float) -> None:
         """One engine step of ``h`` seconds, the plate moving as the hand last set it (then still), then the check."""
+        carriage = self._carriage
+        # Held dice do not move: only the simulated ones need checking.
+        dice = self._simulated()
+        # With none simulated, none near a carried die, and no hand holding a body, every die rides the plate, asleep
+        # and meeting nothing: the engine would move the plate alone, which the hand puts where it goes before the
+        # next step (most steps of a plate action). No step, and no velocity for the plate.
+        idle = not dice and carriage is not None and not len(carriage.points) and self._finger is self._grip is None
         if self._plate_bodies and self._plate_moving:
             # The plate moves only as the hand moves it: what the dice push on it is undone each step.
             linear, angular = self._plate_velocity
-            for body in self._plate_bodies:
-                self.client.resetBaseVelocity(body, linear, angular)
+            if not idle:
+                for body in self._plate_bodies:
+                    self.client.resetBaseVelocity(body, linear, angular)
             self._plate_mass(any(linear) or any(angular))
-        carriage = self._carriage
         if carriage is not None:
+            # Idle, it wakes no carried die: it wakes those within reach of the simulated dice's last points (none).
             self._carry(carriage, h)
-        # Held dice do not move: only the simulated ones need checking.
-        dice = self._simulated()
-        if dice or carriage is None or carriage.awake or self._finger is not None or self._grip is not None:
+        if not idle:
             self.client.stepSimulation()
-        # Else every die rides the plate, asleep and meeting nothing, and no hand holds a body: the engine would move
-        # the plate alone, which the hand puts where it goes before the next step (most steps of a plate action).
         self._plate_velocity = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
         self._stepped[0] += len(dice)
         self._stepped[1] += 1
