@@ -149,7 +149,8 @@ class Handling(Stepping):
             raise ValueError(f"a plate pose is (x, y, z, qx, qy, qz, qw), got shape {pose.shape}")
         if not self._plate_bodies:
             raise ValueError("this world has no plate to move")
-        quat = pose[3:] / np.linalg.norm(pose[3:])
+        turn = pose[3:]
+        quat = turn / math.sqrt(turn.dot(turn))  # np.linalg.norm's own sum and root, without its checks
         dt = self.physics.time_step / parts  # the step that follows (see ``substep``)
         region = self._region
         hand = _nonzero(linear) or _nonzero(angular)
@@ -165,17 +166,20 @@ class Handling(Stepping):
         before = self._plate_pose
         # Resting on a die beneath it, the plate comes down no faster than it would fall on its own.
         ride = max(0.0, self._ride - PLATE_SETTLE_SPEED * dt)
-        self._set_plate(pose[:3] + [0.0, 0.0, ride], quat)
+        # In Python floats, each sum as numpy's: the hand's position raised by the ride, its velocity by the rise.
+        x, y, z = pose[:3].tolist()
+        self._set_plate(np.array([x + 0.0, y + 0.0, z + ride]), quat)
         for _ in range(3):
             lift = self._squeezed()
             if lift <= 0:
                 break
             ride += lift
-            self._set_plate(pose[:3] + [0.0, 0.0, ride], quat)
-        rising = np.array([0.0, 0.0, (ride - self._ride) / dt])
+            self._set_plate(np.array([x + 0.0, y + 0.0, z + ride]), quat)
+        vx, vy, vz = (float(v) for v in linear)
+        moved = [vx + 0.0, vy + 0.0, vz + (ride - self._ride) / dt]
         self._ride = ride
-        velocity = np.asarray(linear, dtype=float) + rising
-        self._plate_velocity = (velocity.tolist(), list(angular))
+        velocity = np.array(moved)
+        self._plate_velocity = (moved, list(angular))
         moving = _nonzero(velocity) or _nonzero(angular)
         self._plate_mass(moving)
         self._plate_moved |= moving
