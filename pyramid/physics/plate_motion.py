@@ -179,7 +179,7 @@ class PlateTrack:
             return
         moments = np.array(new)
         poses = _compute_poses(self.action, moments, self.edge, self._lift, self._downhill, self._pivot)
-        turns = _rotations(poses[:, 3:])
+        turns = geometry.quat_to_matrix(poses[:, 3:])
         corners = hands.slab_vertices(self.edge) @ turns.transpose(0, 2, 1) + poses[:, None, :3]
         for array in (poses, turns, corners):
             array.flags.writeable = False
@@ -212,10 +212,8 @@ class PlateTrack:
         a, b = np.array([self.frame(t)[2] for t in starts]), np.array([self.frame(t)[2] for t in ends])
         gaps = b - a
         farthest = np.sqrt(np.add.reduce(gaps * gaps, axis=2)).max(axis=1).tolist()
-        by_frequency = math.ceil(self._by_frequency * dt - 1e-9)
-        scale = PLATE_STEP * self.edge
         for t, far in zip(starts, farthest, strict=True):
-            self._parts[t, dt] = max(1, by_frequency, math.ceil(far / scale - 1e-9))
+            self._parts[t, dt] = self._split(far, dt)
         self.prefetch_motion([t for t in starts if self._parts[t, dt] == 1], dt)
 
     def motion(self, t: float, h: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -233,10 +231,13 @@ class PlateTrack:
         known = self._parts.get((t, dt))
         if known is not None:
             return known
-        by_frequency = math.ceil(self._by_frequency * dt - 1e-9)
         a, b = self.frame(t)[2], self.frame(t + dt)[2]
-        by_distance = math.ceil(float(geometry.lengths(b - a).max()) / (PLATE_STEP * self.edge) - 1e-9)
-        return max(1, by_frequency, by_distance)
+        return self._split(float(geometry.lengths(b - a).max()), dt)
+
+    def _split(self, farthest: float, dt: float) -> int:
+        """Into how many sub-steps a time step of ``dt`` s splits in which a corner of the plate goes ``farthest`` m."""
+        by_frequency = math.ceil(self._by_frequency * dt - 1e-9)
+        return max(1, by_frequency, math.ceil(farthest / (PLATE_STEP * self.edge) - 1e-9))
 
 
 def _compute_pose(
@@ -488,20 +489,7 @@ def _line_rotations(downhill: np.ndarray, angles: np.ndarray) -> tuple[np.ndarra
     for k in range(3):
         quats[:, k] = axis[k] * sine
     quats[:, 3] = [math.cos(a) for a in halves]
-    return quats, _rotations(quats)
-
-
-def _rotations(quats: np.ndarray) -> np.ndarray:
-    """``geometry.quat_to_matrix`` of each of ``quats`` (n, 4) as it reckons one (in Python floats): (n, 3, 3)."""
-    x, y, z, w = quats.T
-    return np.stack(
-        [
-            1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w),
-            2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
-            2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y),
-        ],
-        axis=1,
-    ).reshape(-1, 3, 3)  # fmt: skip
+    return quats, geometry.quat_to_matrix(quats)
 
 
 def _turned_poses(
