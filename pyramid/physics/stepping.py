@@ -211,7 +211,8 @@ class Stepping(Bodies):
         # With none simulated, none near a carried die, and no hand holding a body, every die rides the plate, asleep
         # and meeting nothing: the engine would move the plate alone, which the hand puts where it goes before the
         # next step (most steps of a plate action). No step, and no velocity for the plate.
-        idle = not dice and carriage is not None and not len(carriage.points) and self._finger is self._grip is None
+        hands_free = self._finger is None and self._grip is None
+        idle = not dice and carriage is not None and not len(carriage.points) and hands_free
         if self._plate_bodies and self._plate_moving:
             # The plate moves only as the hand moves it: what the dice push on it is undone each step.
             linear, angular = self._plate_velocity
