@@ -40,6 +40,8 @@ def test_a_quick_row_measures_local_then_whole_with_the_target_on_local(step: st
         value = row.realtime if row.realtime is not None else row.steps
         assert value is not None and math.isfinite(value) and value > 0
         assert row.cpu is not None and math.isfinite(row.cpu) and row.cpu > 0  # the same speed by processor time
+        # The engine's steps are part of the wall time: alone, they run at least as fast as the row.
+        assert row.engine is not None and row.engine >= value
     local, whole = rows
     assert local.target is not None and local.met is (value_of(local) >= local.target)
     assert whole.target is None and whole.met is None
@@ -79,6 +81,24 @@ def test_targets_are_met_or_not_as_the_numbers_say() -> None:
     assert Speed("El Dado, a physical game: local", wall=3.0).met is None
     table = bench_table([Figure("read-out of 281 dice", wall=0.01), Speed("x: local", steps=5.0, target=20.0)])
     assert "read-out of 281 dice" in table and "NOT met" in table
+
+
+def test_a_row_that_misses_its_target_says_whether_the_engine_alone_could_meet_it() -> None:
+    slow_code = Speed("Faraday environment: local", steps=15.0, target=20.0, engine=60.0)
+    slow_engine = Speed("lift: local", realtime=6.0, target=ACTION_TARGET, engine=9.0)
+    met = Speed("tilt: local", realtime=30.0, target=PLATE_TARGET, engine=90.0)
+    assert (slow_code.reachable, slow_engine.reachable, met.reachable) == (True, False, True)
+    assert Speed("El Dado, a physical game: local", wall=3.0).reachable is None
+    lines = speed_table([slow_code, slow_engine, met]).splitlines()
+    assert (
+        "Faraday environment: local: the engine's steps alone run at 60.00 steps a second, above the target: "
+        "the code around the engine is what is too slow" in lines
+    )
+    assert (
+        "lift: local: the engine's steps alone run at 9.00 x real time, below the target (20): only fewer or "
+        "cheaper engine steps can meet it" in lines
+    )
+    assert not any(line.startswith("tilt: local: the engine") for line in lines)  # met: nothing to say
 
 
 def test_a_window_row_runs_the_world_as_the_window_does_and_counts_its_pictures(display: str) -> None:

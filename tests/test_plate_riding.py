@@ -13,6 +13,7 @@ from pyramid.dice import EDGE
 from pyramid.lab.locality import signature
 from pyramid.physics import actions as A
 from pyramid.physics import plate_motion, riding
+from pyramid.physics.bullet import engine_time
 from pyramid.physics.settings import Physics
 from pyramid.physics.world import World
 from pyramid.state import Cell, PyramidState
@@ -70,13 +71,10 @@ def test_a_gentle_tilt_carries_every_die_and_reads_as_whole_physics(nudge: int |
     for local in (True, False):
         world = small_pyramid(Physics(local=local, jitter=nudge if local else None))
         world.count_steps()
-        engine = world.client.stepSimulation
-        calls: list[object] = []
-        world.client.stepSimulation = lambda calls=calls, engine=engine: calls.append(engine())  # type: ignore[method-assign]
         start = world.time
-        A.perform(world, tilt, np.random.default_rng(0))
-        stepped, elapsed, engine_steps = world.count_steps(), world.time - start, len(calls)
-        world.client.stepSimulation = engine  # type: ignore[method-assign]
+        with engine_time() as engine:
+            A.perform(world, tilt, np.random.default_rng(0))
+        stepped, elapsed, engine_steps = world.count_steps(), world.time - start, engine.steps
         world.settle()
         dice, poses = world.poses()
         outcome[local] = (signature(world.readout()), poses, stepped, engine_steps, elapsed)

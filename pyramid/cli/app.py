@@ -167,7 +167,9 @@ def build_parser() -> argparse.ArgumentParser:
         "real time, sag in die edges), the hand's actions and the plate's with local and whole physics side\n"
         "by side, the Gymnasium environments (steps a second, random actions) and whole games (wall seconds).\n"
         "'x realtime' is simulated seconds per wall second; 'by cpu' the same per processor second, steadier\n"
-        "on a busy machine. Compare rows of one run only: absolute speeds vary between runs by a third.",
+        "on a busy machine; 'engine' the same per second inside the engine's steps alone: what the row would\n"
+        "reach if the code around the engine took no time (a row that misses its target says which it needs).\n"
+        "Compare rows of one run only: absolute speeds vary between runs by a third.",
         epilog="examples:\n"
         "  pyramid bench --quick                       every row once, short (4 minutes here): does it run?\n"
         "  pyramid bench --only tilt,shake             the plate actions, local and whole\n"

@@ -22,6 +22,7 @@ from pyramid.dice import DICE, EDGE, DieId
 from pyramid.geometry import Slot
 from pyramid.perception import Readout, Status
 from pyramid.physics.actions import Attach, Lift, PhysicalAction, Pour, Pull, Throw, perform
+from pyramid.physics.bullet import engine_time
 from pyramid.physics.plate_motion import Shake, Tilt
 from pyramid.physics.region import shift_and_turn
 from pyramid.physics.settings import Physics
@@ -85,6 +86,7 @@ class Result:
     dice_stepped: float  # mean dice simulated per step (all of them with whole physics)
     restless: tuple[DieId, ...] = ()  # dice still moving when a settle timed out (a case that never rested)
     cpu: float = 0.0  # processor seconds of the action and its settle (this process's: what another job cannot slow)
+    engine: float = 0.0  # wall seconds of the same inside the engine's steps (``engine_time``)
 
 
 def _spare(n: int) -> list[DieId]:
@@ -187,10 +189,11 @@ def run_case(case: Case, physics: Physics, settle_timeout: float = 10.0) -> Resu
         start, tick, clock = world.time, time.perf_counter(), time.process_time()
         world.count_steps()
         restless: tuple[DieId, ...] = ()
-        for action in case.actions:
-            perform(world, action, rng)
-            report = world.settle(timeout=settle_timeout, raise_on_timeout=False)
-            restless = restless or report.moving
+        with engine_time() as engine:
+            for action in case.actions:
+                perform(world, action, rng)
+                report = world.settle(timeout=settle_timeout, raise_on_timeout=False)
+                restless = restless or report.moving
         wall, cpu = time.perf_counter() - tick, time.process_time() - clock
         simulated = world.time - start
         stepped = world.count_steps()
@@ -202,7 +205,17 @@ def run_case(case: Case, physics: Physics, settle_timeout: float = 10.0) -> Resu
         moved = int((shift > TOL.moved_shift).sum())
         disturbed = int(((shift > DISTURBED) | (turn > 1.0)).sum())
         return Result(
-            case, physics.local, signature(readout), moved, disturbed, simulated, wall, stepped, restless, cpu
+            case,
+            physics.local,
+            signature(readout),
+            moved,
+            disturbed,
+            simulated,
+            wall,
+            stepped,
+            restless,
+            cpu,
+            engine.seconds,
         )
     finally:
         world.close()

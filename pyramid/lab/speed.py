@@ -18,6 +18,7 @@ from pyramid.agents.seats import default_seats
 from pyramid.lab.locality import TOP_FOUR, Case, full_state, make_case, plate_action, run_case
 from pyramid.lab.soak import make_environment, make_vector_environment
 from pyramid.physics.actions import Lift
+from pyramid.physics.bullet import engine_time
 from pyramid.physics.settings import Physics
 from pyramid.play import play_game
 from pyramid.registry import find_game
@@ -34,6 +35,15 @@ class Speed:
     target: float | None = None  # the least ``realtime`` or ``steps`` that is fast enough (None: no target)
     note: str = ""
     cpu: float | None = None  # ``realtime`` or ``steps`` a processor second: what the code costs on a busy machine
+    engine: float | None = None  # ``realtime`` or ``steps`` a second of the engine's steps alone (``engine_time``)
+
+    @property
+    def reachable(self) -> bool | None:
+        """Whether the engine's steps alone are fast enough for the target: if not, no change to the code around
+        the engine can meet it (None: no target, or the engine not timed)."""
+        if self.target is None or self.engine is None:
+            return None
+        return self.engine >= self.target
 
     @property
     def met(self) -> bool | None:
@@ -101,6 +111,7 @@ def case_speeds(label: str, cases: list[Case], physics: Physics, target: float |
         simulated = sum(r.simulated for r in results)
         wall = sum(r.wall for r in results)
         cpu = sum(r.cpu for r in results)
+        engine = sum(r.engine for r in results)
         stepped = np.mean([r.dice_stepped for r in results])
         note = f"{simulated / actions:.2f} s simulated an action; {stepped:.0f} dice a step"
         out.append(
@@ -111,6 +122,7 @@ def case_speeds(label: str, cases: list[Case], physics: Physics, target: float |
                 target=target if local else None,
                 note=note,
                 cpu=simulated / cpu if cpu > 0 else None,
+                engine=simulated / engine if engine > 0 else None,
             )
         )
     return out
@@ -126,21 +138,29 @@ def environment_speeds(name: str, steps: int, physics: Physics, seed: int = 0) -
         env = make_environment(name, {"physics": replace(physics, local=local)})
         try:
             tick, clock = time.perf_counter(), time.process_time()
-            env.reset(seed=seed)
-            env.action_space.seed(seed)
-            episodes = 1
-            for _ in range(steps):
-                _, _, terminated, truncated, _ = env.step(env.action_space.sample())
-                if terminated or truncated:
-                    env.reset(seed=seed + episodes)
-                    episodes += 1
+            with engine_time() as engine:
+                env.reset(seed=seed)
+                env.action_space.seed(seed)
+                episodes = 1
+                for _ in range(steps):
+                    _, _, terminated, truncated, _ = env.step(env.action_space.sample())
+                    if terminated or truncated:
+                        env.reset(seed=seed + episodes)
+                        episodes += 1
             wall, cpu = time.perf_counter() - tick, time.process_time() - clock
         finally:
             env.close()
         target = ENV_TARGETS.get(name) if local else None
         mode = "local" if local else "whole"
         note = f"{steps} random steps, {episodes} episodes"
-        speed = Speed(f"{name} environment: {mode}", steps=steps / wall, target=target, note=note, cpu=steps / cpu)
+        speed = Speed(
+            f"{name} environment: {mode}",
+            steps=steps / wall,
+            target=target,
+            note=note,
+            cpu=steps / cpu,
+            engine=steps / engine.seconds if engine.seconds > 0 else None,
+        )
         out.append(speed)
     return out
 
@@ -171,11 +191,13 @@ def game_speeds(title: str, seeds: int, physics: Physics) -> list[Speed]:
     out = []
     for local in (True, False):
         tick, clock = time.perf_counter(), time.process_time()
-        for seed in range(seeds):
-            play_game(game_cls, default_seats(game_cls), seed, physics=replace(physics, local=local))
+        with engine_time() as engine:
+            for seed in range(seeds):
+                play_game(game_cls, default_seats(game_cls), seed, physics=replace(physics, local=local))
         wall, cpu = time.perf_counter() - tick, time.process_time() - clock
         mode = "local" if local else "whole"
-        note = f"seeds 0 to {seeds - 1}; {cpu / seeds:.3f} processor s a game"
+        per_game = f"{cpu / seeds:.3f} processor s a game, {engine.seconds / seeds:.3f} in the engine"
+        note = f"seeds 0 to {seeds - 1}; {per_game}"
         out.append(Speed(f"{title}, a physical game: {mode}", wall=wall / seeds, note=note))
     return out
 
@@ -205,16 +227,20 @@ def speed_steps(physics: Physics, quick: bool = False) -> list[tuple[str, Callab
 
 def speed_table(rows: list[Speed]) -> str:
     """The speed rows as a table: speed, wall time, target and whether it is met, then what local physics gains."""
-    lines = ["", f"{'':<52}{'x realtime':>10}{'steps/s':>9}{'by cpu':>8}{'wall s':>9}{'target':>9}  note"]
+    lines = ["", f"{'':<52}{'x realtime':>10}{'steps/s':>9}{'by cpu':>8}{'engine':>8}{'wall s':>9}{'target':>9}  note"]
     for s in rows:
         target = "" if s.target is None else f"{s.target:g}{'x' if s.realtime is not None else '/s'}"
         mark = {None: "", True: " met", False: " NOT met"}[s.met]
         lines.append(
-            f"{s.what:<52}{_number(s.realtime, 10)}{_number(s.steps, 9)}{_number(s.cpu, 8)}{_number(s.wall, 9, '.3f')}"
-            f"{target:>9}{mark:<8}  {s.note}"
+            f"{s.what:<52}{_number(s.realtime, 10)}{_number(s.steps, 9)}{_number(s.cpu, 8)}{_number(s.engine, 8)}"
+            f"{_number(s.wall, 9, '.3f')}{target:>9}{mark:<8}  {s.note}"
         )
     by = {s.what: s for s in rows}
     lines.append("")
+    for s in rows:
+        if s.met is False and s.engine is not None and s.target is not None:
+            unit = "x real time" if s.realtime is not None else "steps a second"
+            lines.append(f"{s.what}: the engine's steps alone run at {s.engine:.2f} {unit}, " + _verdict(s))
     for s in rows:
         name, _, copies = s.what.partition(" environment, ")
         one = by.get(f"{name} environment: local")
@@ -228,6 +254,14 @@ def speed_table(rows: list[Speed]) -> str:
         if gain is not None:
             lines.append(f"{s.what[: -len(': local')]}: local {gain:.1f} x faster than whole")
     return "\n".join(lines)
+
+
+def _verdict(row: Speed) -> str:
+    """What a row that misses its target needs, by what its engine's steps alone reach (``Speed.reachable``)."""
+    assert row.target is not None
+    if row.reachable:
+        return "above the target: the code around the engine is what is too slow"
+    return f"below the target ({row.target:g}): only fewer or cheaper engine steps can meet it"
 
 
 def _gain(local: Speed, whole: Speed) -> float | None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pyramid.lab.speed import Speed
+from pyramid.physics.bullet import engine_time
 
 WINDOW_TARGET = 1.0  # x real time: the window keeps up with the world
 PICTURES_TARGET = 15.0  # pictures a second while the plate moves
@@ -55,7 +56,7 @@ def window_speed(row: WindowRow, seconds: float = 3.0, size: tuple[int, int] = (
         viewer.on_frame.append(lambda _: shown.append(time.perf_counter()))
         start, wall, cpu = world.time, time.perf_counter(), time.process_time()
         hands.on_key_press(getattr(key, row.key), key.MOD_SHIFT if row.shift else 0)
-        with watching(world, viewer):
+        with watching(world, viewer), engine_time() as engine:
             viewer.live(seconds)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         simulated = world.time - start
@@ -70,6 +71,7 @@ def window_speed(row: WindowRow, seconds: float = 3.0, size: tuple[int, int] = (
         wall=wall,
         target=WINDOW_TARGET - PACE_SLACK,
         cpu=simulated / cpu if cpu > 0 else None,
+        engine=simulated / engine.seconds if engine.seconds > 0 else None,
         note=f"{pictures:.1f} pictures/s ({PICTURES_TARGET:g} wanted: {'met' if ok else 'NOT met'}); "
         f"{simulated:.2f} s simulated, {size[0]}x{size[1]}",
     )
