@@ -27,9 +27,12 @@ from pyramid.physics.settings import Physics
 def test_the_bench_names_a_row_for_every_action_environment_and_game() -> None:
     names = [name for name, _ in speed_steps(Physics(), quick=True)]
     wanted = [f"{kind}, local and whole" for kind, _ in HAND_ROWS + PLATE_ROWS]
-    wanted += [f"{name} environment" for name in ENVIRONMENTS] + [f"{VECTOR[0]} environment, {VECTOR[1]} async"]
+    wanted += [f"{name} environment" for name in ENVIRONMENTS] + [f"{VECTOR[0]} environment, {VECTOR[1][0]} async"]
     wanted += [f"{title}, a game" for title, _ in GAMES]
     assert names == wanted
+    # The whole bench runs the vector with as many copies as cores and with twice as many (the lockstep's cost).
+    full = [name for name, _ in speed_steps(Physics()) if "async" in name]
+    assert full == [f"{VECTOR[0]} environment, {copies} async" for copies in VECTOR[1]] and len(full) == 2
 
 
 @pytest.mark.parametrize("step", ["lift, local and whole", "shake, local and whole", "Faraday environment"])
@@ -50,7 +53,7 @@ def test_a_quick_row_measures_local_then_whole_with_the_target_on_local(step: st
 
 
 def test_the_async_row_runs_copies_in_processes_and_says_how_it_scales_against_one() -> None:
-    name, copies = VECTOR
+    name, (copies, *_) = VECTOR
     (row,) = dict(speed_steps(Physics(), quick=True))[f"{name} environment, {copies} async"]()
     assert row.steps is not None and math.isfinite(row.steps) and row.steps > 0
     one = Speed(f"{name} environment: local", steps=row.steps / 1.5)
