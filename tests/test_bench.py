@@ -113,6 +113,7 @@ def test_a_window_row_runs_the_world_as_the_window_does_and_counts_its_pictures(
     assert row.realtime is not None and row.wall is not None
     assert row.realtime * row.wall == pytest.approx(0.5, abs=0.02)  # the simulated seconds asked for
     assert row.realtime < 1.2, "the window is paced to real time: it does not run ahead"
+    assert row.engine is not None and row.engine >= row.realtime  # its engine steps are part of its wall time
     pictures = float(row.note.split(" pictures/s")[0])
     assert pictures > 0 and (("NOT met" in row.note) == (pictures < PICTURES_TARGET))
 
