@@ -30,7 +30,7 @@ def test_the_bench_names_a_row_for_every_action_environment_and_game() -> None:
     wanted += [f"{name} environment" for name in ENVIRONMENTS] + [f"{VECTOR[0]} environment, {VECTOR[1][0]} async"]
     wanted += [f"{title}, a game" for title, _ in GAMES]
     assert names == wanted
-    # The whole bench runs the vector with as many copies as cores and with twice as many (the lockstep's cost).
+    # The whole bench runs the vector twice, with 4 copies as well as 2 (a vector steps in lockstep).
     full = [name for name, _ in speed_steps(Physics()) if "async" in name]
     assert full == [f"{VECTOR[0]} environment, {copies} async" for copies in VECTOR[1]] and len(full) == 2
 

@@ -60,7 +60,7 @@ ENV_TARGETS = {"Faraday": 20.0, "Coulomb": 20.0, "DiceMikado": 50.0}  # steps a 
 ENVIRONMENTS = ("Faraday", "Coulomb", "DiceMikado", "Flickers", "Dune")
 # An environment run as ``gymnasium.make_vec`` async copies, one process each: how it scales. A vector steps its
 # copies in lockstep, each step waiting for the slowest copy; with twice as many copies as cores a core that is
-# done takes up another copy's step (docs/research.md).
+# done takes up another copy's step (docs/research.md). 2 and 4 copies: this project's 2-core machines.
 VECTOR = ("Faraday", (2, 4))
 GAMES = (("El Dado", 1), ("Dice Mikado", 1), ("Faraday", 1))  # whole physical games: title, seeds
 
