@@ -104,6 +104,18 @@ def test_a_row_that_misses_its_target_says_whether_the_engine_alone_could_meet_i
     assert not any(line.startswith("tilt: local: the engine") for line in lines)  # met: nothing to say
 
 
+def test_the_window_rows_count_the_pictures_of_a_moving_plate_only() -> None:
+    pytest.importorskip("pyglet")
+    from pyramid.ui.pace import moving_pictures
+
+    still, moved, again = b"a", b"b", b"c"
+    # Two pictures of a moving plate, 0.05 s apart each, then the plate stands still for a second of pictures.
+    shown = [(0.0, still), (0.05, moved), (0.10, again), *((0.10 + 0.01 * n, again) for n in range(1, 101))]
+    assert moving_pictures(shown) == pytest.approx(20.0)
+    assert moving_pictures(shown[2:]) == 0.0, "the plate never moved"
+    assert moving_pictures([]) == 0.0
+
+
 def test_a_window_row_runs_the_world_as_the_window_does_and_counts_its_pictures(display: str) -> None:
     pytest.importorskip("pyglet")
     from pyramid.ui.pace import PICTURES_TARGET, WINDOW_ROWS, window_speed

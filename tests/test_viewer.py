@@ -1215,6 +1215,33 @@ def test_a_still_picture_has_smooth_edges_and_a_moving_one_keeps_its_pace(displa
         world.close()
 
 
+def test_a_still_picture_is_kept_and_shown_again_until_what_it_shows_changes(display: str) -> None:
+    from pyramid.ui.viewer import pose_matrices
+
+    world, _ = small_pyramid_world(3)
+    world.sleep()
+    viewer, _ = _open(world, display)
+    try:
+        if not viewer.software:
+            pytest.skip("a graphics card smooths every picture in the window's own samples")
+        end = time.perf_counter() + 0.5
+        while time.perf_counter() < end:
+            viewer.frame(0.0)
+        assert viewer.smooth and viewer._smoothing is not None
+        kept = viewer.screenshot()
+        viewer._smoothing.shows = None  # forget the kept picture: the next is drawn anew
+        assert np.array_equal(viewer.screenshot(), kept), "the kept picture is the one drawn anew"
+        dice, poses = world.poses()
+        viewer.stage.show_ghost(DICE[dice[0]].colour, pose_matrices(poses[:1] + [0.0, 0.0, 0.05, 0, 0, 0, 0])[0])
+        ghosted = viewer.screenshot()
+        assert viewer.smooth, "a ghost shown does not move the view or wake the world"
+        changed = np.abs(ghosted.astype(int) - kept).sum(axis=2) > 30
+        assert changed.sum() > 100, "the ghost is drawn, not the kept picture"
+    finally:
+        viewer.close()
+        world.close()
+
+
 def test_the_list_of_a_long_choice_follows_the_first_digits_typed(display: str) -> None:
     from pyramid.ui.player import match_text
     from pyramid.ui.prompt import Prompt

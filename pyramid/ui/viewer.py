@@ -430,6 +430,71 @@ def text_box(label: pyglet.text.Label, pad: int = PANEL_PAD) -> tuple[float, flo
     return left - pad, bottom - pad, width + 2 * pad, height + 2 * pad
 
 
+def _is_software(renderer: str) -> bool:
+    return "pipe" in renderer  # Mesa's llvmpipe and softpipe
+
+
+def _software_renderer() -> bool:
+    """Whether OpenGL draws in software here, asked of pyglet's hidden context before the window is made
+    (False where there is none to ask)."""
+    context = gl.current_context
+    return context is not None and _is_software(context.get_info().get_renderer())
+
+
+class SmoothTarget:
+    """An offscreen picture of ``width`` x ``height`` pixels with 4 samples a pixel, averaged into one sample a
+    pixel and shown in the window's own (single-sampled) picture: smooth edges where the window has no samples.
+
+    The averaged picture is kept: while what it shows stands still, ``show`` puts it up again (a copy of pixels)
+    instead of drawing the stage anew (a software renderer takes 20 ms to draw and average the full pyramid).
+    """
+
+    SAMPLES = 4
+
+    def __init__(self, width: int, height: int) -> None:
+        self.size = (width, height)
+        buffer = pyglet.image.buffer
+        self.colour = buffer.Renderbuffer(width, height, gl.GL_RGBA8, samples=self.SAMPLES)
+        self.depth = buffer.Renderbuffer(width, height, gl.GL_DEPTH_COMPONENT24, samples=self.SAMPLES)
+        self.frame = buffer.Framebuffer()
+        self.frame.attach_renderbuffer(self.colour)
+        self.frame.attach_renderbuffer(self.depth, attachment=gl.GL_DEPTH_ATTACHMENT)
+        self.averaged = buffer.Renderbuffer(width, height, gl.GL_RGBA8)
+        self.picture = buffer.Framebuffer()
+        self.picture.attach_renderbuffer(self.averaged)
+        self.shows: object = None  # what the kept picture shows (``Viewer._still_key``); None: nothing kept
+
+    @contextmanager
+    def drawing(self, shows: object) -> Iterator[None]:
+        """Draw into the samples in the block; at its end they are averaged, kept as the picture of ``shows``,
+        and shown."""
+        width, height = self.size
+        self.frame.bind()
+        gl.glEnable(gl.GL_MULTISAMPLE)
+        try:
+            yield
+        finally:
+            _blit(self.frame.id, self.picture.id, width, height)
+            gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+        self.shows = shows
+        self.show()
+
+    def show(self) -> None:
+        """Put the kept picture in the window's picture."""
+        _blit(self.picture.id, 0, *self.size)
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+
+    def delete(self) -> None:
+        for thing in (self.frame, self.picture, self.colour, self.depth, self.averaged):
+            thing.delete()
+
+
+def _blit(source: int, target: int, width: int, height: int) -> None:
+    gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, source)
+    gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, target)
+    gl.glBlitFramebuffer(0, 0, width, height, 0, 0, width, height, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
+
+
 def read_pixels(width: int, height: int) -> np.ndarray:
     """The bound framebuffer's pixels as an RGB image (height, width, 3) uint8, top row first."""
     buffer = (ctypes.c_ubyte * (width * height * 4))()
@@ -454,19 +519,19 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
         speed: float = 1.0,
         visible: bool = True,
     ) -> None:
+        # A software renderer (llvmpipe) pays dearly for smooth edges, even switched off: a window with samples to
+        # smooth them took 60 ms a picture of the full pyramid against 25 ms without (1024x700, 2 cores). There the
+        # window has none, and a picture standing still is smoothed offscreen (``_smooth``, ``SmoothTarget``).
+        software = _software_renderer()
         try:
-            config = gl.Config(  # type: ignore[abstract]
-                double_buffer=True, depth_size=24, sample_buffers=1, samples=4
-            )
+            samples = {} if software else {"sample_buffers": 1, "samples": 4}
+            config = gl.Config(double_buffer=True, depth_size=24, **samples)  # type: ignore[abstract]
             super().__init__(width, height, title, resizable=True, config=config, visible=visible)
         except pyglet.window.NoSuchConfigException:
             super().__init__(width, height, title, resizable=True, visible=visible)
-        # A software renderer (llvmpipe) pays dearly for smooth edges (a picture takes 1.7 times as long):
-        # there they are drawn only while the picture stands still (``_smooth``).
-        self.software = "pipe" in self.context.get_info().get_renderer()
+        self.software = _is_software(self.context.get_info().get_renderer())
         self.smooth = not self.software  # edges smoothed (multisampling) in the picture being drawn
-        if self.software:
-            gl.glDisable(gl.GL_MULTISAMPLE)
+        self._smoothing: SmoothTarget | None = None  # software: where a still picture is drawn smooth
         self._view_seen: tuple[np.ndarray, float] = (np.zeros((4, 4)), time.perf_counter())
         self.world = world
         self.state: PyramidState | None = None  # drawn when there is no world (exact play)
@@ -565,11 +630,38 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
             colours, matrices = state_matrices(self.state, self.stage.edge)
             self.stage.show(colours, matrices)
 
+    def _still_key(self) -> tuple[object, ...]:
+        """All the stage's picture depends on: equal keys, the same picture."""
+        stage = self.stage
+        ghost = None if stage.ghost is None else (stage.ghost[0], stage.ghost[1].tobytes())
+        return (
+            self.camera.view_matrix().tobytes(),
+            self.camera.projection_matrix(self.width / max(self.height, 1)).tobytes(),
+            self.camera.light_direction().tobytes(),
+            tuple((c, rows.tobytes()) for c, rows in stage.dice.items()),
+            stage.plate_matrix.tobytes(),
+            ghost,
+            None if stage.jet is None else stage.jet.tobytes(),
+            stage.shadows,
+        )
+
     def on_draw(self) -> None:
         """Draw the stage, then the text overlay."""
         self.refresh_stage()
         width, height = self.get_framebuffer_size()
-        self.stage.draw(self.camera, width, height)
+        if self.software and self.smooth:
+            if self._smoothing is None or self._smoothing.size != (width, height):
+                if self._smoothing is not None:
+                    self._smoothing.delete()
+                self._smoothing = SmoothTarget(width, height)
+            key = self._still_key()
+            if self._smoothing.shows == key:
+                self._smoothing.show()
+            else:
+                with self._smoothing.drawing(key):
+                    self.stage.draw(self.camera, width, height)
+        else:
+            self.stage.draw(self.camera, width, height)
         gl.glViewport(0, 0, width, height)
         self.projection = Mat4.orthogonal_projection(0, self.width, 0, self.height, -255, 255)
         self.view = Mat4()
@@ -723,10 +815,7 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
         if not np.allclose(current, view):
             self._view_seen = (current, now)
             since = now
-        still = now - since >= STILL and (self.world is None or self.world.asleep)
-        if still != self.smooth:
-            (gl.glEnable if still else gl.glDisable)(gl.GL_MULTISAMPLE)
-            self.smooth = still
+        self.smooth = now - since >= STILL and (self.world is None or self.world.asleep)
 
     def _measure(self, simulated: float) -> None:
         now = time.perf_counter()
