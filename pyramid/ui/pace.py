@@ -3,15 +3,14 @@ second it shows (``pyramid bench``, with a display).
 
 Each row opens the window of ``pyramid view`` on the same seeded table (the full pyramid and every spare die),
 presses a key as a person would, and runs the world as the window does (paced to real time, a picture drawn
-whenever the screen can take one), for a few simulated seconds. Pictures a second are counted while the plate
-moves (``moving_pictures``).
+whenever the screen can take one), for a few simulated seconds. Its figures are those of the stretch in which the
+plate moves (``while_moving``).
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from itertools import pairwise
 
 import numpy as np
 
@@ -41,12 +40,48 @@ WINDOW_ROWS = (
 )
 
 
-def moving_pictures(shown: list[tuple[float, bytes]]) -> float:
-    """Pictures a second while the plate moves: of the pictures (time drawn, plate pose) in order, those that show
-    the plate elsewhere than the picture before, over the time since that picture. A still picture the window
-    shows again costs little; counted, the figure would say more the longer the plate stood still."""
-    spans = [t - t0 for (t0, p0), (t, p) in pairwise(shown) if p != p0]
-    return len(spans) / sum(spans) if spans and sum(spans) > 0 else 0.0
+@dataclass(frozen=True)
+class Picture:
+    """What the window had done when it drew a picture: wall, processor and engine seconds, simulated seconds,
+    and the plate's pose drawn (bytes)."""
+
+    wall: float
+    cpu: float
+    engine: float
+    simulated: float
+    plate: bytes
+
+
+@dataclass(frozen=True)
+class Moving:
+    """A window row's figures while the plate moved: from the picture before the first that shows it moved to the
+    last that does."""
+
+    simulated: float
+    wall: float
+    cpu: float
+    engine: float
+    pictures: float  # a second: those that show the plate moved, over the time since the picture before each
+
+
+def while_moving(shown: list[Picture]) -> Moving | None:
+    """The figures of the pictures ``shown`` (in order) while the plate moved; None if it never did.
+
+    Only that stretch counts: a still picture the window shows again costs little, and a world at rest keeps
+    real time for nothing, so the longer the plate stood still the more the whole run's figures would say.
+    """
+    moved = [n for n in range(1, len(shown)) if shown[n].plate != shown[n - 1].plate]
+    if not moved:
+        return None
+    first, last = shown[moved[0] - 1], shown[moved[-1]]
+    spans = sum(shown[n].wall - shown[n - 1].wall for n in moved)
+    return Moving(
+        simulated=last.simulated - first.simulated,
+        wall=last.wall - first.wall,
+        cpu=last.cpu - first.cpu,
+        engine=last.engine - first.engine,
+        pictures=len(moved) / spans if spans > 0 else 0.0,
+    )
 
 
 def window_speed(row: WindowRow, seconds: float = 3.0, size: tuple[int, int] = (1024, 700), seed: int = 0) -> Speed:
@@ -62,26 +97,34 @@ def window_speed(row: WindowRow, seconds: float = 3.0, size: tuple[int, int] = (
         viewer.set_size(*size)
         for _ in range(5):
             viewer.frame(0.0)
-        shown: list[tuple[float, bytes]] = []  # each picture: when it was drawn, and the plate's pose in it
-        viewer.on_frame.append(lambda _: shown.append((time.perf_counter(), world.plate_pose.tobytes())))
+        shown: list[Picture] = []
         start, wall, cpu = world.time, time.perf_counter(), time.process_time()
         hands.on_key_press(getattr(key, row.key), key.MOD_SHIFT if row.shift else 0)
         with watching(world, viewer), engine_time() as engine:
+            viewer.on_frame.append(
+                lambda _: shown.append(
+                    Picture(
+                        time.perf_counter(), time.process_time(), engine.seconds, world.time, world.plate_pose.tobytes()
+                    )
+                )
+            )
             viewer.live(seconds)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         simulated = world.time - start
     finally:
         viewer.close()
         world.close()
-    pictures = moving_pictures(shown)
-    ok = pictures >= PICTURES_TARGET
+    moving = while_moving(shown)
+    if moving is None:
+        raise RuntimeError(f"{row.name}: the plate never moved in {simulated:.2f} simulated seconds")
+    ok = moving.pictures >= PICTURES_TARGET
     return Speed(
         row.name,
-        realtime=simulated / wall,
-        wall=wall,
+        realtime=moving.simulated / moving.wall,
+        wall=moving.wall,
         target=WINDOW_TARGET - PACE_SLACK,
-        cpu=simulated / cpu if cpu > 0 else None,
-        engine=simulated / engine.seconds if engine.seconds > 0 else None,
-        note=f"{pictures:.1f} pictures/s ({PICTURES_TARGET:g} wanted: {'met' if ok else 'NOT met'}); "
-        f"{simulated:.2f} s simulated, {size[0]}x{size[1]}",
+        cpu=moving.simulated / moving.cpu if moving.cpu > 0 else None,
+        engine=moving.simulated / moving.engine if moving.engine > 0 else None,
+        note=f"{moving.pictures:.1f} pictures/s ({PICTURES_TARGET:g} wanted: {'met' if ok else 'NOT met'}); "
+        f"{moving.simulated:.2f} s simulated while the plate moved, of {simulated:.2f}; {size[0]}x{size[1]}",
     )
