@@ -30,13 +30,14 @@ class WindowRow:
     name: str
     key: str  # pyglet's key name
     shift: bool = False
+    presses: int = 1  # pressed so often at once (the actions queue): the plate moves for about a second
 
 
 WINDOW_ROWS = (
-    WindowRow("window: tilt (arrow key)", "LEFT"),
-    WindowRow("window: gentle shake (Shift+S)", "S", shift=True),
-    WindowRow("window: hard shake (S)", "S"),
-    WindowRow("window: firm shake (J)", "J"),
+    WindowRow("window: tilt (arrow key)", "LEFT"),  # 1.15 s
+    WindowRow("window: gentle shake (Shift+S)", "S", shift=True, presses=3),  # 0.3 s each
+    WindowRow("window: hard shake (S)", "S", presses=2),  # 0.6 s
+    WindowRow("window: firm shake (J)", "J", presses=3),  # 0.3 s
 )
 
 
@@ -99,7 +100,8 @@ def window_speed(row: WindowRow, seconds: float = 3.0, size: tuple[int, int] = (
             viewer.frame(0.0)
         shown: list[Picture] = []
         start, wall, cpu = world.time, time.perf_counter(), time.process_time()
-        hands.on_key_press(getattr(key, row.key), key.MOD_SHIFT if row.shift else 0)
+        for _ in range(row.presses):
+            hands.on_key_press(getattr(key, row.key), key.MOD_SHIFT if row.shift else 0)
         with watching(world, viewer), engine_time() as engine:
             viewer.on_frame.append(
                 lambda _: shown.append(
