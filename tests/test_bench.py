@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
@@ -130,11 +131,15 @@ def test_a_window_row_runs_the_world_as_the_window_does_and_counts_its_pictures(
     row = window_speed(WINDOW_ROWS[1], seconds=0.5, size=(400, 300))  # the gentle shake
     assert row.what == "window: gentle shake (Shift+S)"
     assert row.realtime is not None and row.wall is not None
-    moved = float(row.note.split("; ")[1].split(" s simulated")[0])
-    assert 0.1 < moved <= 0.5, "figured over the simulated seconds in which the plate moved"
+    moved, total = (
+        float(x) for x in re.findall(r"([\d.]+) s simulated while the plate moved, of ([\d.]+)", row.note)[0]
+    )
+    # Three gentle shakes queued (0.3 s each): the window runs the queue out past the 0.5 s asked for.
+    assert total >= 0.5 and 0.1 < moved <= total, "figured over the simulated seconds in which the plate moved"
     assert row.realtime * row.wall == pytest.approx(moved, abs=0.02)
     assert row.realtime < 1.2, "the window is paced to real time: it does not run ahead"
-    assert row.engine is not None and row.engine >= row.realtime  # its engine steps are part of its wall time
+    # Its engine steps are part of its wall time; the gentle shake takes none (every die rides or lies parked).
+    assert row.engine is None or row.engine >= row.realtime
     pictures = float(row.note.split(" pictures/s")[0])
     assert pictures > 0 and (("NOT met" in row.note) == (pictures < PICTURES_TARGET))
 

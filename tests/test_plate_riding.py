@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -317,3 +318,115 @@ def test_the_slip_tests_screen_for_a_few_dice_answers_as_the_full_test() -> None
         assert carriage.slipping(plate, linear, angular, 0.005, gravity) == expected
         answers.add(len(expected))
     assert {0, 3} <= answers  # forces that every die's supports give, and forces none gives
+
+
+# -- dice lying on the table out of the plate's reach (parked) --------------------------------------------------
+
+
+def _with_table_dice(physics: Physics, spots: list[tuple[float, float]]) -> tuple[World, list[int]]:
+    """The small pyramid, and a die lying on a face on the table at each of ``spots`` (x, y), settled."""
+    from pyramid.dice import DICE
+
+    world = small_pyramid(physics)
+    spare = [d.id for d in DICE if d.id not in set(world.dice)][: len(spots)]
+    for die, (x, y) in zip(spare, spots, strict=True):
+        world.throw(die, (x, y, physics.edge / 2 + 1e-4))
+    world.settle()
+    return world, spare
+
+
+def test_dice_lying_on_the_table_out_of_the_plates_reach_stay_held_while_it_moves() -> None:
+    tilt = A.Tilt(200.0, 8.0, ramp=0.3, hold=0.2)
+    far = (0.0, 0.22)  # 6 cm beyond the plate's outline
+    near = (0.0, 0.14 + 0.016)  # its box within PARK_MARGIN of the plate's
+    outcome = {}
+    for local in (True, False):
+        world, (far_die, near_die) = _with_table_dice(Physics(local=local), [far, near])
+        before = world.poses()[1][world.dice.index(far_die)]
+        seen: list[tuple[bool, bool]] = []
+
+        def watch(w: World = world, a: int = far_die, b: int = near_die, out: list[tuple[bool, bool]] = seen) -> None:
+            out.append((a in w.simulated, b in w.simulated))
+
+        stop = world.observe(world.physics.time_step, watch)
+        A.perform(world, tilt, np.random.default_rng(0))
+        stop()
+        world.settle()
+        after = world.poses()[1][world.dice.index(far_die)]
+        if local:
+            assert not any(a for a, _ in seen), "the far die is never simulated: the plate cannot reach it"
+            assert seen[0][1], "the die lying by the plate is simulated as it starts moving (held again in the hold)"
+            assert np.array_equal(after, before), "held still, exactly where it lay"
+        outcome[local] = (signature(world.readout()), float(np.linalg.norm(after[:3] - before[:3])))
+        world.close()
+    assert outcome[True][0] == outcome[False][0]
+    assert outcome[False][1] < 1e-4, "whole physics leaves it where it lay too"
+    # With only far dice on the table, the gentle tilt takes no engine step: every die rides or is parked.
+    world, _ = _with_table_dice(Physics(), [far, (0.1, -0.22)])
+    with engine_time() as engine:
+        A.perform(world, tilt, np.random.default_rng(0))
+    assert engine.steps == 0
+    world.close()
+
+
+def _slide_plate(
+    world: World, distance: float, seconds: float, during: dict[int, Callable[[], None]] | None = None
+) -> None:
+    """The hand slides the plate along x by ``distance`` m in ``seconds``, smoothly; ``during`` calls by step."""
+    dt = world.physics.time_step
+    steps = round(seconds / dt)
+    for n in range(steps):
+        s, s_next = (plate_motion.hands.smooth_step(k / steps) for k in (n, n + 1))
+        pose = A.HOME.copy()
+        pose[0] += distance * s
+        world.move_plate(pose, (distance * (s_next - s) / dt, 0.0, 0.0), carry=True)
+        if during and n in during:
+            during[n]()
+        world.step(dt)
+    world.move_plate(A.HOME + np.array([distance, 0, 0, 0, 0, 0, 0]))
+
+
+def test_the_plate_sliding_towards_a_parked_die_lets_it_go_and_pushes_it_as_whole_physics_does() -> None:
+    ahead = (0.161 + 0.014 + 0.015, 0.0)  # beyond PARK_MARGIN of the plate's box, in its way
+    pushed = {}
+    for local in (True, False):
+        world, (die,) = _with_table_dice(Physics(local=local), [ahead])
+        start = world.poses()[1][world.dice.index(die)]
+        simulated: list[bool] = []
+
+        def watch(w: World = world, d: int = die, seen: list[bool] = simulated) -> None:
+            seen.append(d in w.simulated)
+
+        stop = world.observe(world.physics.time_step, watch)
+        _slide_plate(world, 0.04, 1.0)  # 4 cm
+        stop()
+        world.settle(raise_on_timeout=False)
+        end = world.poses()[1][world.dice.index(die)]
+        if local:
+            assert not simulated[0] and simulated[-1], "parked at first, simulated once the plate came near"
+        pushed[local] = float(end[0] - start[0])
+        world.close()
+    # Pushed ahead of the rim (never gone through): the rim (x 0.159) ran 1.7 cm past the die's near face (x 0.182).
+    assert pushed[False] > 0.015 and pushed[True] > 0.015, pushed
+    assert abs(pushed[True] - pushed[False]) < 0.005, pushed
+
+
+def test_a_die_thrown_at_a_parked_die_lets_it_go_and_knocks_it_as_whole_physics_does() -> None:
+    target = (0.0, 0.24)
+    knocked = {}
+    for local in (True, False):
+        world, (die,) = _with_table_dice(Physics(local=local), [target])
+        thrown = max(world.dice) + 1  # a die not in play
+        start = world.poses()[1][world.dice.index(die)]
+
+        def throw(w: World = world, t: int = thrown) -> None:
+            # From 5 cm off, sliding along the table at 1 m/s straight at it.
+            w.throw(t, (target[0] - 0.05, target[1], 0.0081), velocity=(1.0, 0.0, 0.0))
+
+        _slide_plate(world, 0.003, 0.6, during={20: throw})  # a gentle push of the plate: the far dice parked
+        world.settle(raise_on_timeout=False)
+        knocked[local] = float(np.linalg.norm(world.poses()[1][world.dice.index(die)][:2] - start[:2]))
+        world.close()
+    # Knocked about 4 cm both ways (nudged starts 1 to 3: 4.07 against 4.11 cm).
+    assert knocked[False] > 0.02 and knocked[True] > 0.02, knocked
+    assert abs(knocked[True] - knocked[False]) < 0.2 * knocked[False], knocked

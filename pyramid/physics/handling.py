@@ -87,7 +87,7 @@ class Handling(Stepping):
             motion = np.array([[*velocity, *spin]], dtype=float)
             reach = self._region.ahead(motion, self.physics.time_step)
             start = self._region_points(np.asarray(position, dtype=float)[None, :])
-            self._release(self._region.within_reach(start, reach))
+            self._release(self._held_within(start, reach))
 
     def random_throw(
         self,
@@ -157,7 +157,7 @@ class Handling(Stepping):
         if region is not None and self._carriage is None and hand:
             if carry and region.held:
                 # The hand starts to move the plate: the held dice seated on it ride with it (``_carry_begin``).
-                self._carry_begin()
+                self._carry_begin(linear, angular)
             elif not carry:
                 # It jolts the plate at once: every die is simulated, in the plate's frame, so that those at rest
                 # against it once it moves gently again ride it from then on.
@@ -184,6 +184,8 @@ class Handling(Stepping):
         self._plate_mass(moving)
         self._plate_moved |= moving
         carriage = self._carriage
+        if carriage is not None and region is not None and region.parked:
+            self._unpark_near_plate(velocity, angular)  # the dice lying on the table it nears are simulated again
         if carriage is not None and not carry:
             # Not to be carried now (the plate jolts): every die is simulated, let go at the velocity it rode with
             # (``carrying_steps`` lets none ride before a jolt). Local physics stays in the plate's frame: dice at

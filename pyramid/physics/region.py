@@ -63,6 +63,9 @@ class Region:
     _anchor_rows: tuple[list[DieId], np.ndarray] | None = field(default=None, repr=False)
     _bearing_spots: dict[DieId, np.ndarray] = field(default_factory=dict, repr=False)
     version: int = 0  # counts the changes of which dice are held (the world keeps its list of simulated dice till then)
+    # Dice lying on the table out of the plate's reach while the hand moves it: held still in the world's frame, not
+    # the plate's (their centres (3,) are the world's). Neither held nor active here: the world parks and unparks them.
+    parked: dict[DieId, np.ndarray] = field(default_factory=dict)
 
     @classmethod
     def for_die(cls, edge: float, proportions: Sequence[float]) -> Region:
@@ -74,13 +77,32 @@ class Region:
 
     def active(self, dice: Iterable[DieId]) -> list[DieId]:
         """Those of ``dice`` that are simulated, in the order given."""
-        return [d for d in dice if d not in self.held]
+        held, parked = self.held, self.parked
+        if not parked:
+            return [d for d in dice if d not in held]
+        return [d for d in dice if d not in held and d not in parked]
+
+    def park(self, dice: Iterable[DieId]) -> None:
+        """The held ``dice`` stay held in the world's frame while the region's moves with the plate (``parked``)."""
+        dice = [d for d in dice if d in self.held]
+        if dice:
+            self._changed()
+            for die in dice:
+                self.parked[die] = self.held.pop(die)
+
+    def unpark(self, dice: Iterable[DieId], centres: np.ndarray) -> None:
+        """The parked ``dice`` are held dice of the region again, centred at ``centres`` (n, 3) in its frame now."""
+        self._changed()
+        for die, centre in zip(dice, centres, strict=True):
+            del self.parked[die]
+            self.held[die] = np.asarray(centre, dtype=float).copy()
 
     def activated(self, dice: Iterable[DieId], poses: np.ndarray) -> None:
         """Record ``dice`` (just released, thrown or placed) as active, still at ``poses`` (n, 7)."""
         self._changed()
         for die, pose in zip(dice, poses, strict=True):
             self.held.pop(die, None)
+            self.parked.pop(die, None)
             self.anchors[die] = pose.copy()
             self.window[die] = pose.copy()
 
@@ -88,6 +110,7 @@ class Region:
         """``die`` left the world."""
         self._changed()
         self.held.pop(die, None)
+        self.parked.pop(die, None)
         self.anchors.pop(die, None)
         self.window.pop(die, None)
         self.bearing.pop(die, None)

@@ -29,6 +29,18 @@ CARRY_SEAT = 0.01
 # the test leaves out: the pull of the dice above it, the plate's acceleration changing within a step.
 SLIP_MARGIN = 10.0
 
+# A die lying on the table stays held while the hand moves the plate (parked, in the world's frame) if its bounding
+# box lies PARK_MARGIN edges or farther from the plate's, and along each axis as far again as the plate goes along
+# it in PARK_AHEAD seconds; nearer, it is simulated. The margin is twice the most any point of the plate moves in a
+# (sub-)step (``plate_motion.PLATE_STEP``): the test is made again before each step. The time lets a die let go
+# settle on the table before the plate comes: let go 1.5 steps before the plate, set down on it at 0.5 m/s, came
+# down, a die lay 1 mm deeper in the table's contacts and the plate, held still, sank that much into it afterwards
+# (tests/test_plate_squeeze.py); let go 4 steps ahead (0.02 s) or more, it did not.
+PARK_MARGIN = 0.5
+PARK_AHEAD = 0.05  # s
+# Edges above the table: how high a die's centre may lie, beyond half its diagonal, for it to lie on the table.
+ON_TABLE = 0.05
+
 
 def compose(frame: np.ndarray, poses: np.ndarray) -> np.ndarray:
     """Poses (n, 7) given in the frame of the pose ``frame`` (7,), in the world: ``frame`` then each pose."""

@@ -21,7 +21,7 @@ from pyramid.dice import DieId
 from pyramid.geometry import Slot
 from pyramid.perception import Status, read_poses
 from pyramid.physics import riding, stage
-from pyramid.physics.bodies import Bodies, Observer
+from pyramid.physics.bodies import Bodies, Observer, Vector
 from pyramid.physics.bullet import pb
 from pyramid.physics.checks import check_state
 from pyramid.physics.errors import NotAtRestError
@@ -283,7 +283,7 @@ class Stepping(Bodies):
         # With no die held, none to release; with none carrying a held die, none sunk (every die simulated: a jolt).
         moving = region.moving(dice, poses, velocities) if region.held or region.bearing else None
         if moving is not None and moving.any():
-            self._release(region.within_reach(poses[moving, :3], region.ahead(velocities[moving], h)))
+            self._release(self._held_within(poses[moving, :3], region.ahead(velocities[moving], h)))
         # A die that sank by less than "moving" still lets what rests on it follow (it would hang, held).
         sunk = region.sunk(dice, poses) & ~moving if moving is not None else None
         if sunk is not None and sunk.any():
@@ -319,6 +319,11 @@ class Stepping(Bodies):
         """Simulate the held ``dice`` again, from rest where they stand."""
         if self._region is None:
             return
+        dice = list(dice)
+        parked = [d for d in dice if d in self._region.parked]
+        if parked:
+            centres = np.array([self._region.parked[d] for d in parked])
+            self._region.unpark(parked, self._region_points(centres))
         dice = [d for d in dice if d in self._region.held]
         if not dice:
             return
@@ -488,7 +493,7 @@ class Stepping(Bodies):
     def _wake_near(self, position: np.ndarray, radius: float) -> None:
         if self._region is not None:
             centre = self._region_points(np.asarray(position, dtype=float)[None, :])
-            self._release(self._region.within_reach(centre, radius))
+            self._release(self._held_within(centre, radius))
             self._asleep = False
             return
         for body in self._bodies.values():
@@ -497,13 +502,61 @@ class Stepping(Bodies):
                 self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
         self._asleep = False
 
+    def _held_within(self, points: np.ndarray, reach: float | np.ndarray) -> list[DieId]:
+        """The held and parked dice whose centres lie within ``reach`` metres (one, or one per point) of any of
+        ``points`` (n, 3), in local physics' frame (``Region.within_reach``)."""
+        region = self._region
+        assert region is not None
+        out = region.within_reach(points, reach)
+        if region.parked and len(points):
+            parked = list(region.parked)
+            centres = self._region_points(np.array([region.parked[d] for d in parked]))
+            gaps = geometry.lengths(centres[:, None, :] - points[None, :, :], axis=2)
+            near = (gaps <= np.asarray(reach)).any(axis=1)
+            out += [parked[n] for n in np.flatnonzero(near).tolist()]
+        return out
+
+    def _apart_from_plate(
+        self, centres: np.ndarray, linear: Vector = (0.0, 0.0, 0.0), angular: Vector = (0.0, 0.0, 0.0)
+    ) -> np.ndarray:
+        """Which dice centred at ``centres`` (n, 3, world) lie on the table out of reach of the plate moving at
+        ``linear`` (m/s, its frame's origin) and turning at ``angular`` (rad/s) (bool (n,)): their bounding boxes
+        ``riding.PARK_MARGIN`` edges from the plate's, and along each axis as far again as a corner of the plate's
+        box goes along it in ``riding.PARK_AHEAD`` seconds."""
+        ph = self.physics
+        if not self._plate_bodies or len(centres) == 0:
+            return np.zeros(len(centres), dtype=bool)
+        boxes = np.array([self.client.getAABB(body) for body in self._plate_bodies])
+        low, high = boxes[:, 0].min(axis=0), boxes[:, 1].max(axis=0)
+        corners = np.array([[x, y, z] for x in (low[0], high[0]) for y in (low[1], high[1]) for z in (low[2], high[2])])
+        # The fastest point of the plate along each axis is a corner of its box (velocity is linear in the point).
+        speeds = np.asarray(linear, dtype=float) + np.cross(angular, corners - self._plate_pose[:3])
+        margin = riding.PARK_MARGIN * ph.edge + riding.PARK_AHEAD * np.abs(speeds).max(axis=0)
+        half = 0.5 * float(np.linalg.norm(ph.proportions)) * ph.edge  # half the die's diagonal
+        on_table = centres[:, 2] <= half + riding.ON_TABLE * ph.edge
+        overlaps = ((centres + half > low - margin) & (centres - half < high + margin)).all(axis=1)
+        return on_table & ~overlaps
+
+    def _unpark_near_plate(self, linear: Vector, angular: Vector) -> None:
+        """Simulate the parked dice that the plate, where the hand has just put it and moving at ``linear`` (m/s)
+        and ``angular`` (rad/s), may come near (``_apart_from_plate``)."""
+        region = self._region
+        if region is None or not region.parked:
+            return
+        parked = list(region.parked)
+        apart = self._apart_from_plate(np.array([region.parked[d] for d in parked]), linear, angular)
+        if not apart.all():
+            self._release([d for d, a in zip(parked, apart, strict=True) if not a])
+
     # -- the plate carries the held dice ---------------------------------------------------------
 
-    def _carry_begin(self) -> None:
+    def _carry_begin(self, linear: Vector = (0.0, 0.0, 0.0), angular: Vector = (0.0, 0.0, 0.0)) -> None:
         """The hand starts moving the plate: the held dice seated on it ride with it, held in its frame.
 
-        Every other held die (lying, or off the plate) is simulated again. Local physics goes on in the
-        plate's frame: a die moves when it moves against the plate.
+        Every other held die (lying, or off the plate) is simulated again, but those lying on the table out of
+        reach of the plate moving at ``linear`` (m/s) and ``angular`` (rad/s): they stay held in the world's
+        frame (``Region.parked``) until the plate or a moving die comes near (``_unpark_near_plate``,
+        ``_held_within``). Local physics goes on in the plate's frame: a die moves when it moves against the plate.
         """
         region = self._region
         assert region is not None
@@ -513,7 +566,10 @@ class Stepping(Bodies):
         local = riding.relative(frame, poses)
         slots = self._seats(held, local)
         seated = riding.firmly_seated(slots, local, self.physics.edge)
-        self._release([d for d, s in zip(held, seated, strict=True) if not s])
+        # Dice lying on the table out of the plate's reach stay held where they are (parked): it cannot touch them.
+        apart = self._apart_from_plate(poses[:, :3], linear, angular) & ~seated
+        region.park([d for d, a in zip(held, apart, strict=True) if a])
+        self._release([d for d, s, a in zip(held, seated, apart, strict=True) if not s and not a])
         rows = np.flatnonzero(seated)
         carriage = Carriage([], [], np.zeros((0, 7)), np.zeros(0), frame)
         active = region.active(self.dice)
@@ -617,6 +673,9 @@ class Stepping(Bodies):
                 # Held still, it meets the simulated dice again (never the plate, nor another held die).
                 c.setCollisionFilterGroupMask(body, -1, riding.CARRIED_GROUP, riding.CARRIED_MASK)
         region.reframe(lambda p: riding.compose(frame, p))
+        if region.parked:
+            parked = list(region.parked)
+            region.unpark(parked, np.array([region.parked[d] for d in parked]))  # in the world's frame, as ever
         self._carriage = None
         if len(region.held) == len(self._bodies):
             self._asleep = True
