@@ -430,3 +430,27 @@ def test_a_die_thrown_at_a_parked_die_lets_it_go_and_knocks_it_as_whole_physics_
     # Knocked about 4 cm both ways (nudged starts 1 to 3: 4.07 against 4.11 cm).
     assert knocked[False] > 0.02 and knocked[True] > 0.02, knocked
     assert abs(knocked[True] - knocked[False]) < 0.2 * knocked[False], knocked
+
+
+def test_a_jolt_simulates_every_die_but_those_lying_out_of_the_plates_reach() -> None:
+    shake = A.Shake(amplitude=0.0035, frequency=22.0, duration=0.3)  # the window's hard shake (S), shorter
+    edge, dt = Physics().edge, Physics().time_step
+    assert not plate_motion.carries(shake, plate_motion.peak_motion(shake, edge, dt)[1])
+    world, (far, near) = _with_table_dice(Physics(), [(0.0, 0.22), (0.0, 0.14 + 0.016)])
+    before = world.poses()[1][world.dice.index(far)]
+    seen: list[tuple[bool, bool]] = []
+
+    def watch(w: World = world, out: list[tuple[bool, bool]] = seen) -> None:
+        out.append((far in w.simulated, near in w.simulated))
+
+    stop = world.observe(dt, watch)
+    world.count_steps()
+    A.perform(world, shake, np.random.default_rng(0))
+    stepped = world.count_steps()
+    stop()
+    assert not any(f for f, _ in seen), "the far die stays held through the jolt"
+    assert all(n for _, n in seen), "the die by the plate is simulated, as every die on it"
+    assert stepped == pytest.approx(len(SMALL) + 1), "every die simulated in every step, but the far one"
+    world.settle(raise_on_timeout=False)
+    assert np.array_equal(world.poses()[1][world.dice.index(far)], before)
+    world.close()

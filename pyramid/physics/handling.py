@@ -160,8 +160,10 @@ class Handling(Stepping):
                 self._carry_begin(linear, angular)
             elif not carry:
                 # It jolts the plate at once: every die is simulated, in the plate's frame, so that those at rest
-                # against it once it moves gently again ride it from then on.
-                self.wake()
+                # against it once it moves gently again ride it from then on; but those lying on the table out of
+                # its reach, held where they lie (parked).
+                self._park(linear, angular)
+                self._simulate_all()
                 self._carry_begin()
         before = self._plate_pose
         # Resting on a die beneath it, the plate comes down no faster than it would fall on its own.

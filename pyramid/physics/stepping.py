@@ -467,12 +467,28 @@ class Stepping(Bodies):
         self._simulate_all()
 
     def _simulate_all(self) -> None:
-        """Every held die simulated again (a carried one at the velocity it rode with), every body awake."""
+        """Every held die simulated again (a carried one at the velocity it rode with), every body awake; a parked
+        die stays held, asleep (``Region.parked``: the plate cannot reach it)."""
+        parked: dict[DieId, np.ndarray] = {}
         if self._region is not None:
             self._release(list(self._region.held))
-        for body in (*self._bodies.values(), *self._plate_bodies):
+            parked = self._region.parked
+        for die, body in self._bodies.items():
+            if die not in parked:
+                self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
+        for body in self._plate_bodies:
             self.client.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP)
         self._asleep = False
+
+    def _park(self, linear: Vector, angular: Vector) -> None:
+        """The held dice lying on the table out of reach of the plate moving at ``linear`` (m/s) and ``angular``
+        (rad/s) stay held while it moves (``Region.parked``)."""
+        region = self._region
+        if region is None or not region.held:
+            return
+        held = sorted(region.held)
+        apart = self._apart_from_plate(self._raw_poses(held)[:, :3], linear, angular)
+        region.park([d for d, a in zip(held, apart, strict=True) if a])
 
     def set_gravity(self, acceleration: Sequence[float]) -> None:
         """Point gravity along ``acceleration`` (m/s^2, world frame; the table's is (0, 0, -g)): every die feels it.
