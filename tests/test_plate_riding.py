@@ -454,3 +454,36 @@ def test_a_jolt_simulates_every_die_but_those_lying_out_of_the_plates_reach() ->
     world.settle(raise_on_timeout=False)
     assert np.array_equal(world.poses()[1][world.dice.index(far)], before)
     world.close()
+
+
+@pytest.mark.parametrize("carry", [True, False])
+def test_a_die_kicked_at_a_parked_die_with_nothing_else_held_lets_it_go(carry: bool) -> None:
+    # No pyramid: once the plate moves nothing is held or carried, the one die left lying out of reach is parked. The
+    # die kicked at it must still release it (a parked die is a wall to the solver), gently moved plate or jolted.
+    from pyramid.dice import DICE
+
+    pushed = {}
+    for local in (True, False):
+        physics = Physics(local=local)
+        world = World(physics)
+        target, kicked = [d.id for d in DICE][:2]
+        world.throw(target, (0.0, 0.24, physics.edge / 2 + 1e-4))
+        world.throw(kicked, (-0.10, 0.24, physics.edge / 2 + 1e-4))
+        world.settle()
+        start = world.poses()[1][world.dice.index(target)]
+        dt, steps = physics.time_step, 200
+        for n in range(steps):
+            pose = A.HOME.copy()
+            pose[0] += 0.001 * n / steps
+            world.move_plate(pose, (0.001 / steps / dt, 0.0, 0.0), carry=carry)
+            if n == 5:
+                if local:
+                    assert target in world._region.parked and kicked not in world.simulated  # type: ignore[union-attr]
+                world.kick(kicked, (world.die_mass * 1.0, 0.0, 0.0))  # 1 m/s along the table at it
+            world.step(dt)
+        world.move_plate(A.HOME + np.array([0.001, 0, 0, 0, 0, 0, 0]))
+        world.settle(raise_on_timeout=False)
+        pushed[local] = float(world.poses()[1][world.dice.index(target)][0] - start[0])
+        world.close()
+    assert pushed[False] > 0.01, pushed  # 1.8 cm
+    assert abs(pushed[True] - pushed[False]) < 0.2 * pushed[False], pushed

@@ -171,6 +171,9 @@ class Handling(Stepping):
         # In Python floats, each sum as numpy's: the hand's position raised by the ride, its velocity by the rise.
         x, y, z = pose[:3].tolist()
         self._set_plate(np.array([x + 0.0, y + 0.0, z + ride]), quat)
+        if self._carriage is not None and region is not None and region.parked:
+            # The dice lying on the table that the plate nears are simulated again, before it rides up on any die.
+            self._unpark_near_plate(linear, angular)
         for _ in range(3):
             lift = self._squeezed()
             if lift <= 0:
@@ -186,8 +189,6 @@ class Handling(Stepping):
         self._plate_mass(moving)
         self._plate_moved |= moving
         carriage = self._carriage
-        if carriage is not None and region is not None and region.parked:
-            self._unpark_near_plate(velocity, angular)  # the dice lying on the table it nears are simulated again
         if carriage is not None and not carry:
             # Not to be carried now (the plate jolts): every die is simulated, let go at the velocity it rode with
             # (``carrying_steps`` lets none ride before a jolt). Local physics stays in the plate's frame: dice at

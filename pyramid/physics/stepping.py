@@ -25,7 +25,7 @@ from pyramid.physics.bodies import Bodies, Observer, Vector
 from pyramid.physics.bullet import pb
 from pyramid.physics.checks import check_state
 from pyramid.physics.errors import NotAtRestError
-from pyramid.physics.region import HOLD_WINDOW
+from pyramid.physics.region import HOLD_WINDOW, MOVE_SPEED, MOVE_SPIN
 from pyramid.physics.riding import Carriage
 from pyramid.tolerances import TOL
 
@@ -249,8 +249,10 @@ class Stepping(Bodies):
         if carriage is None:
             self._spread(dice, poses, velocities, h)
             return
-        if region.held or region.bearing:
-            self._spread(dice, *self._against_plate(carriage, poses, velocities, h), h)
+        if region.held or region.bearing or region.parked:
+            # A die lying still on the table (in the world's frame) moves against the plate but reaches no parked die.
+            lying = self._lying_still(poses, velocities) if region.parked else None
+            self._spread(dice, *self._against_plate(carriage, poses, velocities, h), h, lying)
             return
         # Nothing held (a jolt simulates every die): nothing to release, nor to wake in the next step, unless the
         # hold test now holds some: then the next step wakes what the simulated dice reach from where they are.
@@ -272,8 +274,13 @@ class Stepping(Bodies):
         carriage.points, carriage.reach = poses[:, :3], region.ahead(velocities, h)
         return poses, velocities
 
-    def _spread(self, dice: list[DieId], poses: np.ndarray, velocities: np.ndarray, h: float) -> None:
-        """Local physics after a step: release the held dice that moving dice reach; now and then hold resting ones."""
+    def _spread(
+        self, dice: list[DieId], poses: np.ndarray, velocities: np.ndarray, h: float, lying: np.ndarray | None = None
+    ) -> None:
+        """Local physics after a step: release the held dice that moving dice reach; now and then hold resting ones.
+
+        ``lying`` (bool (n,)): the dice lying still on the table, which release no parked die (``Region.parked``).
+        """
         region = self._region
         assert region is not None
         if not dice:
@@ -281,9 +288,13 @@ class Stepping(Bodies):
             self._asleep = self._carriage is None
             return
         # With no die held, none to release; with none carrying a held die, none sunk (every die simulated: a jolt).
-        moving = region.moving(dice, poses, velocities) if region.held or region.bearing else None
+        moving = region.moving(dice, poses, velocities) if region.held or region.bearing or region.parked else None
         if moving is not None and moving.any():
-            self._release(self._held_within(poses[moving, :3], region.ahead(velocities[moving], h)))
+            release = region.within_reach(poses[moving, :3], region.ahead(velocities[moving], h))
+            if region.parked:
+                movers = moving & ~lying if lying is not None else moving
+                release += self._parked_within(poses[movers, :3], region.ahead(velocities[movers], h))
+            self._release(release)
         # A die that sank by less than "moving" still lets what rests on it follow (it would hang, held).
         sunk = region.sunk(dice, poses) & ~moving if moving is not None else None
         if sunk is not None and sunk.any():
@@ -523,32 +534,53 @@ class Stepping(Bodies):
         ``points`` (n, 3), in local physics' frame (``Region.within_reach``)."""
         region = self._region
         assert region is not None
-        out = region.within_reach(points, reach)
-        if region.parked and len(points):
-            parked = list(region.parked)
-            centres = self._region_points(np.array([region.parked[d] for d in parked]))
-            gaps = geometry.lengths(centres[:, None, :] - points[None, :, :], axis=2)
-            near = (gaps <= np.asarray(reach)).any(axis=1)
-            out += [parked[n] for n in np.flatnonzero(near).tolist()]
-        return out
+        return region.within_reach(points, reach) + self._parked_within(points, reach)
+
+    def _parked_within(self, points: np.ndarray, reach: float | np.ndarray) -> list[DieId]:
+        """The parked dice whose centres lie within ``reach`` metres of any of ``points`` (n, 3, local physics'
+        frame): ``_held_within`` for the dice kept in the world's frame."""
+        region = self._region
+        if region is None or not region.parked or len(points) == 0:
+            return []
+        parked = list(region.parked)
+        centres = self._region_points(np.array([region.parked[d] for d in parked]))
+        gaps = geometry.lengths(centres[:, None, :] - points[None, :, :], axis=2)
+        near = (gaps <= np.asarray(reach)).any(axis=1)
+        return [parked[n] for n in np.flatnonzero(near).tolist()]
+
+    def _lying_still(self, poses: np.ndarray, velocities: np.ndarray) -> np.ndarray:
+        """Which dice at ``poses`` (n, 7) moving at ``velocities`` (n, 6), both in the world's frame, lie on the table
+        still (bool (n,)): slower than a moving die (``region.MOVE_SPEED``, ``MOVE_SPIN``). While the plate moves
+        such a die moves against it, but it reaches no parked die. (A die let go from rest moves at a few mm/s in
+        its first steps as its contacts with the table form.)"""
+        ph = self.physics
+        half = 0.5 * float(np.linalg.norm(ph.proportions)) * ph.edge
+        on_table = poses[:, 2] <= half + riding.ON_TABLE * ph.edge
+        slow = geometry.lengths(velocities[:, :3]) < MOVE_SPEED
+        return on_table & slow & (geometry.lengths(velocities[:, 3:]) < MOVE_SPIN)
 
     def _apart_from_plate(
         self, centres: np.ndarray, linear: Vector = (0.0, 0.0, 0.0), angular: Vector = (0.0, 0.0, 0.0)
     ) -> np.ndarray:
         """Which dice centred at ``centres`` (n, 3, world) lie on the table out of reach of the plate moving at
         ``linear`` (m/s, its frame's origin) and turning at ``angular`` (rad/s) (bool (n,)): their bounding boxes
-        ``riding.PARK_MARGIN`` edges from the plate's, and along each axis as far again as a corner of the plate's
-        box goes along it in ``riding.PARK_AHEAD`` seconds."""
+        ``riding.PARK_MARGIN`` edges from the box of the plate and the dice it carries, and along each axis as far
+        again as a corner of that box goes along it in ``riding.PARK_AHEAD`` seconds."""
         ph = self.physics
         if not self._plate_bodies or len(centres) == 0:
             return np.zeros(len(centres), dtype=bool)
         boxes = np.array([self.client.getAABB(body) for body in self._plate_bodies])
         low, high = boxes[:, 0].min(axis=0), boxes[:, 1].max(axis=0)
+        half = 0.5 * float(np.linalg.norm(ph.proportions)) * ph.edge  # half the die's diagonal
+        carriage = self._carriage
+        if carriage is not None and len(carriage.local):
+            # What the plate carries goes with it (a steep tilt may hold a die out past its rim).
+            carried = riding.compose(self._plate_pose, carriage.local)[:, :3]
+            low, high = np.minimum(low, carried.min(axis=0) - half), np.maximum(high, carried.max(axis=0) + half)
         corners = np.array([[x, y, z] for x in (low[0], high[0]) for y in (low[1], high[1]) for z in (low[2], high[2])])
         # The fastest point of the plate along each axis is a corner of its box (velocity is linear in the point).
         speeds = np.asarray(linear, dtype=float) + np.cross(angular, corners - self._plate_pose[:3])
         margin = riding.PARK_MARGIN * ph.edge + riding.PARK_AHEAD * np.abs(speeds).max(axis=0)
-        half = 0.5 * float(np.linalg.norm(ph.proportions)) * ph.edge  # half the die's diagonal
         on_table = centres[:, 2] <= half + riding.ON_TABLE * ph.edge
         overlaps = ((centres + half > low - margin) & (centres - half < high + margin)).all(axis=1)
         return on_table & ~overlaps
