@@ -553,11 +553,17 @@ class Stepping(Bodies):
         still (bool (n,)): slower than a moving die (``region.MOVE_SPEED``, ``MOVE_SPIN``). While the plate moves
         such a die moves against it, but it reaches no parked die. (A die let go from rest moves at a few mm/s in
         its first steps as its contacts with the table form.)"""
-        ph = self.physics
-        half = 0.5 * float(np.linalg.norm(ph.proportions)) * ph.edge
-        on_table = poses[:, 2] <= half + riding.ON_TABLE * ph.edge
         slow = geometry.lengths(velocities[:, :3]) < MOVE_SPEED
-        return on_table & slow & (geometry.lengths(velocities[:, 3:]) < MOVE_SPIN)
+        return self._on_table(poses[:, :3]) & slow & (geometry.lengths(velocities[:, 3:]) < MOVE_SPIN)
+
+    def _on_table(self, centres: np.ndarray) -> np.ndarray:
+        """Which dice centred at ``centres`` (n, 3, world) lie on the table (bool (n,)): no higher than half their
+        diagonal and ``riding.ON_TABLE`` edges."""
+        return centres[:, 2] <= self._half_diagonal() + riding.ON_TABLE * self.physics.edge
+
+    def _half_diagonal(self) -> float:
+        """Metres from a die's centre to its farthest corner."""
+        return 0.5 * float(np.linalg.norm(self.physics.proportions)) * self.physics.edge
 
     def _apart_from_plate(
         self, centres: np.ndarray, linear: Vector = (0.0, 0.0, 0.0), angular: Vector = (0.0, 0.0, 0.0)
@@ -571,7 +577,7 @@ class Stepping(Bodies):
             return np.zeros(len(centres), dtype=bool)
         boxes = np.array([self.client.getAABB(body) for body in self._plate_bodies])
         low, high = boxes[:, 0].min(axis=0), boxes[:, 1].max(axis=0)
-        half = 0.5 * float(np.linalg.norm(ph.proportions)) * ph.edge  # half the die's diagonal
+        half = self._half_diagonal()
         carriage = self._carriage
         if carriage is not None and len(carriage.local):
             # What the plate carries goes with it (a steep tilt may hold a die out past its rim).
@@ -581,9 +587,8 @@ class Stepping(Bodies):
         # The fastest point of the plate along each axis is a corner of its box (velocity is linear in the point).
         speeds = np.asarray(linear, dtype=float) + np.cross(angular, corners - self._plate_pose[:3])
         margin = riding.PARK_MARGIN * ph.edge + riding.PARK_AHEAD * np.abs(speeds).max(axis=0)
-        on_table = centres[:, 2] <= half + riding.ON_TABLE * ph.edge
         overlaps = ((centres + half > low - margin) & (centres - half < high + margin)).all(axis=1)
-        return on_table & ~overlaps
+        return self._on_table(centres) & ~overlaps
 
     def _unpark_near_plate(self, linear: Vector, angular: Vector) -> None:
         """Simulate the parked dice that the plate, where the hand has just put it and moving at ``linear`` (m/s)
