@@ -519,9 +519,9 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
         speed: float = 1.0,
         visible: bool = True,
     ) -> None:
-        # A software renderer (llvmpipe) pays dearly for smooth edges, even switched off: a window with samples to
-        # smooth them took 60 ms a picture of the full pyramid against 25 ms without (1024x700, 2 cores). There the
-        # window has none, and a picture standing still is smoothed offscreen (``_smooth``, ``SmoothTarget``).
+        # A software renderer (llvmpipe) pays dearly for smooth edges, even switched off: in a window with samples
+        # to smooth them a moving picture of the full pyramid took 30 to 36 ms against 23 to 26 ms without (1024x700,
+        # 2 cores). There the window has none, and a still picture is smoothed offscreen (``_draw_still``).
         software = _software_renderer()
         try:
             samples = {} if software else {"sample_buffers": 1, "samples": 4}
@@ -645,21 +645,25 @@ class Viewer(pyglet.window.Window):  # type: ignore[misc]
             stage.shadows,
         )
 
+    def _draw_still(self, width: int, height: int) -> None:
+        """A still picture in software: drawn smooth offscreen once, then shown again while it shows the same."""
+        if self._smoothing is None or self._smoothing.size != (width, height):
+            if self._smoothing is not None:
+                self._smoothing.delete()
+            self._smoothing = SmoothTarget(width, height)
+        key = self._still_key()
+        if self._smoothing.shows == key:
+            self._smoothing.show()
+            return
+        with self._smoothing.drawing(key):
+            self.stage.draw(self.camera, width, height)
+
     def on_draw(self) -> None:
         """Draw the stage, then the text overlay."""
         self.refresh_stage()
         width, height = self.get_framebuffer_size()
         if self.software and self.smooth:
-            if self._smoothing is None or self._smoothing.size != (width, height):
-                if self._smoothing is not None:
-                    self._smoothing.delete()
-                self._smoothing = SmoothTarget(width, height)
-            key = self._still_key()
-            if self._smoothing.shows == key:
-                self._smoothing.show()
-            else:
-                with self._smoothing.drawing(key):
-                    self.stage.draw(self.camera, width, height)
+            self._draw_still(width, height)
         else:
             self.stage.draw(self.camera, width, height)
         gl.glViewport(0, 0, width, height)
