@@ -170,7 +170,7 @@ class Handling(Stepping):
         ride = max(0.0, self._ride - PLATE_SETTLE_SPEED * dt)
         # In Python floats, each sum as numpy's: the hand's position raised by the ride, its velocity by the rise.
         x, y, z = pose[:3].tolist()
-        self._set_plate(np.array([x + 0.0, y + 0.0, z + ride]), quat)
+        self._set_plate([x + 0.0, y + 0.0, z + ride], quat.tolist())
         if self._carriage is not None and region is not None and region.parked:
             # The dice lying on the table that the plate nears are simulated again, before it rides up on any die.
             self._unpark_near_plate(linear, angular)
@@ -179,8 +179,8 @@ class Handling(Stepping):
             if lift <= 0:
                 break
             ride += lift
-            self._set_plate(np.array([x + 0.0, y + 0.0, z + ride]), quat)
-        vx, vy, vz = (float(v) for v in linear)
+            self._set_plate([x + 0.0, y + 0.0, z + ride], quat.tolist())
+        vx, vy, vz = linear.tolist() if isinstance(linear, np.ndarray) else (float(v) for v in linear)
         moved = [vx + 0.0, vy + 0.0, vz + (ride - self._ride) / dt]
         self._ride = ride
         velocity = np.array(moved)
@@ -226,11 +226,12 @@ class Handling(Stepping):
         """Metres the plate stands higher than the hand put it, because it rests on dice lying under it."""
         return self._ride
 
-    def _set_plate(self, position: np.ndarray, quat: np.ndarray) -> None:
-        where, turn = position.tolist(), quat.tolist()
+    def _set_plate(self, where: list[float], turn: list[float]) -> None:
+        """The plate's bodies to the position ``where`` (3 floats) turned by ``turn`` (a unit quaternion, 4 floats)."""
+        reset = self.client.resetBasePositionAndOrientation
         for body in self._plate_bodies:
-            self.client.resetBasePositionAndOrientation(body, where, turn)
-        self._plate_pose = np.concatenate([position, quat])
+            reset(body, where, turn)
+        self._plate_pose = np.array(where + turn)
 
     def _surely_clear(self, dice: Sequence[DieId]) -> bool:
         """Whether none of a few ``dice`` lies low (``_low``) by more than ``LOW_MARGIN``: each centred an edge or more
@@ -459,6 +460,8 @@ def _rotation_vector(target: np.ndarray, current: np.ndarray) -> np.ndarray:
 
 def _nonzero(vector: Sequence[float] | np.ndarray) -> bool:
     """Whether any component of ``vector`` is not zero (a NaN counts as not zero, as in numpy)."""
+    if isinstance(vector, np.ndarray):
+        vector = vector.tolist()  # Python floats compare sooner than numpy's scalars
     return any(v != 0 for v in vector)
 
 

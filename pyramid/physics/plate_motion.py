@@ -211,10 +211,13 @@ class PlateTrack:
             return
         a, b = np.array([self.frame(t)[2] for t in starts]), np.array([self.frame(t)[2] for t in ends])
         gaps = b - a
-        farthest = np.sqrt(np.add.reduce(gaps * gaps, axis=2)).max(axis=1).tolist()
-        for t, far in zip(starts, farthest, strict=True):
-            self._parts[t, dt] = self._split(far, dt)
-        self.prefetch_motion([t for t in starts if self._parts[t, dt] == 1], dt)
+        farthest = np.sqrt(np.add.reduce(gaps * gaps, axis=2)).max(axis=1)
+        # ``_split`` of each step at once: the same quotients and ceilings.
+        by_frequency = math.ceil(self._by_frequency * dt - 1e-9)
+        parts = np.maximum(np.ceil(farthest / (PLATE_STEP * self.edge) - 1e-9), max(1, by_frequency)).astype(int)
+        split = parts.tolist()
+        self._parts.update(zip(((t, dt) for t in starts), split, strict=True))
+        self.prefetch_motion([t for t, n in zip(starts, split, strict=True) if n == 1], dt)
 
     def motion(self, t: float, h: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The plate's pose (7,) ``t`` s in, and its velocity (3,) and turning (3,) over the next ``h`` s
@@ -439,10 +442,11 @@ def carrying_steps(action: Tilt | Shake, edge: float, dt: float) -> np.ndarray:
     tilt = np.degrees(np.arccos(np.clip([m[2, 2] for m in turns], -1.0, 1.0)))
     gentle = (hardest <= CARRY_ACCELERATION) & (tilt <= CARRY_TILT)
     ahead = round(CARRY_AHEAD / dt)
-    out = np.empty(steps, dtype=bool)
-    for n in range(steps):
-        lo, hi = max(0, (n - ahead) * parts), min(len(gentle), (n + 1 + ahead) * parts + 1)
-        out[n] = bool(gentle[lo:hi].all())
+    # Step n carries if no sample from (n - ahead) parts to (n + 1 + ahead) parts is hard: hard samples counted.
+    hard = np.concatenate([[0], np.cumsum(~gentle)])
+    n = np.arange(steps)
+    lo, hi = np.maximum(0, (n - ahead) * parts), np.minimum(len(gentle), (n + 1 + ahead) * parts + 1)
+    out = hard[np.maximum(hi, lo)] - hard[lo] == 0
     if not out.all():
         out[: int(np.argmin(out))] = False
     return out

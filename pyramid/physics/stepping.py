@@ -681,6 +681,10 @@ class Stepping(Bodies):
         moving as their point of the plate moves; the others sleep, meet nothing and stay where they were
         (the world's read-outs reckon where they are: ``_raw_poses``)."""
         linear, angular = (np.asarray(v, dtype=float) for v in self._plate_velocity)
+        if not carriage.dice:
+            # Nothing carried (a jolt): nothing to wake, put or put to sleep.
+            carriage.linear, carriage.angular = linear, angular
+            return
         region = self._region
         assert region is not None
         near = carriage.rows(region.within_reach(carriage.points, carriage.reach))

@@ -244,7 +244,7 @@ class World(Handling):
             c.removeBody(self._bodies.pop(die))
             if self._region is not None:
                 self._region.forget(die)
-        self._set_plate(np.asarray(table.plate[:3], dtype=float), np.asarray(table.plate[3:], dtype=float))
+        self._set_plate([float(v) for v in table.plate[:3]], [float(v) for v in table.plate[3:]])
         self._plate_velocity = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
         self._ride = 0.0
         self._plate_moved = True  # the plate may stand elsewhere: hold nothing until the next hold test
