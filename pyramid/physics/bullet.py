@@ -81,9 +81,15 @@ class BulletClient(_BulletClient):  # type: ignore[misc]
     """PyBullet's client, whose functions are looked up once: ``pybullet_utils`` makes a new ``functools.partial``
     at every call (inspecting the function each time), a microsecond that a step calling PyBullet twenty times
     pays twenty times. After ``disconnect`` nothing is kept: a call then fails, as with PyBullet's own client.
-    Its engine steps are timed inside ``engine_time`` blocks."""
+    Its engine steps are timed inside ``engine_time`` blocks.
+
+    ``moves`` counts the calls that may move a body (a step, a pose set, a body made or removed): a pose read
+    while it stayed the same is still the engine's. ``move_plate`` sets the plate's pose uncounted."""
+
+    moves = 0
 
     def stepSimulation(self) -> Any:  # noqa: N802  (PyBullet's name)
+        self.moves += 1
         if not _clocks:
             return pb.stepSimulation(physicsClientId=self._client)
         tick = time.perf_counter()
@@ -94,6 +100,30 @@ class BulletClient(_BulletClient):  # type: ignore[misc]
             for clock in _clocks:
                 clock.seconds += took
                 clock.steps += 1
+
+    def resetBasePositionAndOrientation(self, *args: Any, **kwargs: Any) -> Any:  # noqa: N802
+        self.moves += 1
+        return pb.resetBasePositionAndOrientation(*args, physicsClientId=self._client, **kwargs)
+
+    def createMultiBody(self, *args: Any, **kwargs: Any) -> Any:  # noqa: N802
+        self.moves += 1
+        return pb.createMultiBody(*args, physicsClientId=self._client, **kwargs)
+
+    def removeBody(self, *args: Any, **kwargs: Any) -> Any:  # noqa: N802
+        self.moves += 1
+        return pb.removeBody(*args, physicsClientId=self._client, **kwargs)
+
+    def resetSimulation(self, *args: Any, **kwargs: Any) -> Any:  # noqa: N802
+        self.moves += 1
+        return pb.resetSimulation(*args, physicsClientId=self._client, **kwargs)
+
+    def restoreState(self, *args: Any, **kwargs: Any) -> Any:  # noqa: N802
+        self.moves += 1
+        return pb.restoreState(*args, physicsClientId=self._client, **kwargs)
+
+    def loadURDF(self, *args: Any, **kwargs: Any) -> Any:  # noqa: N802
+        self.moves += 1
+        return pb.loadURDF(*args, physicsClientId=self._client, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
         attribute = super().__getattr__(name)

@@ -228,12 +228,22 @@ class Handling(Stepping):
 
     def _set_plate(self, where: list[float], turn: list[float]) -> None:
         """The plate's bodies to the position ``where`` (3 floats) turned by ``turn`` (a unit quaternion, 4 floats)."""
-        reset = self.client.resetBasePositionAndOrientation
+        c = self.client
+        moves, reset = c.moves, c.resetBasePositionAndOrientation
         for body in self._plate_bodies:
             reset(body, where, turn)
+        c.moves = moves  # no die moved: the poses read since are still the engine's (``_poses_read``)
         self._plate_pose = np.array(where + turn)
 
-    def _surely_clear(self, dice: Sequence[DieId]) -> bool:
+    def _poses_read(self, dice: list[DieId]) -> np.ndarray:
+        """The engine's poses (n, 7) of ``dice``: as read after the last step if they are the dice read then (the same
+        list) and no body has moved since (``BulletClient.moves``), else read now. Read only."""
+        read = self._read
+        if read is not None and read[1] is dice and read[0] == self.client.moves:
+            return read[2]
+        return self._engine_poses(dice)
+
+    def _surely_clear(self, dice: list[DieId]) -> bool:
         """Whether none of a few ``dice`` lies low (``_low``) by more than ``LOW_MARGIN``: each centred an edge or more
         above the table and above the plate's underside. A screen in Python floats (``_squeezed``'s test decides
         where it is unsure)."""
@@ -242,9 +252,7 @@ class Handling(Stepping):
         px, py, pz = plate[:3].tolist()
         (_, _, r02), (_, _, r12), (_, _, r22) = geometry.quat_to_matrix(plate[3:])[0].tolist()
         high = ph.edge * max(ph.proportions) + LOW_MARGIN
-        read = self.client.getBasePositionAndOrientation
-        for die in dice:
-            x, y, z = read(self._bodies[die])[0]
+        for x, y, z, *_ in self._poses_read(dice).tolist():
             if not (z > high and (x - px) * r02 + (y - py) * r12 + (z - pz) * r22 > LOW_MARGIN):
                 return False
         return True
@@ -273,7 +281,7 @@ class Handling(Stepping):
             return 0.0
         if len(dice) <= geometry.FEW_ROWS and self._surely_clear(dice):
             return 0.0
-        poses = self._engine_poses(dice)
+        poses = self._poses_read(dice)
         local = geometry.in_plate_frame(poses[:, :3], self._plate_pose)
         # Dice lying on the table (centred within an edge of it), or under the plate's underside (held up by
         # the table or by dice on it: a stack under the plate), near the plate's outline.

@@ -176,7 +176,10 @@ class Stepping(Bodies):
 
     def _tick(self, steps: int | Fraction) -> None:
         """The clock moves on by ``steps`` time steps; observers whose time has come are called."""
-        self._ticks += steps
+        ticks = self._ticks + steps
+        if type(ticks) is Fraction and ticks.denominator == 1:
+            ticks = ticks.numerator  # whole again after sub-steps: an int, whose sums cost far less than a Fraction's
+        self._ticks = ticks
         for watcher in list(self._observers):
             if self._ticks >= watcher.due:
                 watcher.due += watcher.period
@@ -240,6 +243,7 @@ class Stepping(Bodies):
                 self._asleep = False
                 return
         poses, velocities = self._engine_poses(dice), self._engine_velocities(dice)
+        self._read = (self.client.moves, dice, poses)
         self._spin = fastest_spin(velocities)
         check_state(dice, poses, velocities, h, self.physics, self._plate_or_none(), self.time, self._before)
         self._before = (dice, velocities)

@@ -74,6 +74,7 @@ class World(Handling):
         self._gravity = np.array([0.0, 0.0, -self.physics.gravity])
         self._stepped = [0, 0]  # dice simulated, summed over steps; steps (see ``count_steps``)
         self._before = None
+        self._read = None
         stage.configure(self.client, self.physics)
         self.table, self.floor = stage.make_table(self.client, self.physics)
         if self.plate:
