@@ -125,6 +125,16 @@ class BulletClient(_BulletClient):  # type: ignore[misc]
         self.moves += 1
         return pb.loadURDF(*args, physicsClientId=self._client, **kwargs)
 
+    def uncounted(self, name: str) -> Any:
+        """PyBullet's function ``name`` for this client, not counted in ``moves``: for the plate, whose moves change no
+        die's pose."""
+        key = f"_uncounted_{name}"
+        function = vars(self).get(key)
+        if function is None:
+            function = functools.partial(getattr(pb, name), physicsClientId=self._client)
+            setattr(self, key, function)  # dropped at ``disconnect``, as the others
+        return function
+
     def __getattr__(self, name: str) -> Any:
         attribute = super().__getattr__(name)
         if name == "disconnect":

@@ -185,7 +185,7 @@ class Handling(Stepping):
         self._ride = ride
         velocity = np.array(moved)
         self._plate_velocity = (moved, list(angular))
-        moving = _nonzero(velocity) or _nonzero(angular)
+        moving = any(moved) or _nonzero(angular)
         self._plate_mass(moving)
         self._plate_moved |= moving
         carriage = self._carriage
@@ -228,11 +228,10 @@ class Handling(Stepping):
 
     def _set_plate(self, where: list[float], turn: list[float]) -> None:
         """The plate's bodies to the position ``where`` (3 floats) turned by ``turn`` (a unit quaternion, 4 floats)."""
-        c = self.client
-        moves, reset = c.moves, c.resetBasePositionAndOrientation
+        # No die moves: the poses read since are still the engine's (``_poses_read``).
+        reset = self.client.uncounted("resetBasePositionAndOrientation")
         for body in self._plate_bodies:
             reset(body, where, turn)
-        c.moves = moves  # no die moved: the poses read since are still the engine's (``_poses_read``)
         self._plate_pose = np.array(where + turn)
 
     def _poses_read(self, dice: list[DieId]) -> np.ndarray:
@@ -468,9 +467,8 @@ def _rotation_vector(target: np.ndarray, current: np.ndarray) -> np.ndarray:
 
 def _nonzero(vector: Sequence[float] | np.ndarray) -> bool:
     """Whether any component of ``vector`` is not zero (a NaN counts as not zero, as in numpy)."""
-    if isinstance(vector, np.ndarray):
-        vector = vector.tolist()  # Python floats compare sooner than numpy's scalars
-    return any(v != 0 for v in vector)
+    # A float is true unless it is zero (a NaN is true); Python's floats, sooner than numpy's scalars.
+    return any(vector.tolist() if isinstance(vector, np.ndarray) else vector)
 
 
 LOW_MARGIN = 1e-6  # m: the held dice whose kept centres are this near to lying low are read from the engine (``_low``)
