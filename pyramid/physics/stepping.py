@@ -8,7 +8,7 @@ poses are the same bit for bit.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence, Sized
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import chain
@@ -119,14 +119,14 @@ class Stepping(Bodies):
         """Poses (n, 7) of ``dice``: the engine's numbers read in one pass, with no tuple made per die (a few dice:
         a row each, sooner)."""
         read = map(self.client.getBasePositionAndOrientation, map(self._bodies.__getitem__, dice))
-        if isinstance(dice, Sized) and len(dice) <= FEW_READS:
+        if isinstance(dice, list | tuple) and len(dice) <= FEW_READS:
             return np.array([where + turn for where, turn in read]).reshape(-1, 7)
         return np.fromiter(chain.from_iterable(chain.from_iterable(read)), dtype=float).reshape(-1, 7)
 
     def _engine_velocities(self, dice: Iterable[DieId]) -> np.ndarray:
         """Linear and angular velocities (n, 6) of ``dice``, read as ``_engine_poses`` reads poses."""
         read = map(self.client.getBaseVelocity, map(self._bodies.__getitem__, dice))
-        if isinstance(dice, Sized) and len(dice) <= FEW_READS:
+        if isinstance(dice, list | tuple) and len(dice) <= FEW_READS:
             return np.array([linear + angular for linear, angular in read]).reshape(-1, 6)
         return np.fromiter(chain.from_iterable(chain.from_iterable(read)), dtype=float).reshape(-1, 6)
 
