@@ -487,3 +487,59 @@ def test_a_die_kicked_at_a_parked_die_with_nothing_else_held_lets_it_go(carry: b
         world.close()
     assert pushed[False] > 0.01, pushed  # 1.8 cm
     assert abs(pushed[True] - pushed[False]) < 0.2 * pushed[False], pushed
+
+
+# -- riding through many steps at once (``World.ride_plate``) ----------------------------------------------------
+
+
+def _lift_then_jolt(world: World, ride: bool, jolt: int = 25, steps: int = 40) -> tuple[int, bytes]:
+    """The hand lifts the plate of ``world`` slowly, then jolts it sideways at 10 g at step ``jolt``: every step by
+    ``move_plate`` and ``step``, or (``ride``) those from the second on by ``ride_plate`` as far as it goes. Returns
+    the steps ``ride_plate`` took and the world's state at the end, as bytes."""
+    dt = world.physics.time_step
+    motions = []
+    pose, velocity = A.HOME.copy(), np.zeros(3)
+    for n in range(steps):
+        velocity = np.array([0.5 if n >= jolt else 0.0, 0.0, 0.001 * (n + 1)])
+        motions.append((pose.copy(), velocity.copy(), np.zeros(3)))
+        pose[:3] += velocity * dt
+    first, *rest = motions
+    world.move_plate(*first)
+    world.step(dt)
+    taken = world.ride_plate(iter(rest)) if ride else 0
+    for motion in rest[taken:]:
+        world.move_plate(*motion)
+        world.step(dt)
+    dice, poses = world.poses()
+    state = poses.tobytes() + world.velocities().tobytes() + world.plate_pose.tobytes() + repr(world.time).encode()
+    return taken, state
+
+
+def test_riding_many_steps_at_once_is_stepping_them_one_by_one_bit_for_bit() -> None:
+    # The slow lift carries every die; at the jolt their supports cannot take them along: the ride stops before it.
+    outcome = {}
+    for ride in (False, True):
+        world = small_pyramid(Physics())
+        outcome[ride] = _lift_then_jolt(world, ride)
+        if ride:
+            assert len(world.simulated) == len(SMALL)  # the jolt let every die go
+        world.close()
+    assert outcome[True][0] == 25 - 1  # every step from the second up to the jolt
+    assert outcome[True][1] == outcome[False][1]
+
+
+def test_riding_stops_where_more_than_riding_goes_on() -> None:
+    world = small_pyramid(Physics())
+    assert not world.rides_alone  # the plate stands still: nothing rides it
+    dt = world.physics.time_step
+    pose = A.HOME.copy()
+    world.move_plate(pose, (0.0, 0.0, 0.01))
+    world.step(dt)
+    assert world.rides_alone
+    stop = world.observe(dt, lambda: None)  # watched, every step is stepped one by one
+    assert not world.rides_alone
+    assert world.ride_plate(iter([(pose, np.array([0.0, 0.0, 0.01]), np.zeros(3))])) == 0
+    stop()
+    # The hand holding the plate still ends the ride (and the carriage, in ``move_plate``).
+    assert world.ride_plate(iter([(pose, np.zeros(3), np.zeros(3))])) == 0
+    world.close()

@@ -273,7 +273,14 @@ def _move_plate(world: World, a: Tilt | Shake, rng: np.random.Generator) -> None
     steps = _steps(world, total)
     # What each step asks of the plate, reckoned all at once (a step split in parts: when it comes).
     track.prefetch_steps(steps, dt)
-    for n in range(steps):
+    ride_ends = _ride_ends(carrying[:steps] & (np.array([track.parts(n * dt, dt) for n in range(steps)]) == 1))
+    n = 0
+    while n < steps:
+        if top is None and ride_ends[n] > n and world.rides_alone:
+            # Every die rides the plate: the steps to the next that may do more, as the loop below would take them.
+            n += world.ride_plate(track.motion(k * dt, dt) for k in range(n, ride_ends[n]))
+            if n == steps:
+                break
         # A fast plate is moved in sub-steps: no point of it jumps further than a die can follow.
         parts = track.parts(n * dt, dt)
         h = dt / parts
@@ -290,8 +297,19 @@ def _move_plate(world: World, a: Tilt | Shake, rng: np.random.Generator) -> None
             ):
                 top = None  # the hand has let go: it does not press again in this tilt
             world.substep(parts)
+        n += 1
     world.press(None)
     world.move_plate(HOME)
+
+
+def _ride_ends(ridable: np.ndarray) -> list[int]:
+    """For each step, where the run of ``ridable`` steps (bool (n,)) from it ends: the step itself if it is not."""
+    ends, end = [0] * len(ridable), len(ridable)
+    for n in range(len(ridable) - 1, -1, -1):
+        if not ridable[n]:
+            end = n
+        ends[n] = end
+    return ends
 
 
 def _touch(world: World, die: DieId) -> np.ndarray:

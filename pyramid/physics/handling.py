@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 from scipy.spatial.transform import Rotation
@@ -220,6 +220,62 @@ class Handling(Stepping):
             # every die is simulated. (Held still where it is, the plate disturbs nothing.)
             self.wake()
         self._at_rest = False
+
+    @property
+    def rides_alone(self) -> bool:
+        """Whether every die rides the moving plate and nothing else goes on: no die simulated (none near a carried
+        one), none parked, no hand on a die, the plate on no die, nobody watching. Then ``ride_plate`` may step."""
+        carriage, region = self._carriage, self._region
+        return (
+            carriage is not None
+            and region is not None
+            and not region.parked
+            and not carriage.awake
+            and not len(carriage.points)
+            and self._finger is None
+            and self._grip is None
+            and self._ride == 0.0
+            and not self._observers
+            and not self._asleep
+            and not self._simulated()
+        )
+
+    def ride_plate(self, motions: Iterable[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> int:
+        """Carry the plate through whole time steps while every die rides it (``rides_alone``): for each of
+        ``motions``, the plate's pose (7,), velocity (3,) and turning (3,) in a step, as ``move_plate`` then ``step``
+        would, bit for bit, without what a step with no die to simulate need not do (no engine step is taken then
+        either). Stops before a step in which a die's supports cannot take it along or the hand holds the plate
+        still; returns the steps taken (0: none, ``move_plate`` and ``step`` go on from here)."""
+        if not self.rides_alone:
+            return 0
+        carriage = self._carriage
+        assert carriage is not None
+        dt, gravity = self.physics.time_step, self._gravity
+        taken = 0
+        where: list[float] = []
+        turned: list[float] = []
+        for pose, linear, angular in motions:
+            if not (_nonzero(linear) or _nonzero(angular)):
+                break  # held still: the carriage ends (``move_plate``)
+            # As ``move_plate`` reckons them with the plate on no die (no ride): the pose, the velocity, the slip test.
+            turn = pose[3:]
+            quat = turn / math.sqrt(turn.dot(turn))
+            x, y, z = pose[:3].tolist()
+            vx, vy, vz = linear.tolist() if isinstance(linear, np.ndarray) else (float(v) for v in linear)
+            velocity = np.array([vx + 0.0, vy + 0.0, vz + 0.0])
+            turning = np.array(angular, dtype=float)
+            plate = np.array([x + 0.0, y + 0.0, z + 0.0, *quat.tolist()])
+            if carriage.slipping(plate, velocity, turning, dt, gravity):
+                break
+            where, turned = plate[:3].tolist(), plate[3:].tolist()
+            carriage.linear, carriage.angular = velocity, turning  # what the step's ``_carry`` records
+            taken += 1
+        if taken:
+            self._set_plate(where, turned)
+            self._plate_mass(True)
+            self._plate_moved = True
+            self._ridden(taken)
+        return taken
 
     @property
     def plate_ride(self) -> float:

@@ -271,6 +271,21 @@ class Stepping(Bodies):
         if region.held:
             self._against_plate(carriage, poses, velocities, h)
 
+    def _ridden(self, steps: int) -> None:
+        """The clock and the carriage after ``steps`` steps in which every die rode the plate (``ride_plate``), where
+        the plate stands now: what ``_advance`` leaves after such steps."""
+        carriage = self._carriage
+        assert carriage is not None
+        carriage.advance(self._plate_pose, self.physics.time_step)
+        carriage.points, carriage.reach = _NO_POINTS, _NO_REACH
+        self._plate_velocity = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
+        self._stepped[1] += steps
+        self._before = (self._simulated(), _NO_MOTION)
+        self._spin = 0.0
+        self._asleep = False
+        self._tick(steps)
+        self._at_rest = False
+
     def _against_plate(
         self, carriage: Carriage, poses: np.ndarray, velocities: np.ndarray, h: float
     ) -> tuple[np.ndarray, np.ndarray]:
