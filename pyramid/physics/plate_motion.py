@@ -177,13 +177,18 @@ class PlateTrack:
         new = [t for t in dict.fromkeys(times) if t not in frames]
         if len(new) < PREFETCH_LEAST:
             return
-        moments = np.array(new)
-        poses = _compute_poses(self.action, moments, self.edge, self._lift, self._downhill, self._pivot)
+        frames.update(zip(new, zip(*self.reckon(new), strict=True), strict=True))
+
+    def reckon(self, times: list[float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The plate's poses (n, 7), turns (n, 3, 3) and slab corners (n, 6, 3) at ``times`` (n moments, in order),
+        all at once, each as ``frame`` would give it (bit for bit; a zero's sign in a turn aside), kept nowhere: read
+        only."""
+        poses = _compute_poses(self.action, np.array(times), self.edge, self._lift, self._downhill, self._pivot)
         turns = geometry.quat_to_matrix(poses[:, 3:])
         corners = hands.slab_vertices(self.edge) @ turns.transpose(0, 2, 1) + poses[:, None, :3]
         for array in (poses, turns, corners):
             array.flags.writeable = False
-        frames.update(zip(new, zip(poses, turns, corners, strict=True), strict=True))
+        return poses, turns, corners
 
     def prefetch_motion(self, times: list[float], h: float) -> None:
         """Reckon the plate's ``motion`` from each of ``times`` over the next ``h`` s, and the moments it needs, all at
@@ -206,18 +211,26 @@ class PlateTrack:
         split in parts asks for more: ``prefetch_motion``): its moments, its ``parts`` and its ``motion``."""
         starts = [n * dt for n in range(steps)]
         ends = [t + dt for t in starts]
-        self.prefetch(starts + ends)
         if steps < PREFETCH_LEAST:
+            self.prefetch(starts + ends)
             return
-        a, b = np.array([self.frame(t)[2] for t in starts]), np.array([self.frame(t)[2] for t in ends])
-        gaps = b - a
+        # Every moment at once, in arrays (each as ``frame`` has it), kept for the steps to look up too.
+        poses, turns, corners = self.reckon(starts + ends)
+        self._frames.update(zip(starts + ends, zip(poses, turns, corners, strict=True), strict=True))
+        gaps = corners[steps:] - corners[:steps]
         farthest = np.sqrt(np.add.reduce(gaps * gaps, axis=2)).max(axis=1)
         # ``_split`` of each step at once: the same quotients and ceilings.
         by_frequency = math.ceil(self._by_frequency * dt - 1e-9)
         parts = np.maximum(np.ceil(farthest / (PLATE_STEP * self.edge) - 1e-9), max(1, by_frequency)).astype(int)
         split = parts.tolist()
         self._parts.update(zip(((t, dt) for t in starts), split, strict=True))
-        self.prefetch_motion([t for t, n in zip(starts, split, strict=True) if n == 1], dt)
+        # The motion of each step not split (``prefetch_motion``), from the same arrays.
+        whole = np.flatnonzero(parts == 1)
+        before, after = poses[whole], poses[whole + steps]
+        before.flags.writeable = False
+        linear, angular = _pose_velocities(before, after, dt, turns[whole], turns[whole + steps])
+        keys = ((starts[n], dt) for n in whole.tolist())
+        self._motions.update(zip(keys, zip(before, linear, angular, strict=True), strict=True))
 
     def motion(self, t: float, h: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The plate's pose (7,) ``t`` s in, and its velocity (3,) and turning (3,) over the next ``h`` s
@@ -359,19 +372,13 @@ def peak_motion(action: Tilt | Shake, edge: float, dt: float) -> tuple[float, fl
 
 
 @functools.lru_cache(maxsize=4)  # ``check_hand`` and ``carrying_steps`` sample a tilt alike: once for both
-def _corner_track(
-    action: Tilt | Shake, edge: float, h: float, n: int
-) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
-    """The plate's turn (3x3) at each sample k * h, k = 0 .. ``n``; its corners' velocities between samples,
+def _corner_track(action: Tilt | Shake, edge: float, h: float, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The plate's turn (n + 1, 3, 3) at each sample k * h, k = 0 .. ``n``; its corners' velocities between samples,
     (n + 2, 6, 3), from the plate lying on the table and back to it (a motion that starts or ends elsewhere
     jumps); and the hardest corner's acceleration at each sample (n + 1,). Shared: read only."""
     home = hands.slab_vertices(edge) + HOME[:3]
-    plate = track(action, edge)
-    times = [k * h for k in range(n + 1)]
-    plate.prefetch(times)
-    frames = [plate.frame(t) for t in times]
-    turns = [turn for _, turn, _ in frames]
-    points = np.stack([home, *(corners for _, _, corners in frames), home])
+    _, turns, corners = track(action, edge).reckon([k * h for k in range(n + 1)])
+    points = np.concatenate([home[None], corners, home[None]])
     velocity = np.diff(points, axis=0) / h
     hardest = np.linalg.norm(np.diff(velocity, axis=0) / h, axis=2).max(axis=1)
     for array in (velocity, hardest):
@@ -439,7 +446,7 @@ def carrying_steps(action: Tilt | Shake, edge: float, dt: float) -> np.ndarray:
     f = shake_frequency(action)
     parts = max(1, math.ceil(STEPS_PER_PERIOD * f * dt - 1e-9)) if f > 0 else 1
     turns, _, hardest = _corner_track(action, edge, dt / parts, steps * parts)
-    tilt = np.degrees(np.arccos(np.clip([m[2, 2] for m in turns], -1.0, 1.0)))
+    tilt = np.degrees(np.arccos(np.clip(turns[:, 2, 2], -1.0, 1.0)))
     gentle = (hardest <= CARRY_ACCELERATION) & (tilt <= CARRY_TILT)
     ahead = round(CARRY_AHEAD / dt)
     # Step n carries if no sample from (n - ahead) parts to (n + 1 + ahead) parts is hard: hard samples counted.
