@@ -320,6 +320,38 @@ def test_the_slip_tests_screen_for_a_few_dice_answers_as_the_full_test() -> None
     assert {0, 3} <= answers  # forces that every die's supports give, and forces none gives
 
 
+def test_the_slip_screen_over_many_steps_holds_only_where_the_slip_test_lets_nothing_slip() -> None:
+    """``Carriage.surely_held`` screens many steps at once (``World.ride_plate``): a step it clears is one in which the
+    slip test, step by step, lets no die slip; over random plate motions, gentle to jolting, seated dice and dice on
+    the faces of their octants, it clears most gentle steps and no step in which a die slips."""
+    rng = np.random.default_rng(31)
+    slots = [(3, 2, 3), (5, 0, 0), (4, 1, 2), (6, 1, 0)]
+    local = np.tile(riding.IDENTITY, (len(slots), 1))
+    local[:, :3] = [g.slot_centre(s) * EDGE for s in slots]
+    gravity, h = np.array([0.0, 0.0, -9.81]), 0.005
+    cleared = slipped = 0
+    for trial in range(40):
+        steps = 50
+        turns = rng.normal(size=(steps, 4)) * 0.02 + [0.0, 0.0, 0.0, 1.0]
+        turns /= np.linalg.norm(turns, axis=1, keepdims=True)
+        rotations = g.quat_to_matrix(turns)
+        scale = 10.0 ** rng.uniform(-3, 1.5)  # m/s a step: from a gentle tilt to a jolt that throws dice off
+        linear = np.cumsum(rng.normal(size=(steps, 3)) * scale * h, axis=0)
+        angular = np.cumsum(rng.normal(size=(steps, 3)) * scale * h * 10, axis=0)
+        friction = float(rng.choice([0.0, 0.36, 0.66]))
+        carriage = riding.Carriage(list(range(4)), list(range(4)), local.copy(), np.full(4, friction), riding.IDENTITY)
+        carriage.linear, carriage.angular = np.zeros(3), np.zeros(3)
+        sure = carriage.surely_held(rotations, linear, angular, h, gravity)
+        for n in range(steps):
+            plate = np.concatenate([[0.0, 0.0, 0.01], turns[n]])
+            slips = carriage.slipping(plate, linear[n], angular[n], h, gravity)
+            assert not (sure[n] and slips), (trial, n)
+            cleared += bool(sure[n])
+            slipped += bool(slips)
+            carriage.linear, carriage.angular = linear[n], angular[n]
+    assert cleared > 500 and slipped > 100
+
+
 # -- dice lying on the table out of the plate's reach (parked) --------------------------------------------------
 
 

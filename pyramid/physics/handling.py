@@ -251,27 +251,38 @@ class Handling(Stepping):
         carriage = self._carriage
         assert carriage is not None
         dt, gravity = self.physics.time_step, self._gravity
+        ahead = list(motions)
+        if not ahead:
+            return 0
+        rows = len(ahead)
+        poses = np.array([m[0] for m in ahead], dtype=float).reshape(rows, 7)
+        linear = np.array([m[1] for m in ahead], dtype=float).reshape(rows, 3)
+        angular = np.array([m[2] for m in ahead], dtype=float).reshape(rows, 3)
+        # Held still from some step on: the carriage ends there (``move_plate``).
+        still = ~(linear.any(axis=1) | angular.any(axis=1))
+        count = int(np.argmax(still)) if still.any() else len(ahead)
+        quats = poses[:count, 3:] / np.sqrt((poses[:count, 3:] ** 2).sum(axis=1))[:, None]
+        sure = carriage.surely_held(geometry.quat_to_matrix(quats), linear[:count], angular[:count], dt, gravity)
         taken = 0
-        where: list[float] = []
-        turned: list[float] = []
-        for pose, linear, angular in motions:
-            if not (_nonzero(linear) or _nonzero(angular)):
-                break  # held still: the carriage ends (``move_plate``)
-            # As ``move_plate`` reckons them with the plate on no die (no ride): the pose, the velocity, the slip test.
-            turn = pose[3:]
-            quat = turn / math.sqrt(turn.dot(turn))
-            x, y, z = pose[:3].tolist()
-            vx, vy, vz = linear.tolist() if isinstance(linear, np.ndarray) else (float(v) for v in linear)
-            velocity = np.array([vx + 0.0, vy + 0.0, vz + 0.0])
-            turning = np.array(angular, dtype=float)
-            plate = np.array([x + 0.0, y + 0.0, z + 0.0, *quat.tolist()])
-            if carriage.slipping(plate, velocity, turning, dt, gravity):
+        last: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # the plate's pose and motion in the last step
+        while taken < count:
+            # The steps in which no die can slip (the screen, all at once), then one that the slip test decides.
+            rest = sure[taken:]
+            run = count - taken if rest.all() else int(np.argmin(rest))
+            if run:
+                taken += run
+                last = _plate_step(*ahead[taken - 1])
+            if taken == count:
                 break
-            where, turned = plate[:3].tolist(), plate[3:].tolist()
-            carriage.linear, carriage.angular = velocity, turning  # what the step's ``_carry`` records
-            taken += 1
-        if taken:
-            self._set_plate(where, turned)
+            if last is not None:
+                carriage.linear, carriage.angular = last[1], last[2]  # what the last step's ``_carry`` recorded
+            step = _plate_step(*ahead[taken])
+            if carriage.slipping(step[0], step[1], step[2], dt, gravity):
+                break
+            taken, last = taken + 1, step
+        if last is not None:
+            plate, carriage.linear, carriage.angular = last
+            self._set_plate(plate[:3].tolist(), plate[3:].tolist())
             self._plate_mass(True)
             self._plate_moved = True
             self._ridden(taken)
@@ -519,6 +530,17 @@ def _rotation_vector(target: np.ndarray, current: np.ndarray) -> np.ndarray:
     if sin_half < 1e-12:
         return np.zeros(3)
     return err[:3] / sin_half * 2 * math.atan2(sin_half, err[3])
+
+
+def _plate_step(pose: np.ndarray, linear: np.ndarray, angular: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The plate's pose (7,), velocity (3,) and turning (3,) in a step as ``move_plate`` reckons them from the hand's
+    (the plate on no die: no ride), bit for bit."""
+    turn = pose[3:]
+    quat = turn / math.sqrt(turn.dot(turn))
+    x, y, z = pose[:3].tolist()
+    vx, vy, vz = linear.tolist() if isinstance(linear, np.ndarray) else (float(v) for v in linear)
+    plate = np.array([x + 0.0, y + 0.0, z + 0.0, *quat.tolist()])
+    return plate, np.array([vx + 0.0, vy + 0.0, vz + 0.0]), np.array(angular, dtype=float)
 
 
 def _nonzero(vector: Sequence[float] | np.ndarray) -> bool:

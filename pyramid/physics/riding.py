@@ -293,6 +293,35 @@ class Carriage:
         self.awake = {renumber[n] for n in self.awake if n in renumber}
         self._index = {d: n for n, d in enumerate(self.dice)}
 
+    def _octant(self) -> bool:
+        """Whether every carried die's limit lies below ``INSIDE``: a force inside the octant of its normals holds."""
+        if self._cosine is None:
+            self._cosine = slip_cosine(self.friction)
+            self._octant_holds = bool(self._cosine.max() < INSIDE)
+        return self._octant_holds
+
+    def surely_held(
+        self, rotations: np.ndarray, linear: np.ndarray, angular: np.ndarray, h: float, gravity: np.ndarray
+    ) -> np.ndarray:
+        """For each of k steps ahead, whether no carried die can slip in it (bool (k,)), all at once: the plate turned
+        by ``rotations`` (k, 3, 3), moving at ``linear`` (k, 3) and turning at ``angular`` (k, 3) in each step of
+        ``h`` s, from the carriage's velocity and turning before the first. A screen: True where the force each
+        die's supports must give lies inside the octant of its normals by twice ``_deep_inside``'s margin, which
+        no rounding of these sums (some 1e-15 of the force) can undo; False where unsure (``slipping`` decides)."""
+        steps = len(rotations)
+        if not len(self.dice):
+            return np.ones(steps, dtype=bool)
+        if not self._octant():
+            return np.zeros(steps, dtype=bool)
+        before_linear = np.vstack([self.linear[None], linear[:-1]])
+        before_angular = np.vstack([self.angular[None], angular[:-1]])
+        arms = np.einsum("kij,mj->kmi", rotations, self.local[:, :3])  # (k, m, 3): each die's centre from the origin
+        turned = np.cross((angular - before_angular)[:, None, :], arms)
+        force = (((linear - before_linear)[:, None, :] + turned) / h) - gravity  # (k, m, 3), per kg
+        support = np.einsum("kmj,kji->kmi", force, rotations) @ geometry.CUBE_TO_PLATE
+        bound = 2 * DEEP_INSIDE * (np.abs(force).sum(axis=2) + 1.0)
+        return np.asarray((support.min(axis=2) > bound).all(axis=1))
+
     def slipping(
         self, plate: np.ndarray, linear: np.ndarray, angular: np.ndarray, h: float, gravity: np.ndarray
     ) -> list[DieId]:
@@ -305,9 +334,7 @@ class Carriage:
         if not self.dice:
             return []
         rotation = geometry.quat_to_matrix(plate[3:])[0]
-        if self._cosine is None:
-            self._cosine = slip_cosine(self.friction)
-            self._octant_holds = bool(self._cosine.max() < INSIDE)
+        self._octant()
         if self._octant_holds and len(self.dice) <= geometry.FEW_ROWS:
             motion = (self.linear, self.angular, linear, angular)
             if _deep_inside(self.local, rotation, motion, h, gravity):
@@ -321,6 +348,7 @@ class Carriage:
         if self._octant_holds and cube.min() > 0:
             # Every force inside the octant itself: its cosine to the nearest is 1 to the last bits, none slips.
             return []
+        assert self._cosine is not None  # reckoned by ``_octant``
         slip = _outside(cube, self._cosine)
         if not slip.any():
             return []
