@@ -60,7 +60,7 @@ class Bodies:
     _gravity: np.ndarray  # (3,) m/s^2, world frame
     _stepped: list[int]  # dice simulated, summed over steps; steps (see ``count_steps``)
     _before: tuple[list[DieId], np.ndarray] | None  # the last step's checked dice and their velocities (``checks``)
-    _read: tuple[int, list[DieId], np.ndarray] | None  # after the last step: the engine's ``moves``, dice, poses
+    _read: tuple[int, list[DieId], np.ndarray, np.ndarray] | None  # after the last step: ``moves``, dice, poses, speeds
     _die_shape: int  # the collision shape every die of the nominal size shares
     _sized: dict[DieId, tuple[int, float]]  # with a size spread: each die's own shape and mass, made at its first spawn
     _jitter: np.random.Generator | None  # nudges every die put in (``Physics.jitter``), or None

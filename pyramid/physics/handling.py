@@ -302,8 +302,7 @@ class Handling(Stepping):
         self._plate_pose = np.array(where + turn)
 
     def _poses_read(self, dice: list[DieId]) -> np.ndarray:
-        """The engine's poses (n, 7) of ``dice``: as read after the last step if they are the dice read then (the same
-        list) and no body has moved since (``BulletClient.moves``), else read now. Read only."""
+        """The engine's poses (n, 7) of ``dice`` (``_motion_read``): read only."""
         read = self._read
         if read is not None and read[1] is dice and read[0] == self.client.moves:
             return read[2]

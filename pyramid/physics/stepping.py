@@ -249,7 +249,8 @@ class Stepping(Bodies):
                 self._asleep = False
                 return
         poses, velocities = self._engine_poses(dice), self._engine_velocities(dice)
-        self._read = (self.client.moves, dice, poses)
+        poses.flags.writeable = velocities.flags.writeable = False  # kept: ``_motion_read``
+        self._read = (self.client.moves, dice, poses, velocities)
         self._spin = fastest_spin(velocities)
         check_state(dice, poses, velocities, h, self.physics, self._plate_or_none(), self.time, self._before)
         self._before = (dice, velocities)
@@ -799,12 +800,20 @@ class Stepping(Bodies):
             out[others] = riding.relative(carriage.frame, self._engine_poses([dice[n] for n in others]))
         return out
 
-    def _region_motion(self, dice: Sequence[DieId]) -> tuple[np.ndarray, np.ndarray]:
+    def _motion_read(self, dice: list[DieId]) -> tuple[np.ndarray, np.ndarray]:
+        """The engine's poses (n, 7) and velocities (n, 6) of ``dice``: as read after the last step if they are the dice
+        read then (the same list) and no body has moved since (``BulletClient.moves``), else read now. Read only."""
+        read = self._read
+        if read is not None and read[1] is dice and read[0] == self.client.moves:
+            return read[2], read[3]
+        return self._engine_poses(dice), self._engine_velocities(dice)
+
+    def _region_motion(self, dice: list[DieId]) -> tuple[np.ndarray, np.ndarray]:
         """Poses (n, 7) and velocities (n, 6) of ``dice`` in local physics' frame (see ``_region_poses``)."""
         carriage = self._carriage
+        poses, velocities = self._motion_read(dice)  # simulated dice: the engine's poses are theirs
         if carriage is None:
-            return self._raw_poses(dice), self._raw_velocities(dice)
-        poses, velocities = self._engine_poses(dice), self._engine_velocities(dice)
+            return poses, velocities
         moving = riding.relative_velocities(velocities, poses[:, :3], carriage.frame, carriage.linear, carriage.angular)
         return riding.relative(carriage.frame, poses), moving
 
