@@ -306,3 +306,33 @@ def test_demo_play_and_run_pictures_look_alike_with_no_display(tmp_path: Path) -
     # The same renderer and camera: the sky in the top corner; the plain renderer looks down onto the brown table.
     assert len(set(corners.values())) == 1, corners
     assert min(corners["demo"]) > 180, corners
+
+
+def _coloured_pixels(image: np.ndarray, colour: str) -> int:
+    r, g, b = (image[..., k].astype(int) for k in range(3))
+    if colour == "red":
+        return int(((r > g + 50) & (r > b + 50)).sum())
+    return int(((g > r + 30) & (g > b + 10)).sum())
+
+
+def test_pybullets_picture_shows_each_die_in_its_colour_textures_loaded_when_first_drawn() -> None:
+    # A world no one draws loads no texture (22 ms a world); the first picture gives every die in play its
+    # colour's texture, and every die put in afterwards gets its own.
+    from pyramid.dice import DICE
+    from pyramid.physics.render import render
+
+    red = next(d.id for d in DICE if d.colour == "red")
+    green = next(d.id for d in DICE if d.colour == "green")
+    world = World(plate=False)
+    try:
+        world.throw(red, (0.0, 0.0, world.physics.edge / 2 + 1e-4))
+        world.settle()
+        assert not world._textures
+        first = render(world, 200, 150, distance=0.12, target=(0.0, 0.0, 0.008))
+        assert _coloured_pixels(first, "red") > 500 and _coloured_pixels(first, "green") == 0
+        world.throw(green, (0.03, 0.0, world.physics.edge / 2 + 1e-4))
+        world.settle()
+        second = render(world, 200, 150, distance=0.12, target=(0.015, 0.0, 0.008))
+        assert _coloured_pixels(second, "red") > 500 and _coloured_pixels(second, "green") > 500
+    finally:
+        world.close()

@@ -157,7 +157,8 @@ class Bodies:
         margin = shape_margin(ph)
         if margin is not None:
             c.changeDynamics(body, -1, collisionMargin=margin)
-        c.changeVisualShape(body, -1, textureUniqueId=self._textures[DICE[die].colour])
+        if self._textures:
+            c.changeVisualShape(body, -1, textureUniqueId=self._textures[DICE[die].colour])
         self._bodies[die] = body
         if self._apart:
             c.setCollisionFilterGroupMask(body, -1, riding.SIMULATED_GROUP, -1)  # it meets the held dice
@@ -165,6 +166,15 @@ class Bodies:
             self._region.activated([die], np.array([[*position, *orientation]], dtype=float))
         self._changed()
         return body
+
+    def dress(self) -> None:
+        """Give every die its colour's texture in PyBullet's own pictures (``render``, its window), and every die put in
+        from now on: loaded once, when first drawn so (most worlds never are)."""
+        if self._textures:
+            return
+        self._textures = stage.load_die_textures(self.client, self.physics)
+        for die, body in self._bodies.items():
+            self.client.changeVisualShape(body, -1, textureUniqueId=self._textures[DICE[die].colour])
 
     def _changed(self) -> None:
         self._at_rest = False

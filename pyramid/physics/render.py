@@ -48,6 +48,7 @@ def render(
     view = pb.computeViewMatrixFromYawPitchRoll(list(target), distance, yaw, pitch, 0.0, 2)
     proj = pb.computeProjectionMatrixFOV(fov=40.0, aspect=width / height, nearVal=0.01, farVal=5.0)
     light = (math.cos(math.radians(yaw + 60)), math.sin(math.radians(yaw + 60)), 1.6)
+    world.dress()
     _, _, rgba, _, _ = world.client.getCameraImage(
         width,
         height,

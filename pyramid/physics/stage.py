@@ -187,8 +187,14 @@ def make_die_shape(c: BulletClient, ph: Physics) -> int:
     return die_shape.make_die_shape(c, ph)
 
 
-def make_die_visuals(c: BulletClient, ph: Physics) -> tuple[int, dict[Colour, int]]:
-    """The die's visual shape (its mesh) and a texture per colour of the set."""
+def make_die_visual(c: BulletClient, ph: Physics) -> int:
+    """The die's visual shape (its mesh)."""
     folder = cached_assets(ph.edge)
-    visual = c.createVisualShape(pb.GEOM_MESH, fileName=str(folder / "die.obj"), meshScale=list(ph.proportions))
-    return visual, {colour: c.loadTexture(str(folder / f"die_{colour}.png")) for colour in COLOURS}
+    return int(c.createVisualShape(pb.GEOM_MESH, fileName=str(folder / "die.obj"), meshScale=list(ph.proportions)))
+
+
+def load_die_textures(c: BulletClient, ph: Physics) -> dict[Colour, int]:
+    """A texture per colour of the set, for PyBullet's own pictures (``render``, its window): 22 ms a world, which a
+    world no one draws so does not pay."""
+    folder = cached_assets(ph.edge)
+    return {colour: c.loadTexture(str(folder / f"die_{colour}.png")) for colour in COLOURS}

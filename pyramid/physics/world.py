@@ -81,7 +81,10 @@ class World(Handling):
             self._plate_bodies = stage.make_plate(self.client, self.physics)
         self._die_shape = stage.make_die_shape(self.client, self.physics)
         self._sized: dict[DieId, tuple[int, float]] = {}
-        self._die_visual, self._textures = stage.make_die_visuals(self.client, self.physics)
+        self._die_visual = stage.make_die_visual(self.client, self.physics)
+        self._textures: dict[str, int] = {}  # loaded for PyBullet's own pictures only (``dress``)
+        if self.gui:
+            self.dress()
 
     # -- dice in and out -----------------------------------------------------------------------
 
