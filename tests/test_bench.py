@@ -31,9 +31,9 @@ def test_the_bench_names_a_row_for_every_action_environment_and_game() -> None:
     wanted += [f"{name} environment" for name in ENVIRONMENTS] + [f"{VECTOR[0]} environment, {VECTOR[1][0]} async"]
     wanted += [f"{title}, a game" for title, _ in GAMES]
     assert names == wanted
-    # The whole bench runs the vector twice, with 4 copies as well as 2 (a vector steps in lockstep).
+    # The whole bench runs the vector with 1 copy (what the others scale from), 2 and 4 (it steps in lockstep).
     full = [name for name, _ in speed_steps(Physics()) if "async" in name]
-    assert full == [f"{VECTOR[0]} environment, {copies} async" for copies in VECTOR[1]] and len(full) == 2
+    assert full == [f"{VECTOR[0]} environment, {copies} async" for copies in VECTOR[1]] and len(full) == 3
 
 
 @pytest.mark.parametrize("step", ["lift, local and whole", "shake, local and whole", "Faraday environment"])
@@ -57,8 +57,13 @@ def test_the_async_row_runs_copies_in_processes_and_says_how_it_scales_against_o
     name, (copies, *_) = VECTOR
     (row,) = dict(speed_steps(Physics(), quick=True))[f"{name} environment, {copies} async"]()
     assert row.steps is not None and math.isfinite(row.steps) and row.steps > 0
+    assert copies == 1
     one = Speed(f"{name} environment: local", steps=row.steps / 1.5)
-    assert f"{row.what}: 1.50 x the steps a second of one" in speed_table([one, row])
+    two = Speed(f"{name} environment, 2 async", steps=row.steps * 1.8)
+    # Two copies against one copy run alike, when there is one; else against the environment's own row.
+    assert f"{two.what}: 1.80 x the steps a second of 1 async copy" in speed_table([one, row, two])
+    assert f"{two.what}: 2.70 x the steps a second of one" in speed_table([one, two])
+    assert "1 async: " not in speed_table([one, row, two])
 
 
 def value_of(row: Speed) -> float:
