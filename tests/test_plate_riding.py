@@ -574,4 +574,9 @@ def test_riding_stops_where_more_than_riding_goes_on() -> None:
     stop()
     # The hand holding the plate still ends the ride (and the carriage, in ``move_plate``).
     assert world.ride_plate(iter([(pose, np.zeros(3), np.zeros(3))])) == 0
+    # A step that is no plate pose and motion is refused, and nothing moves.
+    before = (world.time, world.plate_pose.tobytes())
+    with pytest.raises(ValueError, match="plate pose"):
+        world.ride_plate(iter([(pose[:6], np.array([0.0, 0.0, 0.01]), np.zeros(3))]))
+    assert (world.time, world.plate_pose.tobytes()) == before
     world.close()

@@ -255,9 +255,12 @@ class Handling(Stepping):
         if not ahead:
             return 0
         rows = len(ahead)
-        poses = np.array([m[0] for m in ahead], dtype=float).reshape(rows, 7)
-        linear = np.array([m[1] for m in ahead], dtype=float).reshape(rows, 3)
-        angular = np.array([m[2] for m in ahead], dtype=float).reshape(rows, 3)
+        poses, linear, angular = (np.array([m[k] for m in ahead], dtype=float) for k in (0, 1, 2))
+        if poses.shape != (rows, 7) or linear.shape != (rows, 3) or angular.shape != (rows, 3):
+            raise ValueError(
+                "each step of a ride is a plate pose (x, y, z, qx, qy, qz, qw), a velocity (3,) and a turning (3,): "
+                f"got poses {poses.shape}, velocities {linear.shape}, turnings {angular.shape} for {rows} steps"
+            )
         # Held still from some step on: the carriage ends there (``move_plate``).
         still = ~(linear.any(axis=1) | angular.any(axis=1))
         count = int(np.argmax(still)) if still.any() else len(ahead)
