@@ -305,11 +305,9 @@ class Handling(Stepping):
         self._plate_pose = np.array(where + turn)
 
     def _poses_read(self, dice: list[DieId]) -> np.ndarray:
-        """The engine's poses (n, 7) of ``dice`` (``_motion_read``): read only."""
-        read = self._read
-        if read is not None and read[1] is dice and read[0] == self.client.moves:
-            return read[2]
-        return self._engine_poses(dice)
+        """The engine's poses (n, 7) of ``dice``: as read after the last step (``_kept_read``), else read now."""
+        kept = self._kept_read(dice)
+        return kept[0] if kept is not None else self._engine_poses(dice)
 
     def _surely_clear(self, dice: list[DieId]) -> bool:
         """Whether none of a few ``dice`` lies low (``_low``) by more than ``LOW_MARGIN``: each centred an edge or more

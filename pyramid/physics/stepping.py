@@ -800,13 +800,18 @@ class Stepping(Bodies):
             out[others] = riding.relative(carriage.frame, self._engine_poses([dice[n] for n in others]))
         return out
 
-    def _motion_read(self, dice: list[DieId]) -> tuple[np.ndarray, np.ndarray]:
-        """The engine's poses (n, 7) and velocities (n, 6) of ``dice``: as read after the last step if they are the dice
-        read then (the same list) and no body has moved since (``BulletClient.moves``), else read now. Read only."""
+    def _kept_read(self, dice: list[DieId]) -> tuple[np.ndarray, np.ndarray] | None:
+        """The poses (n, 7) and velocities (n, 6) of ``dice`` read after the last step, if they are the dice read then
+        (the same list) and no body has moved since (``BulletClient.moves``): still the engine's. Read only."""
         read = self._read
         if read is not None and read[1] is dice and read[0] == self.client.moves:
             return read[2], read[3]
-        return self._engine_poses(dice), self._engine_velocities(dice)
+        return None
+
+    def _motion_read(self, dice: list[DieId]) -> tuple[np.ndarray, np.ndarray]:
+        """The engine's poses (n, 7) and velocities (n, 6) of ``dice``: as read after the last step (``_kept_read``),
+        else read now."""
+        return self._kept_read(dice) or (self._engine_poses(dice), self._engine_velocities(dice))
 
     def _region_motion(self, dice: list[DieId]) -> tuple[np.ndarray, np.ndarray]:
         """Poses (n, 7) and velocities (n, 6) of ``dice`` in local physics' frame (see ``_region_poses``)."""
