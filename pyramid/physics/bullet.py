@@ -12,7 +12,7 @@ import functools
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,6 +77,18 @@ def engine_time() -> Iterator[EngineTime]:
         _clocks.remove(clock)
 
 
+def _counted(name: str) -> Callable[..., Any]:
+    """PyBullet's function ``name`` as a method of ``BulletClient`` that counts its calls in ``moves``."""
+    function = getattr(pb, name)
+
+    def call(self: BulletClient, *args: Any, **kwargs: Any) -> Any:
+        self.moves += 1
+        return function(*args, physicsClientId=self._client, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
 class BulletClient(_BulletClient):  # type: ignore[misc]
     """PyBullet's client, whose functions are looked up once: ``pybullet_utils`` makes a new ``functools.partial``
     at every call (inspecting the function each time), a microsecond that a step calling PyBullet twenty times
@@ -101,29 +113,13 @@ class BulletClient(_BulletClient):  # type: ignore[misc]
                 clock.seconds += took
                 clock.steps += 1
 
-    def resetBasePositionAndOrientation(self, *args: Any, **kwargs: Any) -> Any:  # noqa: N802
-        self.moves += 1
-        return pb.resetBasePositionAndOrientation(*args, physicsClientId=self._client, **kwargs)
-
-    def createMultiBody(self, *args: Any, **kwargs: Any) -> Any:  # noqa: N802
-        self.moves += 1
-        return pb.createMultiBody(*args, physicsClientId=self._client, **kwargs)
-
-    def removeBody(self, *args: Any, **kwargs: Any) -> Any:  # noqa: N802
-        self.moves += 1
-        return pb.removeBody(*args, physicsClientId=self._client, **kwargs)
-
-    def resetSimulation(self, *args: Any, **kwargs: Any) -> Any:  # noqa: N802
-        self.moves += 1
-        return pb.resetSimulation(*args, physicsClientId=self._client, **kwargs)
-
-    def restoreState(self, *args: Any, **kwargs: Any) -> Any:  # noqa: N802
-        self.moves += 1
-        return pb.restoreState(*args, physicsClientId=self._client, **kwargs)
-
-    def loadURDF(self, *args: Any, **kwargs: Any) -> Any:  # noqa: N802
-        self.moves += 1
-        return pb.loadURDF(*args, physicsClientId=self._client, **kwargs)
+    # The calls but the step that may move a body, under PyBullet's names: each counted in ``moves``.
+    resetBasePositionAndOrientation = _counted("resetBasePositionAndOrientation")
+    createMultiBody = _counted("createMultiBody")
+    removeBody = _counted("removeBody")
+    resetSimulation = _counted("resetSimulation")
+    restoreState = _counted("restoreState")
+    loadURDF = _counted("loadURDF")
 
     def uncounted(self, name: str) -> Any:
         """PyBullet's function ``name`` for this client, not counted in ``moves``: for the plate, whose moves change no
