@@ -218,10 +218,7 @@ class PlateTrack:
         poses, turns, corners = self.reckon(starts + ends)
         self._frames.update(zip(starts + ends, zip(poses, turns, corners, strict=True), strict=True))
         gaps = corners[steps:] - corners[:steps]
-        farthest = np.sqrt(np.add.reduce(gaps * gaps, axis=2)).max(axis=1)
-        # ``_split`` of each step at once: the same quotients and ceilings.
-        by_frequency = math.ceil(self._by_frequency * dt - 1e-9)
-        parts = np.maximum(np.ceil(farthest / (PLATE_STEP * self.edge) - 1e-9), max(1, by_frequency)).astype(int)
+        parts = self._splits(np.sqrt(np.add.reduce(gaps * gaps, axis=2)).max(axis=1), dt)
         split = parts.tolist()
         self._parts.update(zip(((t, dt) for t in starts), split, strict=True))
         # The motion of each step not split (``prefetch_motion``), from the same arrays.
@@ -252,8 +249,12 @@ class PlateTrack:
 
     def _split(self, farthest: float, dt: float) -> int:
         """Into how many sub-steps a time step of ``dt`` s splits in which a corner of the plate goes ``farthest`` m."""
+        return int(self._splits(np.array([farthest]), dt)[0])
+
+    def _splits(self, farthest: np.ndarray, dt: float) -> np.ndarray:
+        """``_split`` of each of many steps (int (n,)), in whose steps a corner goes ``farthest`` (n,) m."""
         by_frequency = math.ceil(self._by_frequency * dt - 1e-9)
-        return max(1, by_frequency, math.ceil(farthest / (PLATE_STEP * self.edge) - 1e-9))
+        return np.maximum(np.ceil(farthest / (PLATE_STEP * self.edge) - 1e-9), max(1, by_frequency)).astype(int)
 
 
 def _compute_pose(

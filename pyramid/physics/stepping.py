@@ -35,8 +35,9 @@ from pyramid.tolerances import TOL
 # floor). Such a step is split into parts that each turn every die less than that.
 ENGINE_TURN = np.pi / 4  # radians: the most Bullet turns a body in one step
 
-# What a step with no die simulated leaves: no points nor reaches for carried dice to be touched from, no motion.
 FEW_READS = 32  # up to this many dice, poses and velocities are read into a row each: sooner than one flat pass
+
+# What a step with no die simulated leaves: no points nor reaches for carried dice to be touched from, no motion.
 _NO_POINTS = np.zeros((0, 3))
 _NO_REACH = np.zeros(0)
 _NO_MOTION = np.zeros((0, 6))
